@@ -1,0 +1,81 @@
+// Builds every artefact: the extension host bundle and the CLI (CJS for Node), the chat webview
+// (IIFE for the browser), and the tests (one CJS file per source file, so mocha and the VS Code
+// extension host can load them without a bundle of their own).
+import * as esbuild from 'esbuild';
+import { readdirSync, readFileSync, statSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+
+/** Modules provided by the host or compiled natively: never bundled. */
+const external = ['vscode', 'node-pty', '@ast-grep/napi'];
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+
+function listTs(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (name === 'workspace' || name === 'node_modules') continue;
+      out.push(...listTs(full));
+    } else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(full);
+  }
+  return out;
+}
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  define: { OPENDEV_VERSION: JSON.stringify(version) },
+};
+
+const builds = [
+  { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' },
+  {
+    ...node,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
+];
+
+if (!production) {
+  builds.push({
+    entryPoints: [...listTs('src'), ...listTs('test'), ...listTs('bench')],
+    outdir: 'out',
+    outbase: '.',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+}
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[esbuild] watching…');
+} else {
+  rmSync('out', { recursive: true, force: true });
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

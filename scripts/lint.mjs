@@ -1,0 +1,35 @@
+// Architecture lint: src/core is a library with two hosts, so nothing below it may import
+// `vscode` or reach into a host folder. Exits 1 and lists every offending line.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const rules = [
+  { dir: 'src/core', banned: /(?:from\s+|require\(\s*|import\(\s*)['"](vscode|\.\.?\/.*\/(?:vscode|cli|terminal-ui)\/[^'"]*)['"]/, why: 'src/core must not import vscode or a host folder' },
+  { dir: 'src/shared', banned: /(?:from\s+|require\(\s*)['"](vscode|node:[^'"]+)['"]/, why: 'src/shared is loaded by the webview too: no vscode, no Node modules' },
+];
+
+function* files(dir) {
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) yield* files(full);
+    else if (/\.(ts|mts|cts|js)$/.test(name)) yield full;
+  }
+}
+
+let problems = 0;
+for (const rule of rules) {
+  for (const file of files(join(root, rule.dir))) {
+    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (rule.banned.test(line)) {
+        problems++;
+        console.error(`${relative(root, file)}:${i + 1}: ${rule.why}\n    ${line.trim()}`);
+      }
+    });
+  }
+}
+if (problems > 0) {
+  console.error(`lint: ${problems} problem(s)`);
+  process.exit(1);
+}
+console.log('lint: ok (no vscode imports under src/core, src/shared stays browser-safe)');

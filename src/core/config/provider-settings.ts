@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+export const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+export const DEFAULT_MODELS: Record<ProviderKind, string> = {
+  openai: 'gpt-4.1',
+  anthropic: 'claude-sonnet-4-5',
+  'openai-compatible': 'llama3.1',
+};
+
+/** What a host resolves from its own settings and secrets before it can build a provider. */
+export const ProviderSettingsSchema = z.object({
+  provider: z.enum(PROVIDER_KINDS),
+  model: z.string().trim().min(1),
+  baseUrl: z.url().optional(),
+  apiKey: z.string().min(1).optional(),
+});
+export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
+
+/** The environment variables the CLI reads, per provider (the SDKs' own conventions). */
+export const PROVIDER_ENV: Record<ProviderKind, { apiKey: string; baseUrl: string }> = {
+  openai: { apiKey: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
+  anthropic: { apiKey: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' },
+  'openai-compatible': { apiKey: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
+};
+
+export const PROVIDER_LABELS: Record<ProviderKind, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  'openai-compatible': 'the OpenAI-compatible server',
+};

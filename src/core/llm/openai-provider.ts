@@ -1,0 +1,132 @@
+import OpenAI from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import type { Message } from '../messages';
+import type { LlmProvider, ProviderEvent, ProviderRequest } from './provider';
+import { toProviderError } from './provider-error';
+
+export interface OpenAiProviderOptions {
+  apiKey: string;
+  baseUrl?: string;
+  /** Shown in error messages: "OpenAI", "Ollama", … */
+  label?: string;
+  maxRetries?: number;
+}
+
+/** OpenAI Chat Completions, and every OpenAI-compatible server reached through a base URL. */
+export class OpenAiProvider implements LlmProvider {
+  readonly id = 'openai';
+  private readonly client: OpenAI;
+  private readonly label: string;
+
+  constructor(options: OpenAiProviderOptions) {
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseUrl,
+      maxRetries: options.maxRetries ?? 2,
+    });
+    this.label = options.label ?? 'OpenAI';
+  }
+
+  async *stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    try {
+      const stream = await this.client.chat.completions.create(
+        {
+          model: request.model,
+          messages: request.messages.map(toOpenAiMessage),
+          tools: request.tools.length > 0 ? request.tools.map(toOpenAiTool) : undefined,
+          max_completion_tokens: request.maxOutputTokens,
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal },
+      );
+      const calls = new ToolCallAccumulator();
+      for await (const chunk of stream) {
+        yield* chunkEvents(chunk, calls);
+      }
+      yield* calls.flush();
+    } catch (err) {
+      throw toProviderError(
+        err,
+        { abort: OpenAI.APIUserAbortError, connection: OpenAI.APIConnectionError },
+        this.label,
+        this.client.baseURL,
+      );
+    }
+  }
+}
+
+function* chunkEvents(chunk: ChatCompletionChunk, calls: ToolCallAccumulator): Iterable<ProviderEvent> {
+  const delta = chunk.choices[0]?.delta;
+  // OpenAI-compatible servers (DeepSeek, vLLM, Ollama) stream reasoning under this extra field.
+  const reasoning = (delta as { reasoning_content?: unknown } | undefined)?.reasoning_content;
+  if (typeof reasoning === 'string' && reasoning) yield { type: 'thinking', delta: reasoning };
+  if (delta?.content) yield { type: 'text', delta: delta.content };
+  for (const tc of delta?.tool_calls ?? []) calls.add(tc);
+  if (chunk.usage) {
+    yield {
+      type: 'usage',
+      usage: {
+        promptTokens: chunk.usage.prompt_tokens,
+        cachedTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
+        outputTokens: chunk.usage.completion_tokens,
+      },
+    };
+  }
+}
+
+type ToolCallDelta = NonNullable<ChatCompletionChunk['choices'][number]['delta']['tool_calls']>[number];
+
+/** Tool calls arrive as fragments keyed by index; they are complete only when the stream ends. */
+class ToolCallAccumulator {
+  private readonly byIndex = new Map<number, { id: string; name: string; arguments: string }>();
+
+  add(delta: ToolCallDelta): void {
+    const entry = this.byIndex.get(delta.index) ?? { id: '', name: '', arguments: '' };
+    if (delta.id) entry.id = delta.id;
+    if (delta.function?.name) entry.name += delta.function.name;
+    if (delta.function?.arguments) entry.arguments += delta.function.arguments;
+    this.byIndex.set(delta.index, entry);
+  }
+
+  *flush(): Iterable<ProviderEvent> {
+    const ordered = [...this.byIndex.entries()].sort(([a], [b]) => a - b);
+    for (const [index, call] of ordered) {
+      yield { type: 'tool_call', call: { ...call, id: call.id || `call_${index}` } };
+    }
+  }
+}
+
+function toOpenAiTool(tool: ProviderRequest['tools'][number]): ChatCompletionTool {
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
+}
+
+function toOpenAiMessage(message: Message): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content || null,
+        tool_calls:
+          message.toolCalls.length > 0
+            ? message.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.arguments },
+              }))
+            : undefined,
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  }
+}

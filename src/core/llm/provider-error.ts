@@ -1,0 +1,76 @@
+/**
+ * Failures of a model call, classified so front ends can tell the user what to do
+ * instead of showing an SDK stack trace.
+ */
+export type ProviderErrorKind =
+  | 'auth'
+  | 'rate_limit'
+  | 'unreachable'
+  | 'server'
+  | 'bad_request'
+  | 'aborted';
+
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+interface SdkLikeError {
+  name?: string;
+  status?: number;
+  message?: string;
+  error?: { message?: string; error?: { message?: string } };
+}
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** The error classes an SDK exports; checked with instanceof because bundling may rename classes. */
+export interface SdkErrorClasses {
+  abort: ErrorClass;
+  connection: ErrorClass;
+}
+
+/** Maps an error thrown by the openai / anthropic SDKs (or fetch) to a ProviderError. */
+export function toProviderError(
+  err: unknown,
+  sdk: SdkErrorClasses,
+  providerLabel: string,
+  baseUrl: string,
+): ProviderError {
+  if (err instanceof ProviderError) return err;
+  const e = (err ?? {}) as SdkLikeError;
+  const detail = apiMessage(e);
+  if (err instanceof sdk.abort || e.name === 'AbortError') {
+    return new ProviderError('aborted', 'The request was stopped.');
+  }
+  if (err instanceof sdk.connection) {
+    return new ProviderError(
+      'unreachable',
+      `Cannot reach ${providerLabel} at ${baseUrl}: ${(detail || 'connection failed').replace(/\.$/, '')}. Check the base URL and your network.`,
+    );
+  }
+  const status = typeof e.status === 'number' ? e.status : undefined;
+  if (status === 401 || status === 403) {
+    return new ProviderError('auth', `${providerLabel} rejected the API key (${status}): ${detail}`, status);
+  }
+  if (status === 429) {
+    return new ProviderError('rate_limit', `${providerLabel} is rate limiting requests (429): ${detail}`, status);
+  }
+  if (status !== undefined && status >= 500) {
+    return new ProviderError('server', `${providerLabel} failed (${status}): ${detail}`, status);
+  }
+  if (status !== undefined) {
+    return new ProviderError('bad_request', `${providerLabel} refused the request (${status}): ${detail}`, status);
+  }
+  return new ProviderError('server', `${providerLabel} call failed: ${detail || String(err)}`);
+}
+
+function apiMessage(e: SdkLikeError): string {
+  return e.error?.error?.message ?? e.error?.message ?? e.message ?? '';
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { ToolSchema } from '../llm/provider';
+import type { ToolCall } from '../messages';
+import { loadTemplate } from '../templates';
+import { ToolError, toolFailure, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
+
+/**
+ * Holds every tool, derives the JSON schemas the model sees from the zod schemas, and
+ * dispatches calls: arguments are parsed and validated here, so a tool only ever sees valid input.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  register(tool: Tool): this {
+    if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`);
+    this.tools.set(tool.name, tool);
+    return this;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** Schemas for the model, filtered by an agent's allow-list when it has one. */
+  schemas(allowed?: ReadonlySet<string>): ToolSchema[] {
+    return [...this.tools.values()]
+      .filter((t) => !allowed || allowed.has(t.name))
+      .map((t) => ({
+        name: t.name,
+        description: loadTemplate(`tools/${t.name}.md`) ?? t.name,
+        parameters: jsonSchemaOf(t.schema),
+      }));
+  }
+
+  async execute(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolResult> {
+    const tool = this.tools.get(call.name);
+    if (!tool) {
+      return toolFailure('not_found', `Unknown tool "${call.name}". Available tools: ${this.names().join(', ')}.`);
+    }
+    let raw: unknown;
+    try {
+      raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+    } catch (err) {
+      return toolFailure(
+        'other',
+        `The arguments for ${call.name} are not valid JSON (${(err as Error).message}). Send one JSON object matching the tool's schema.`,
+      );
+    }
+    const parsed = tool.schema.safeParse(raw);
+    if (!parsed.success) {
+      return toolFailure('other', `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}`);
+    }
+    try {
+      return await tool.run(parsed.data, ctx);
+    } catch (err) {
+      if (err instanceof ToolError) return toolFailure(err.kind, err.message);
+      return toolFailure('other', `${call.name} failed: ${(err as Error).message ?? String(err)}`);
+    }
+  }
+}
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  return rest;
+}

@@ -1,0 +1,36 @@
+import * as vscode from 'vscode';
+import { createMainAgent } from '../core/agent/create-agent';
+import { PROVIDER_LABELS } from '../core/config/provider-settings';
+import { MissingApiKeyError } from '../core/llm/create-provider';
+import type { AgentSource } from './chat-controller';
+import { readProviderSettings } from './settings';
+
+/** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
+ * (the controller gives the entry its id). */
+export function vscodeAgentSource(secrets: vscode.SecretStorage): AgentSource {
+  return async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) {
+      return { problem: { kind: 'error', id: '', text: 'Open a folder first: OpenDev works on the files of a workspace folder.' } };
+    }
+    const outcome = await readProviderSettings(secrets);
+    if (!outcome.ok) return { problem: { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' } };
+    try {
+      return { agent: createMainAgent(outcome.settings, folder.uri.fsPath) };
+    } catch (err) {
+      if (err instanceof MissingApiKeyError) {
+        return {
+          problem: {
+            kind: 'error',
+            id: '',
+            text:
+              `No API key is set for ${PROVIDER_LABELS[err.provider]}. Run "OpenDev: Set API Key" to store one in ` +
+              `VS Code's Secret Storage, or change "opendev.provider".`,
+            action: 'setApiKey',
+          },
+        };
+      }
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { WebviewToExtensionSchema, type WebviewToExtension } from '../shared/protocol';
+import type { ChatController } from './chat-controller';
+
+export const CHAT_VIEW_ID = 'opendev.chatView';
+
+/** Hosts the chat webview in the OpenDev activity-bar container and relays the typed protocol. */
+export class ChatViewProvider implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly chat: ChatController,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly onAction: (action: 'setApiKey' | 'openSettings') => void,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const webview = view.webview;
+    webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
+    webview.html = this.html(webview);
+    const subscription = this.chat.onMessage((message) => void webview.postMessage(message));
+    view.onDidDispose(() => {
+      subscription.dispose();
+      this.view = undefined;
+    });
+    webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
+  }
+
+  /** Reveals the chat view (used by New Chat and the palette). */
+  async reveal(): Promise<void> {
+    if (this.view) this.view.show(true);
+    else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = WebviewToExtensionSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.log.warn(`Dropped an invalid message from the chat view: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    this.handle(parsed.data);
+  }
+
+  private handle(message: WebviewToExtension): void {
+    switch (message.type) {
+      case 'ready':
+        void this.view?.webview.postMessage(this.chat.snapshot());
+        return;
+      case 'send':
+        void this.chat.send(message.text);
+        return;
+      case 'stop':
+        this.chat.stop();
+        return;
+      case 'newChat':
+        this.chat.newChat();
+        return;
+      case 'action':
+        this.onAction(message.action);
+        return;
+    }
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
+    const csp = [
+      "default-src 'none'",
+      `img-src ${webview.cspSource} data:`,
+      `font-src ${webview.cspSource}`,
+      `style-src ${webview.cspSource} 'nonce-${nonce}'`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${csp}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link rel="stylesheet" href="${style}" nonce="${nonce}">
+  <title>OpenDev</title>
+</head>
+<body>
+  <main id="app" data-style-nonce="${nonce}"></main>
+  <script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+}

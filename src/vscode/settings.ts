@@ -1,0 +1,38 @@
+import * as vscode from 'vscode';
+import {
+  DEFAULT_MODELS,
+  PROVIDER_KINDS,
+  ProviderSettingsSchema,
+  type ProviderKind,
+  type ProviderSettings,
+} from '../core/config/provider-settings';
+
+export const SECTION = 'opendev';
+
+export function secretKeyFor(provider: ProviderKind): string {
+  return `opendev.apiKey.${provider}`;
+}
+
+export function currentProvider(): ProviderKind {
+  const value = vscode.workspace.getConfiguration(SECTION).get<string>('provider', 'openai');
+  return (PROVIDER_KINDS as readonly string[]).includes(value) ? (value as ProviderKind) : 'openai';
+}
+
+export type SettingsOutcome = { ok: true; settings: ProviderSettings } | { ok: false; problem: string };
+
+/** Reads `opendev.*` and the key from SecretStorage; a bad value is reported, never thrown. */
+export async function readProviderSettings(secrets: vscode.SecretStorage): Promise<SettingsOutcome> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const provider = currentProvider();
+  const parsed = ProviderSettingsSchema.safeParse({
+    provider,
+    model: config.get<string>('model')?.trim() || DEFAULT_MODELS[provider],
+    baseUrl: config.get<string>('baseUrl')?.trim() || undefined,
+    apiKey: (await secrets.get(secretKeyFor(provider))) || undefined,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, problem: `The setting opendev.${String(issue?.path[0])} is invalid: ${issue?.message}` };
+  }
+  return { ok: true, settings: parsed.data };
+}

@@ -76,6 +76,6 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[esbuild] watching…');
 } else {
-  rmSync('out', { recursive: true, force: true });
+  if (!production) rmSync('out', { recursive: true, force: true });
   await Promise.all(builds.map((b) => esbuild.build(b)));
 }

@@ -15,8 +15,8 @@ interface TextArea extends HTMLElement {
 
 const app = document.getElementById('app')!;
 app.innerHTML = `
-  <section id="transcript" role="log" aria-live="polite" aria-label="Conversation"></section>
   <p id="empty">Ask OpenDev about your code, or give it a task.</p>
+  <section id="transcript" role="log" aria-live="polite" aria-label="Conversation"></section>
   <form id="composer">
     <vscode-textarea id="input" aria-label="Ask OpenDev" placeholder="Ask OpenDev… (Enter to send, Shift+Enter for a new line)" rows="3" resize="vertical"></vscode-textarea>
     <div class="actions">
@@ -49,10 +49,11 @@ function render(entry: ChatEntry): HTMLElement {
       el.dataset.status = entry.status;
       const head = document.createElement('div');
       head.className = 'tool-head';
-      head.textContent = `${entry.status === 'running' ? '⋯' : entry.status === 'ok' ? '✓' : '✗'} ${entry.name}`;
+      head.textContent = entry.name;
       const detail = document.createElement('div');
       detail.className = 'tool-detail';
-      detail.textContent = entry.summary ?? entry.args;
+      // The summary carries its own ✓/✗; while running, the arguments say what is happening.
+      detail.textContent = entry.summary ?? `⋯ ${entry.args}`;
       el.append(head, detail);
       break;
     }

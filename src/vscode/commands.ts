@@ -35,7 +35,9 @@ export function registerCommands(
   register('opendev.setApiKey', (provider?: unknown, key?: unknown) => setApiKey(context.secrets, chat, provider, key));
   register('opendev.selectModel', () => selectModel());
   for (const [id, feature] of Object.entries(NOT_YET_AVAILABLE)) {
-    register(id, () => vscode.window.showInformationMessage(`OpenDev: ${feature} is not available yet in this version.`));
+    register(id, () => {
+      void vscode.window.showInformationMessage(`OpenDev: ${feature} is not available yet in this version.`);
+    });
   }
 }
 

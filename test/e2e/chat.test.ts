@@ -1,0 +1,123 @@
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { FakeProvider, lastUserText, toolResults } from '../fixtures/fake-provider';
+
+/**
+ * The chat view as a user drives it: the real workbench in Chromium, the extension under
+ * development, the fake model on 127.0.0.1 behind the real openai SDK.
+ */
+
+interface Workbench {
+  page: Page;
+  close(): Promise<void>;
+  screenshot(name: string): Promise<string>;
+}
+interface E2eHost {
+  openWorkbench(options: { userSettings?: Record<string, unknown> }): Promise<Workbench>;
+  runCommand(page: Page, title: string): Promise<void>;
+  findFrame(page: Page, predicate: (frame: Frame) => Promise<boolean>, timeoutMs?: number): Promise<Frame>;
+}
+
+const repo = join(__dirname, '../../..');
+const ANSWER = 'math.ts exports `PI`, `add` and `subtract`.';
+
+describe('chat view (end to end)', function () {
+  this.timeout(180_000);
+  const fake = new FakeProvider({
+    responder: (req) => {
+      if (toolResults(req).length > 0) return { text: ANSWER, chunkDelayMs: 150 };
+      if (/math\.ts/.test(lastUserText(req))) return { toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] };
+      if (lastUserText(req) === 'take your time') return { text: 'one two three four five six', chunkDelayMs: 2_000 };
+      return { text: `echo: ${lastUserText(req)}` };
+    },
+  });
+  let host: E2eHost;
+  let wb: Workbench;
+  let chat: Frame;
+
+  before(async () => {
+    await fake.start();
+    host = (await import(join(repo, 'test/host/e2e.mjs'))) as E2eHost;
+    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl } });
+    await host.runCommand(wb.page, 'OpenDev: New Chat');
+    chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
+  });
+  after(async () => {
+    await wb?.close();
+    await fake.stop();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
+  });
+
+  async function ask(text: string): Promise<void> {
+    const input = chat.locator('vscode-textarea[aria-label="Ask OpenDev"] textarea');
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  it('opens from the palette with an accessible input and an empty-state hint', async () => {
+    assert.equal(await chat.locator('#empty').isVisible(), true);
+    assert.match((await chat.locator('#empty').textContent()) ?? '', /Ask OpenDev/);
+    await wb.screenshot('chat-empty');
+  });
+
+  it('without a key, says what to do and offers a button that opens the key prompt', async () => {
+    await ask('hello');
+    const error = chat.locator('.entry.error');
+    await error.waitFor({ timeout: 30_000 });
+    assert.match((await error.textContent()) ?? '', /No API key is set for OpenAI\. Run "OpenDev: Set API Key"/);
+    assert.equal(fake.requests.length, 0);
+    await wb.screenshot('chat-no-key');
+
+    await error.locator('vscode-button', { hasText: 'Set API Key' }).click();
+    const box = wb.page.locator('.quick-input-widget input[type="password"]');
+    await box.waitFor({ timeout: 20_000 });
+    await box.fill('sk-typed-by-user');
+    await box.press('Enter');
+    await box.waitFor({ state: 'hidden' });
+  });
+
+  it('answers "what does math.ts export?" with a tool card and the streamed answer', async () => {
+    await ask('what does math.ts export?');
+    await chat.locator('#stop').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await chat.locator('#send').isVisible(), false, 'Send turns into Stop while the agent works');
+    const tool = chat.locator('.entry.tool[data-status="ok"]');
+    await tool.waitFor({ timeout: 30_000 });
+    assert.match((await tool.textContent()) ?? '', /read_file.*Read math\.ts \(9 lines/s);
+    const answer = chat.locator('.entry.assistant').last();
+    await answer.filter({ hasText: 'subtract' }).waitFor({ timeout: 30_000 });
+    assert.equal(await answer.textContent(), ANSWER.replace(/`/g, ''));
+    assert.equal(await answer.locator('code').count(), 3, 'inline code is rendered as code');
+    await chat.locator('#send').waitFor({ state: 'visible', timeout: 10_000 });
+    await wb.screenshot('chat-answer');
+
+    assert.equal(fake.requests[0]!.headers.authorization, 'Bearer sk-typed-by-user', 'the key typed in the prompt was used');
+    assert.match(toolResults(fake.requests[1]!)[0]!.content, /export const PI/);
+  });
+
+  it('Stop ends a slow answer and the chat takes the next message', async () => {
+    await ask('take your time');
+    await chat.locator('.entry.assistant', { hasText: 'one' }).waitFor({ timeout: 20_000 });
+    await chat.locator('#stop').click();
+    await chat.locator('.entry.notice', { hasText: 'Stopped.' }).waitFor({ timeout: 10_000 });
+    assert.doesNotMatch((await chat.locator('.entry.assistant').last().textContent()) ?? '', /six/);
+    await ask('ping');
+    await chat.locator('.entry.assistant', { hasText: 'echo: ping' }).waitFor({ timeout: 20_000 });
+  });
+
+  it('keeps the conversation when the view is hidden and shown again', async () => {
+    await host.runCommand(wb.page, 'View: Toggle Primary Side Bar Visibility');
+    await host.runCommand(wb.page, 'View: Toggle Primary Side Bar Visibility');
+    chat = await host.findFrame(wb.page, async (f) => (await f.locator('.entry.assistant').count()) > 0, 30_000);
+    assert.match((await chat.locator('.entry.assistant', { hasText: 'subtract' }).textContent()) ?? '', /PI, add and subtract/);
+    assert.equal(await chat.locator('.entry.tool').count(), 1);
+  });
+
+  it('New Chat clears the transcript', async () => {
+    await host.runCommand(wb.page, 'OpenDev: New Chat');
+    await chat.locator('.entry').first().waitFor({ state: 'detached', timeout: 20_000 });
+    assert.equal(await chat.locator('#empty').isVisible(), true);
+  });
+});

@@ -1,0 +1,102 @@
+// Helpers for end-to-end tests (plain-Node mocha tests driving the real workbench through Playwright):
+// a VS Code server with the extension under development, its workbench in headless Chromium, and a
+// few ways to reach into it (command palette, webview frames, screenshots).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { copySampleWorkspace, ensureVSCodeServer, launchBrowser, repoRoot, startVSCodeServer } from './vscode-server.mjs';
+
+export const screenshotDir = join(repoRoot, 'test', 'e2e', 'screenshots');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts a server and opens the workbench on `workspace` (default: a fresh copy of the sample workspace)
+ * with the extension under development loaded, and waits until the workbench is shown.
+ * @param {{ workspace?: string, env?: Record<string,string>, userSettings?: object, extensionPath?: string }} [options]
+ *   env reaches the extension host (e.g. a fake provider's base URL); extensionPath defaults to
+ *   OPENDEV_EXTENSION_PATH or the repo root
+ * @returns {Promise<{ page: import('playwright-core').Page, browser: import('playwright-core').Browser,
+ *   server: Awaited<ReturnType<typeof startVSCodeServer>>, workspace: string,
+ *   close: () => Promise<void>, screenshot: (name: string) => Promise<string> }>}
+ */
+export async function openWorkbench({ workspace, env = {}, userSettings = {}, extensionPath } = {}) {
+  const serverRoot = await ensureVSCodeServer();
+  const tmp = mkdtempSync(join(tmpdir(), 'opendev-e2e-'));
+  let server, browser;
+  const close = async () => {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    workspace = workspace ? resolve(workspace) : copySampleWorkspace(tmp);
+    server = await startVSCodeServer({ serverRoot, env, userSettings, dataDir: join(tmp, 'vscode') });
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const extensionDevelopmentPath = resolve(extensionPath || process.env.OPENDEV_EXTENSION_PATH || repoRoot);
+    await page.goto(server.workbenchUrl({ folder: workspace, extensionDevelopmentPath }));
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    const screenshot = async (name) => {
+      mkdirSync(screenshotDir, { recursive: true });
+      const path = join(screenshotDir, `${name}.png`);
+      await page.screenshot({ path });
+      return path;
+    };
+    return { page, browser, server, workspace, close, screenshot };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
+ * Runs a command through the command palette, by its title as shown there (e.g. "OpenDev: New Chat").
+ * @param {import('playwright-core').Page} page
+ * @param {string} title
+ * @param {number} [timeoutMs]
+ */
+export async function runCommand(page, title, timeoutMs = 30_000) {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`); // F1 opens in command mode, which is the '>' prefix
+    // Enter picks the focused (first) row, so wait until the filtered list starts with our command.
+    // Shortly after startup the palette may not know the extension's commands yet and does not
+    // refresh an open list: close it and ask again.
+    try {
+      await row.waitFor({ timeout: 3000 });
+      break;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) throw new Error(`command "${title}" not found in the command palette`, { cause: err });
+      await sleep(500);
+    }
+  }
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/**
+ * Finds the frame (webviews are iframes nested in iframes) that has `predicate`'s selector, or for which
+ * `predicate(frame)` resolves true; webviews appear a few seconds after they are opened.
+ * @param {import('playwright-core').Page} page
+ * @param {string | ((frame: import('playwright-core').Frame) => boolean | Promise<boolean>)} predicate
+ * @param {number} [timeoutMs]
+ * @returns {Promise<import('playwright-core').Frame>}
+ */
+export async function findFrame(page, predicate, timeoutMs = 20_000) {
+  const test = typeof predicate === 'string' ? async (f) => (await f.$(predicate)) !== null : predicate;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      try {
+        if (await test(frame)) return frame;
+      } catch { /* frame navigated or detached meanwhile */ }
+    }
+    if (Date.now() > deadline) throw new Error(`no frame matching ${typeof predicate === 'string' ? predicate : 'predicate'} after ${timeoutMs} ms`);
+    await sleep(250);
+  }
+}

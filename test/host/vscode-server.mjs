@@ -1,0 +1,339 @@
+// A real VS Code for tests on machines that reach only npm and apt: the VS Code server shipped in the
+// npm package code-server (see /work/shared/TESTING.md). This module installs it once into a cache
+// shared by every clone on the machine, starts servers on free ports and opens headless Chromium.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync,
+  renameSync, rmSync, statSync, symlinkSync, writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CODE_SERVER_VERSION = '4.99.4'; // VS Code 1.99.3; later releases need Node 22+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Settings without which a modal trust dialog covers the workbench and swallows every click. */
+const BASE_SETTINGS = {
+  'security.workspace.trust.enabled': false,
+  'workbench.startupEditor': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+};
+
+const NATIVE_MODULES = ['node-pty', '@parcel/watcher', '@vscode/spdlog', 'kerberos', 'native-watchdog', '@vscode/deviceid'];
+
+/** Folder holding the install and start.mjs's persistent data; outside the repo so clones share it. */
+export function cacheDir() {
+  return process.env.OPENDEV_VSCODE_CACHE || join(homedir(), '.cache', 'opendev', `vscode-server-${CODE_SERVER_VERSION}`);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const which = (cmd) => {
+  const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+};
+
+/** Throws naming the Debian package for each missing tool, before minutes of npm work are wasted. */
+function checkPrerequisites() {
+  const needs = [
+    ['rg', 'ripgrep'], ['make', 'build-essential'], ['g++', 'build-essential'], ['python3', 'python3'],
+    ['pkg-config', 'pkg-config'], ['krb5-config', 'libkrb5-dev'],
+  ];
+  const missing = [...new Set(needs.filter(([cmd]) => !which(cmd)).map(([, pkg]) => pkg))];
+  if (missing.length) {
+    throw new Error(`VS Code server install needs Debian packages: ${missing.join(' ')}\n  run: apt-get install -y ${missing.join(' ')}`);
+  }
+}
+
+/**
+ * Installs code-server@4.99.4 (TESTING.md §1) unless a complete install is cached.
+ * The install happens in a temp sibling renamed into place only after every step succeeded, so an
+ * interrupted install leaves nothing that looks complete and is simply redone.
+ * @param {{ log?: (line: string) => void }} [options]
+ * @returns {Promise<string>} absolute path of the code-server package folder
+ */
+export async function ensureVSCodeServer({ log = (l) => console.log(l) } = {}) {
+  const cache = cacheDir();
+  const installDir = join(cache, 'install');
+  const pkgDir = (base) => join(base, 'node_modules', 'code-server');
+  if (existsSync(join(installDir, '.complete'))) return pkgDir(installDir);
+
+  checkPrerequisites();
+  mkdirSync(cache, { recursive: true });
+  // Leftovers of interrupted installs (their process is gone) and an incomplete install dir.
+  for (const name of readdirSync(cache)) {
+    const m = /^install\.tmp-(\d+)$/.exec(name);
+    if (m && !isAlive(Number(m[1]))) rmSync(join(cache, name), { recursive: true, force: true });
+  }
+  if (existsSync(join(installDir, '.complete'))) return pkgDir(installDir); // another process just finished
+  rmSync(installDir, { recursive: true, force: true });
+
+  const tmp = join(cache, `install.tmp-${process.pid}`);
+  mkdirSync(tmp, { recursive: true });
+  writeFileSync(join(tmp, 'package.json'), JSON.stringify({ private: true }));
+  const npmLog = join(tmp, 'npm.log');
+  const root = pkgDir(tmp);
+  const vscodeDir = join(root, 'lib', 'vscode');
+  const env = { ...process.env, npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false' };
+  // node-gyp downloads Node headers unless told where they are; the local Node install has them.
+  const nodePrefix = dirname(dirname(process.execPath));
+  if (!env.npm_config_nodedir && existsSync(join(nodePrefix, 'include', 'node', 'common.gypi'))) env.npm_config_nodedir = nodePrefix;
+
+  const started = Date.now();
+  log(`[vscode] installing code-server@${CODE_SERVER_VERSION} into ${cache} (a few minutes, once)`);
+  const steps = [
+    // --ignore-scripts: the postinstall downloads ripgrep from GitHub and refuses to run as root.
+    ['npm package code-server', tmp, ['install', '--ignore-scripts', '--no-save', `code-server@${CODE_SERVER_VERSION}`]],
+    ['VS Code dependencies', vscodeDir, ['install', '--omit=dev', '--ignore-scripts']],
+    ['native modules', vscodeDir, ['rebuild', ...NATIVE_MODULES]],
+    // code-server's own native module; npm hoists it to the install prefix, so rebuild it there.
+    ['argon2', tmp, ['rebuild', 'argon2']],
+    ['built-in extensions dependencies', join(vscodeDir, 'extensions'), ['install', '--omit=dev', '--ignore-scripts']],
+  ];
+  for (const [label, cwd, args] of steps) {
+    log(`[vscode]   ${label}…`);
+    await runLogged('npm', args, { cwd, env, logFile: npmLog });
+  }
+  // VS Code search spawns this path; the npm package would have downloaded it from GitHub.
+  const rgLink = join(vscodeDir, 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg');
+  mkdirSync(dirname(rgLink), { recursive: true });
+  rmSync(rgLink, { force: true });
+  symlinkSync(which('rg'), rgLink);
+  // The server resolves some modules through node_modules.asar, as packaged desktop builds do.
+  symlinkSync('node_modules', join(vscodeDir, 'node_modules.asar'));
+  if (!existsSync(join(vscodeDir, 'out', 'server-main.js'))) throw new Error(`install incomplete: no server-main.js in ${vscodeDir}`);
+
+  writeFileSync(join(tmp, '.complete'), new Date().toISOString() + '\n');
+  try {
+    renameSync(tmp, installDir);
+  } catch (err) {
+    // Another process finished first: use its install.
+    if (!existsSync(join(installDir, '.complete'))) throw err;
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  log(`[vscode] installed in ${Math.round((Date.now() - started) / 1000)} s`);
+  return pkgDir(installDir);
+}
+
+function isAlive(pid) {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+/** Runs a command with output appended to logFile; on failure the error carries the log's tail. */
+function runLogged(cmd, args, { cwd, env, logFile }) {
+  return new Promise((resolvePromise, reject) => {
+    writeFileSync(logFile, `\n$ (${cwd}) ${cmd} ${args.join(' ')}\n`, { flag: 'a' });
+    const fd = openSync(logFile, 'a');
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) return resolvePromise();
+      const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
+      reject(new Error(`${cmd} ${args.join(' ')} failed (${signal ?? code}) in ${cwd}; full log ${logFile}\n${tail}`));
+    });
+  });
+}
+
+/** Binds `port` (0: any) for a moment: a free port, or an error when `port` is taken. */
+async function freePort(port = 0) {
+  return new Promise((resolvePromise, reject) => {
+    const srv = createServer();
+    srv.on('error', (err) => reject(err.code === 'EADDRINUSE' ? new Error(`port ${port} on 127.0.0.1 is already in use`) : err));
+    srv.listen(port, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolvePromise(port));
+    });
+  });
+}
+
+/** Writes settings merged over what is already there (a persistent data dir keeps the user's own). */
+function writeSettings(file, settings) {
+  let current = {};
+  try { current = JSON.parse(readFileSync(file, 'utf8')); } catch { /* absent or JSONC: start over */ }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ ...current, ...settings }, null, 2));
+}
+
+/**
+ * Servers still running. They run in their own process group (see spawn below), so Ctrl+C in the
+ * terminal does not reach them: while any runs, this process exiting or being interrupted kills them.
+ */
+const running = new Set();
+const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
+function killAllSync() {
+  for (const pid of running) { try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ } }
+  running.clear();
+}
+function onSignal(sig) {
+  // Another handler (the program's, or playwright's while a browser runs) decides whether to exit;
+  // the 'exit' hook still kills the servers then. Alone, keep the default: die, but not alone.
+  if (process.listenerCount(sig) > 1) return;
+  killAllSync();
+  process.exit(128 + SIGNALS[sig]);
+}
+function track(pid) {
+  if (running.size === 0) {
+    process.on('exit', killAllSync);
+    for (const sig of Object.keys(SIGNALS)) process.on(sig, onSignal);
+  }
+  running.add(pid);
+}
+function untrack(pid) {
+  running.delete(pid);
+  if (running.size === 0) {
+    process.off('exit', killAllSync);
+    for (const sig of Object.keys(SIGNALS)) process.off(sig, onSignal);
+  }
+}
+
+/**
+ * Starts a VS Code server (TESTING.md §2). The extension host inherits `env`.
+ * @param {{ serverRoot: string, port?: number, env?: Record<string,string>, userSettings?: object, dataDir?: string }} options
+ * @returns {Promise<{ port: number, baseUrl: string, dataDir: string, logFile: string,
+ *   workbenchUrl: (o?: { folder?: string, extensionDevelopmentPath?: string, extensionTestsPath?: string }) => string,
+ *   stop: () => Promise<void> }>}
+ */
+export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSettings = {}, dataDir } = {}) {
+  if (!serverRoot) throw new Error('startVSCodeServer: serverRoot is required (from ensureVSCodeServer())');
+  dataDir = dataDir ? resolve(dataDir) : mkdtempSync(join(tmpdir(), 'opendev-vscode-'));
+  mkdirSync(dataDir, { recursive: true });
+  const settings = { ...BASE_SETTINGS, ...userSettings };
+  writeSettings(join(dataDir, 'server', 'data', 'Machine', 'settings.json'), settings);
+  writeSettings(join(dataDir, 'user', 'User', 'settings.json'), settings);
+  // The server itself would stay up, unlistening, if the port were taken: check first.
+  port = await freePort(port);
+
+  // Inherited VSCODE_* variables (when run from a VS Code terminal) would point the server at that
+  // other VS Code's IPC sockets; drop them, keep everything the caller passes explicitly.
+  const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VSCODE_') && k !== 'ELECTRON_RUN_AS_NODE'));
+  Object.assign(childEnv, env);
+
+  const logFile = join(dataDir, 'server.log');
+  const fd = openSync(logFile, 'w'); // a persistent data dir must not show the previous run's lines
+  const args = [
+    join(serverRoot, 'lib', 'vscode', 'out', 'server-main.js'),
+    '--host', '127.0.0.1', '--port', String(port),
+    '--without-connection-token', '--accept-server-license-terms', '--disable-telemetry',
+    '--server-data-dir', join(dataDir, 'server'), '--user-data-dir', join(dataDir, 'user'),
+    '--extensions-dir', join(dataDir, 'extensions'),
+  ];
+  // detached: its own process group, so stop() also ends the extension host and pty host it forks.
+  const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', fd, fd], detached: true });
+  closeSync(fd);
+  track(child.pid);
+  let exited = null;
+  const exitPromise = new Promise((r) => child.on('exit', (code, signal) => { exited = signal ?? code; untrack(child.pid); r(); }));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (exited === null) {
+      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+      await Promise.race([exitPromise, sleep(5000)]);
+    }
+    // The group may outlive the server process (extension host still shutting down).
+    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+    untrack(child.pid);
+  };
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited !== null) throw new Error(`VS Code server exited (${exited}) before answering; log ${logFile}:\n${tail(logFile)}`);
+    // The log line first: an HTTP answer alone might come from another process on that port.
+    if (tail(logFile, 1e6).includes(`listening on ${port}`)) {
+      try {
+        const res = await fetch(baseUrl + '/version', { signal: AbortSignal.timeout(2000) });
+        if (res.status < 500) break;
+      } catch { /* not answering yet */ }
+    }
+    if (Date.now() > deadline) { await stop(); throw new Error(`VS Code server did not answer on ${baseUrl}; log ${logFile}:\n${tail(logFile)}`); }
+    await sleep(200);
+  }
+
+  /** The workbench takes extension paths from the page URL, not the server command line (TESTING.md §3). */
+  const workbenchUrl = ({ folder, extensionDevelopmentPath, extensionTestsPath } = {}) => {
+    const remote = (p) => `vscode-remote://127.0.0.1:${port}${resolve(p)}`;
+    const payload = [];
+    if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
+    if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
+    payload.push(['skipWelcome', 'true']);
+    const query = new URLSearchParams();
+    if (folder) query.set('folder', resolve(folder));
+    query.set('payload', JSON.stringify(payload));
+    return `${baseUrl}/?${query}`;
+  };
+
+  return { port, baseUrl, dataDir, logFile, workbenchUrl, stop };
+}
+
+/** Last lines of a log file, for error messages. */
+export function tail(file, lines = 40) {
+  try { return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n'); } catch { return '(no log)'; }
+}
+
+/**
+ * Headless Debian Chromium through playwright-core (never `npx playwright install`: no internet here).
+ * @returns {Promise<import('playwright-core').Browser>}
+ */
+export async function launchBrowser() {
+  const executablePath = process.env.OPENDEV_CHROMIUM || '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`no browser at ${executablePath}: apt-get install -y chromium`);
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * Parses the extension host's exit code from the server log (the server logs it when a test run's
+ * `run()` settles and the extension host ends). Returns null while it has not exited.
+ * @param {string} logFile
+ * @returns {number | null}
+ */
+export function extensionHostExitCode(logFile) {
+  let text = '';
+  try { text = readFileSync(logFile, 'utf8'); } catch { return null; }
+  const m = /Extension Host Process exited with code:?\s*(-?\d+|null)/.exec(text);
+  return m ? (m[1] === 'null' ? -1 : Number(m[1])) : null;
+}
+
+/**
+ * Polls the server log until the extension host exits.
+ * @param {string} logFile
+ * @param {number} timeoutMs
+ * @returns {Promise<number | null>} its exit code, or null on timeout
+ */
+export async function waitForExtensionHostExit(logFile, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const code = extensionHostExitCode(logFile);
+    if (code !== null || Date.now() > deadline) return code;
+    await sleep(250);
+  }
+}
+
+/** Creates test/fixtures/workspace if missing (others read it too). */
+function ensureFixtureWorkspace() {
+  const dir = join(repoRoot, 'test', 'fixtures', 'workspace');
+  if (existsSync(dir) && statSync(dir).isDirectory()) return dir;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'math.ts'), 'export const PI = 3.14159;\n\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function subtract(a: number, b: number): number {\n  return a - b;\n}\n');
+  writeFileSync(join(dir, 'README.md'), '# Sample workspace\n\nA tiny project the OpenDev tests open in VS Code. `math.ts` exports `add`, `subtract` and `PI`.\n');
+  return dir;
+}
+
+/**
+ * Copies the sample workspace (test/fixtures/workspace) so tests may change it freely.
+ * @param {string} parentDir where to put the copy
+ * @returns {string} the copy's path, `<parentDir>/workspace`
+ */
+export function copySampleWorkspace(parentDir) {
+  const dest = join(parentDir, 'workspace');
+  cpSync(ensureFixtureWorkspace(), dest, { recursive: true });
+  return dest;
+}

@@ -1,0 +1,122 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { OpenDevApi } from '../../src/vscode/extension';
+import { FakeProvider, toolResults } from '../fixtures/fake-provider';
+
+/**
+ * The thin slice inside a real VS Code: settings, SecretStorage and the workspace folder are the
+ * editor's own; the model is the fake provider on 127.0.0.1 reached through the real openai SDK.
+ */
+describe('chat in VS Code', () => {
+  const fake = new FakeProvider();
+  let api: OpenDevApi;
+  const config = () => vscode.workspace.getConfiguration('opendev');
+
+  before(async () => {
+    await fake.start();
+    const ext = vscode.extensions.getExtension<OpenDevApi>('opendev.opendev');
+    assert.ok(ext, 'the extension is installed');
+    api = await ext.activate();
+  });
+  after(async () => {
+    for (const key of ['provider', 'baseUrl', 'model']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await fake.stop();
+  });
+  beforeEach(async () => {
+    fake.reset();
+    api.newChat();
+    await config().update('provider', 'openai', vscode.ConfigurationTarget.Global);
+    await config().update('baseUrl', fake.openaiBaseUrl, vscode.ConfigurationTarget.Global);
+  });
+
+  it('answers "what does math.ts export?" by reading the workspace file through read_file', async () => {
+    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+    fake.enqueue(
+      { toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] },
+      { text: 'math.ts exports `PI`, `add` and `subtract`.' },
+    );
+    const result = await api.send('what does math.ts export?');
+
+    assert.equal(result?.status, 'completed');
+    assert.deepEqual(api.transcript().map((e) => e.kind), ['user', 'tool', 'assistant']);
+    const answer = api.transcript()[2];
+    assert.equal(answer?.kind === 'assistant' ? answer.text : '', 'math.ts exports `PI`, `add` and `subtract`.');
+    // The tool really read the workspace folder VS Code opened.
+    const [toolResult] = toolResults(fake.requests[1]!);
+    assert.match(toolResult!.content, /export function subtract/);
+    assert.equal(fake.requests[0]!.headers.authorization, 'Bearer sk-integration', 'the key came from SecretStorage');
+    assert.equal(fake.requests[0]!.body.model, 'gpt-4.1', 'the default model of the provider');
+  });
+
+  it('uses opendev.model when set, without a reload', async () => {
+    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+    await config().update('model', 'my-model', vscode.ConfigurationTarget.Global);
+    fake.enqueue({ text: 'ok' });
+    await api.send('hi');
+    await config().update('model', undefined, vscode.ConfigurationTarget.Global);
+    assert.equal(fake.requests[0]!.body.model, 'my-model');
+  });
+
+  it('without a key says which command to run, and makes no request', async () => {
+    await config().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
+    await api.send('hello');
+    const last = api.transcript().at(-1);
+    assert.equal(last?.kind, 'error');
+    assert.match(last?.kind === 'error' ? last.text : '', /No API key is set for Anthropic\. Run "OpenDev: Set API Key"/);
+    assert.equal(last?.kind === 'error' && last.action, 'setApiKey');
+    assert.equal(fake.requests.length, 0);
+  });
+
+  it('reports an unreachable provider in the chat and stays usable', async () => {
+    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+    await config().update('baseUrl', 'http://127.0.0.1:9/v1', vscode.ConfigurationTarget.Global);
+    const failed = await api.send('hello');
+    assert.equal(failed?.status, 'failed');
+    const error = api.transcript().at(-1);
+    assert.match(error?.kind === 'error' ? error.text : '', /Cannot reach OpenAI at http:\/\/127\.0\.0\.1:9\/v1/);
+
+    await config().update('baseUrl', fake.openaiBaseUrl, vscode.ConfigurationTarget.Global);
+    fake.enqueue({ text: 'Back online.' });
+    const ok = await api.send('hello again');
+    assert.equal(ok?.status, 'completed');
+  });
+
+  it('a bad base URL setting is reported, not thrown', async () => {
+    await config().update('baseUrl', 'not a url', vscode.ConfigurationTarget.Global);
+    await api.send('hello');
+    const last = api.transcript().at(-1);
+    assert.match(last?.kind === 'error' ? last.text : '', /opendev\.baseUrl is invalid/);
+  });
+
+  it('Stop ends a running answer', async () => {
+    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+    fake.enqueue({ text: 'a slow answer in pieces', chunkDelayMs: 500 });
+    const running = api.send('go');
+    await fake.waitForRequests(1);
+    await vscode.commands.executeCommand('opendev.stop');
+    const result = await running;
+    assert.equal(result?.status, 'stopped');
+    assert.equal(api.transcript().at(-1)?.kind, 'notice');
+  });
+});
+
+describe('manifest in VS Code', () => {
+  it('registers every palette command, and the ones still to come say so instead of failing', async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const id of ['newChat', 'openTerminal', 'stop', 'undo', 'setApiKey', 'selectModel', 'showSessions', 'compact', 'switchMode']) {
+      assert.ok(all.includes(`opendev.${id}`), `opendev.${id} is registered`);
+    }
+    for (const id of ['openTerminal', 'undo', 'showSessions', 'compact', 'switchMode']) {
+      await vscode.commands.executeCommand(`opendev.${id}`);
+    }
+  });
+
+  it('contributes the opendev.* settings with their defaults', () => {
+    const c = vscode.workspace.getConfiguration('opendev');
+    assert.equal(c.inspect('provider')?.defaultValue, 'openai');
+    assert.equal(c.inspect('approvalLevel')?.defaultValue, 'semi-auto');
+    assert.equal(c.inspect('thinkingLevel')?.defaultValue, 'medium');
+    assert.equal(c.inspect('model')?.defaultValue, '');
+    assert.equal(c.inspect('baseUrl')?.defaultValue, '');
+  });
+});

@@ -2,7 +2,7 @@
 // (IIFE for the browser), and the tests (one CJS file per source file, so mocha and the VS Code
 // extension host can load them without a bundle of their own).
 import * as esbuild from 'esbuild';
-import { readdirSync, readFileSync, statSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -15,6 +15,7 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 function listTs(dir) {
   const out = [];
+  if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) {

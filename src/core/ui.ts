@@ -1,19 +1,110 @@
 import type { TokenUsage } from './llm/provider';
+import type { Todo } from './todos/todo';
 import type { ToolResult } from './tools/tool';
 
 /**
  * The contract every front end implements (chat webview, OpenDev terminal, CLI).
- * The core calls these as things happen; a front end renders them.
+ * The core calls these as things happen; a front end renders them. Only the first four are
+ * required: a front end without a blocking method gets the harness's safe default (deny/cancel).
  */
 export interface UICallback {
   onTextDelta(delta: string): void;
-  onThinkingDelta?(delta: string): void;
   onToolStart(call: { id: string; name: string; args: string }): void;
   onToolEnd(call: { id: string; name: string }, result: ToolResult): void;
   onUsage?(usage: TokenUsage): void;
+
+  /** Reasoning the provider streams natively (Anthropic thinking, reasoning_content). */
+  onThinkingDelta?(delta: string): void;
+  /** The output of the harness's thinking phase (no tools), its critique, and the refined trace. */
+  onThinkingTrace?(trace: string, phase: ThinkingPhase): void;
+  /** The provider call is being retried: the partial answer of this call is discarded. */
+  onRetry?(info: RetryInfo): void;
+  /** Something the user should know: a doom-loop warning, the iteration cap, a denied request. */
+  onNotice?(text: string, level: 'info' | 'warning'): void;
+  onTodos?(todos: readonly Todo[]): void;
+  onCost?(cost: CostSnapshot): void;
+  onSubagentStart?(info: SubagentInfo): void;
+  onSubagentEnd?(info: SubagentInfo & { status: 'completed' | 'failed' | 'stopped'; summary: string }): void;
+  onModeChange?(mode: AgentMode): void;
+
+  /** Blocking requests. They resolve when the user answers; `signal` aborts them (the request is then cancelled). */
+  requestApproval?(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+  askUser?(questions: readonly AskUserQuestion[], signal: AbortSignal): Promise<AskUserAnswers | undefined>;
+  reviewPlan?(plan: PlanForReview, signal: AbortSignal): Promise<PlanDecision>;
 }
 
-/** A front end that renders nothing (subagents, tests). */
+export type ThinkingPhase = 'thinking' | 'critique' | 'refined';
+export type AgentMode = 'normal' | 'plan';
+
+export interface RetryInfo {
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface CostSnapshot {
+  inputTokens: number;
+  cachedTokens: number;
+  outputTokens: number;
+  /** Undefined when the model's pricing is unknown. */
+  usd: number | undefined;
+  calls: number;
+}
+
+export interface SubagentInfo {
+  agentId: string;
+  type: string;
+  task: string;
+  background: boolean;
+}
+
+export interface ApprovalRequest {
+  /** `tool`: a tool call that needs consent; `doom_loop`: the agent keeps repeating one call. */
+  kind: 'tool' | 'doom_loop';
+  toolName: string;
+  /** One line saying what will happen, for the menu's title. */
+  title: string;
+  /** The raw arguments, for display. */
+  args: string;
+  /** For run_command: the command line, which the user may edit before allowing. */
+  command?: string;
+  /** For edits: a unified diff of the proposed change. */
+  diff?: string;
+}
+
+export type ApprovalDecision =
+  | { action: 'allow' }
+  /** Allow, and do not ask again for this kind of call. */
+  | { action: 'always' }
+  | { action: 'deny'; feedback?: string }
+  | { action: 'edit'; command: string };
+
+export interface AskUserOption {
+  label: string;
+  description: string;
+}
+export interface AskUserQuestion {
+  header: string;
+  question: string;
+  options: AskUserOption[];
+  multiSelect: boolean;
+}
+/** One answer per question, in order: the chosen labels and, when "Other" was picked, the typed text. */
+export interface AskUserAnswers {
+  answers: Array<{ header: string; selected: string[]; other?: string }>;
+}
+
+export interface PlanForReview {
+  path: string;
+  content: string;
+}
+export type PlanDecision =
+  | { action: 'approve_auto' }
+  | { action: 'approve' }
+  | { action: 'modify'; feedback: string };
+
+/** A front end that renders nothing and has no human to ask (subagents, tests). */
 export const silentUI: UICallback = {
   onTextDelta() {},
   onToolStart() {},

@@ -58,7 +58,10 @@ export class Agent {
             ui.onTextDelta(event.delta);
           } else if (event.type === 'thinking') ui.onThinkingDelta?.(event.delta);
           else if (event.type === 'tool_call') reply.toolCalls.push(event.call);
-          else {
+          else if (event.type === 'retry') {
+            reply.content = '';
+            reply.toolCalls = [];
+          } else {
             addUsage(usage, event.usage);
             ui.onUsage?.(event.usage);
           }
@@ -92,7 +95,15 @@ export class Agent {
 
   /** Read-only calls run concurrently; the results go back in the order the model asked. */
   private async runTools(calls: ToolCall[], ui: UICallback, signal: AbortSignal): Promise<void> {
-    const ctx: ToolExecutionContext = { workspaceRoot: this.options.workspaceRoot, signal };
+    const ctx: ToolExecutionContext = {
+      workspaceRoot: this.options.workspaceRoot,
+      signal,
+      ui,
+      agent: { name: 'main', isSubagent: false },
+      todos: { list: () => [], hasOpen: () => false },
+      mode: { mode: 'normal', autoApproveEdits: false },
+      completion: {},
+    };
     const runOne = async (call: ToolCall) => {
       ui.onToolStart({ id: call.id, name: call.name, args: call.arguments });
       const result = await this.options.tools.execute(call, ctx);

@@ -9,9 +9,18 @@ export interface ToolSchema {
 
 export interface ProviderRequest {
   model: string;
+  /** `system` messages here are sent as the system prompt, unless `systemParts` is given. */
   messages: Message[];
   tools: ToolSchema[];
+  /**
+   * The system prompt split for prompt caching: `stable` (identical across calls, cached —
+   * Anthropic gets cache_control on it) and `dynamic` (changes per session or call).
+   * Providers without caching join the two.
+   */
+  systemParts?: { stable: string; dynamic: string };
   maxOutputTokens?: number;
+  /** Native extended thinking, when the model supports it (Anthropic thinking budget). */
+  reasoning?: { budgetTokens: number };
 }
 
 export interface TokenUsage {
@@ -24,7 +33,12 @@ export type ProviderEvent =
   | { type: 'text'; delta: string }
   | { type: 'thinking'; delta: string }
   | { type: 'tool_call'; call: ToolCall }
-  | { type: 'usage'; usage: TokenUsage };
+  | { type: 'usage'; usage: TokenUsage }
+  /**
+   * The call failed in a retryable way (429, 5xx, a cut stream) and is being retried after
+   * `delayMs`: everything this call streamed so far must be discarded.
+   */
+  | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; reason: string };
 
 /** One streaming interface for every model API. Cancellation goes through the AbortSignal. */
 export interface LlmProvider {

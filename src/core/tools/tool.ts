@@ -1,4 +1,7 @@
 import type { z } from 'zod';
+import type { AgentMode, UICallback } from '../ui';
+import type { TodoList } from '../todos/todo';
+import type { SubagentLauncher } from '../subagents/launcher';
 
 /** The recovery classes of the paper's error-recovery system, plus `other`. */
 export type ToolErrorKind =
@@ -21,10 +24,34 @@ export interface ToolResult {
 
 export type ToolCategory = 'file' | 'search' | 'process' | 'web' | 'symbol' | 'todo' | 'user' | 'agent' | 'meta';
 
+/** Who is running a tool: the main agent or a subagent (todo tools never reach subagents). */
+export interface AgentIdentity {
+  name: string;
+  isSubagent: boolean;
+}
+
+/** Plan mode and the approvals a plan grants (approve_auto lets the plan's edits run unasked). */
+export interface ModeState {
+  mode: AgentMode;
+  autoApproveEdits: boolean;
+}
+
+/** Where task_complete leaves its verdict for the executor. */
+export interface CompletionSlot {
+  result?: { summary: string; status: 'success' | 'failure' };
+}
+
 /** Cross-cutting services a tool may use. Grows with later features (approval, undo, session…). */
 export interface ToolExecutionContext {
   workspaceRoot: string;
   signal: AbortSignal;
+  ui: UICallback;
+  agent: AgentIdentity;
+  todos: TodoList;
+  mode: ModeState;
+  completion: CompletionSlot;
+  /** Absent for agents that may not spawn subagents. */
+  subagents?: SubagentLauncher;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBuiltinRegistry } from '../../../../src/core/tools/builtin-tools';
 import type { ToolResult } from '../../../../src/core/tools/tool';
+import { toolContext } from '../../../helpers/tool-context';
 
 describe('read_file', () => {
   let root: string;
   const registry = createBuiltinRegistry();
   const read = (args: unknown): Promise<ToolResult> =>
-    registry.execute({ id: 'c1', name: 'read_file', arguments: JSON.stringify(args) }, { workspaceRoot: root, signal: new AbortController().signal });
+    registry.execute({ id: 'c1', name: 'read_file', arguments: JSON.stringify(args) }, toolContext({ workspaceRoot: root }));
 
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'opendev-read-'));

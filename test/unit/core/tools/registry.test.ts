@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { createBuiltinRegistry } from '../../../../src/core/tools/builtin-tools';
+import { toolContext } from '../../../helpers/tool-context';
 
 describe('ToolRegistry', () => {
   const registry = createBuiltinRegistry();
-  const ctx = { workspaceRoot: process.cwd(), signal: new AbortController().signal };
+  const ctx = toolContext({ workspaceRoot: process.cwd() });
 
   it('derives the model-facing schema from zod, with the description from templates/', () => {
     const [schema] = registry.schemas();

@@ -7,6 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+
+// Tests never touch the user's ~/.opendev and never reach for models.dev: every process they start
+// (the CLI, the VS Code server and its extension host) inherits these.
+process.env.OPENDEV_HOME ??= mkdtempSync(join(tmpdir(), 'opendev-home-'));
+process.env.OPENDEV_DISABLE_REMOTE_MODELS ??= '1';
 const only = process.argv[2]; // unit | integration | e2e (after build/typecheck/lint)
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const stages = [];

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createMainAgent } from '../core/agent/create-agent';
-import type { Agent, TurnResult } from '../core/agent/agent';
+import type { Agent } from '../core/agent/agent';
+import type { TurnResult } from '../core/agent/turn-result';
 import { PROVIDER_ENV, PROVIDER_LABELS } from '../core/config/provider-settings';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import { StreamRenderer } from '../terminal-ui/stream-renderer';
@@ -24,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
     if (!existsSync(workspaceRoot) || !statSync(workspaceRoot).isDirectory()) {
       throw new UsageError(`--working-dir ${workspaceRoot} is not a folder`);
     }
-    agent = createMainAgent(settingsFromEnv(options, process.env), workspaceRoot);
+    agent = await createMainAgent({ roles: { action: settingsFromEnv(options, process.env) }, workspaceRoot });
   } catch (err) {
     return reportSetupError(err);
   }
@@ -53,6 +54,10 @@ async function runOnce(agent: Agent, prompt: string, options: CliOptions): Promi
 function exitCode(result: TurnResult): number {
   switch (result.status) {
     case 'completed':
+      if (result.taskStatus === 'failure') {
+        process.stderr.write('opendev: the agent reported that it could not complete the task.\n');
+        return 1;
+      }
       return 0;
     case 'stopped':
       process.stderr.write('opendev: stopped.\n');

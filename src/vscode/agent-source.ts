@@ -16,7 +16,7 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage): AgentSource {
     const outcome = await readProviderSettings(secrets);
     if (!outcome.ok) return { problem: { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' } };
     try {
-      return { agent: createMainAgent(outcome.settings, folder.uri.fsPath) };
+      return { agent: await createMainAgent({ roles: { action: outcome.settings }, workspaceRoot: folder.uri.fsPath }) };
     } catch (err) {
       if (err instanceof MissingApiKeyError) {
         return {

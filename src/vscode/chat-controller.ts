@@ -1,4 +1,5 @@
-import type { Agent, TurnResult } from '../core/agent/agent';
+import type { Agent } from '../core/agent/agent';
+import type { TurnResult } from '../core/agent/turn-result';
 import type { ToolResult } from '../core/tools/tool';
 import type { UICallback } from '../core/ui';
 import type { ChatEntry, ExtensionToWebview } from '../shared/protocol';

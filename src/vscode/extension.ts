@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { TurnResult } from '../core/agent/agent';
+import type { TurnResult } from '../core/agent/turn-result';
 import type { ChatEntry } from '../shared/protocol';
 import { vscodeAgentSource } from './agent-source';
 import { ChatController } from './chat-controller';

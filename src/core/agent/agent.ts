@@ -1,132 +1,197 @@
-import type { LlmProvider, TokenUsage } from '../llm/provider';
-import { ProviderError } from '../llm/provider-error';
-import type { AssistantMessage, Message, ToolCall } from '../messages';
+import type { Message } from '../messages';
+import type { SubagentLauncher } from '../subagents/launcher';
+import type { Todo, TodoList } from '../todos/todo';
 import type { ToolRegistry } from '../tools/registry';
-import type { ToolExecutionContext } from '../tools/tool';
-import type { UICallback } from '../ui';
+import type { AgentIdentity, CompletionSlot, ModeState } from '../tools/tool';
+import type { AgentMode, CostSnapshot, UICallback } from '../ui';
+import { DoomLoopDetector } from './doom-loop-detector';
+import { InjectionQueue } from './injection-queue';
+import { InterruptToken } from './interrupt-token';
+import { getReminder } from '../context/reminders';
+import { guardModals } from './modal-guard';
+import { hasPlanningIntent } from './plan-intent';
+import type { CostSink } from './model-call';
+import { ReactExecutor, type CompactionHook } from './react-executor';
+import type { RoleResolver } from './role-resolver';
+import type { ThinkingLevel } from './thinking-level';
+import { ToolDispatcher, type ToolLifecycle } from './tool-dispatcher';
+import type { TurnResult } from './turn-result';
 
-export interface AgentOptions {
-  provider: LlmProvider;
-  model: string;
-  tools: ToolRegistry;
-  systemPrompt: string;
+export interface AgentConfig {
+  identity: AgentIdentity;
+  roles: RoleResolver;
+  registry: ToolRegistry;
+  /** The tools this agent may use; undefined = every registered tool. Others are absent from its schema. */
+  allowedTools?: ReadonlySet<string>;
+  systemPrompt: { stable: string; dynamic: string };
+  promptVars: Record<string, string>;
   workspaceRoot: string;
-  /** Model calls per user turn before the agent stops and says so. */
-  maxIterations?: number;
+  maxIterations: number;
+  thinkingLevel: ThinkingLevel;
+  todos: TodoList;
+  subagents?: SubagentLauncher;
+  lifecycle?: ToolLifecycle;
+  compaction?: CompactionHook;
+  cost?: CostSink;
+  /** Told which UI runs the current turn (undefined when it ends), for long-lived services. */
+  onTurnUI?: (ui: UICallback | undefined) => void;
+  /** Releases what the agent's services hold (background subagents, catalogue refresh). */
+  dispose?: () => void;
 }
 
-export type TurnResult =
-  | { status: 'completed'; text: string; usage: TokenUsage }
-  | { status: 'stopped'; text: string; usage: TokenUsage }
-  | { status: 'iteration_limit'; text: string; usage: TokenUsage }
-  | { status: 'failed'; text: string; usage: TokenUsage; error: ProviderError };
-
-const DEFAULT_MAX_ITERATIONS = 25;
-
 /**
- * A minimal ReAct loop: call the model with the tools, run the tools it asks for, feed the
- * results back, until it answers without tool calls. The harness grows this into the paper's
- * full executor (thinking, critique, compaction, doom-loop detection, todos).
+ * The one concrete agent class: the main agent and every subagent differ only in their config
+ * (allowed tools, prompt, models, iteration budget). It owns the conversation; each user turn
+ * runs through the ReactExecutor. Prompt and tool schemas are built in the constructor, so the
+ * agent is ready when it returns; refreshTools() rebuilds the schemas after tools change.
  */
 export class Agent {
-  private readonly history: Message[];
+  private readonly history: Message[] = [];
+  private readonly injections = new InjectionQueue();
+  private readonly doomLoop = new DoomLoopDetector();
+  private readonly modeState: ModeState = { mode: 'normal', autoApproveEdits: false };
+  private readonly executor: ReactExecutor;
+  private schemas: ReturnType<ToolRegistry['schemas']>;
+  private planSchemas: ReturnType<ToolRegistry['schemas']>;
+  private level: ThinkingLevel;
+  private token: InterruptToken | undefined;
 
-  constructor(private readonly options: AgentOptions) {
-    this.history = [{ role: 'system', content: options.systemPrompt }];
+  constructor(private readonly config: AgentConfig) {
+    this.level = config.thinkingLevel;
+    this.schemas = config.registry.schemas(config.allowedTools);
+    this.planSchemas = this.readOnlySchemas();
+    this.executor = new ReactExecutor({
+      roles: config.roles,
+      dispatcher: new ToolDispatcher(config.registry, config.lifecycle),
+      // Plan mode sees only what cannot change the workspace (the registry refuses the rest too).
+      toolSchemas: () => (this.modeState.mode === 'plan' ? this.planSchemas : this.schemas),
+      systemPrompt: config.systemPrompt,
+      promptVars: config.promptVars,
+      maxIterations: config.maxIterations,
+      thinkingLevel: () => this.level,
+      compaction: config.compaction,
+      cost: config.cost,
+    });
+  }
+
+  get name(): string {
+    return this.config.identity.name;
   }
 
   get messages(): readonly Message[] {
     return this.history;
   }
 
-  async runTurn(userText: string, ui: UICallback, signal: AbortSignal): Promise<TurnResult> {
-    this.history.push({ role: 'user', content: userText });
-    const usage: TokenUsage = { promptTokens: 0, cachedTokens: 0, outputTokens: 0 };
-    const maxIterations = this.options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
-    let lastText = '';
+  get running(): boolean {
+    return this.token !== undefined;
+  }
 
-    for (let iteration = 0; iteration < maxIterations; iteration++) {
-      if (signal.aborted) return { status: 'stopped', text: lastText, usage };
-      const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
-      try {
-        for await (const event of this.options.provider.stream(
-          { model: this.options.model, messages: this.history, tools: this.options.tools.schemas() },
-          signal,
-        )) {
-          if (event.type === 'text') {
-            reply.content += event.delta;
-            ui.onTextDelta(event.delta);
-          } else if (event.type === 'thinking') ui.onThinkingDelta?.(event.delta);
-          else if (event.type === 'tool_call') reply.toolCalls.push(event.call);
-          else if (event.type === 'retry') {
-            reply.content = '';
-            reply.toolCalls = [];
-          } else {
-            addUsage(usage, event.usage);
-            ui.onUsage?.(event.usage);
-          }
-        }
-        // The SDKs end a stream quietly when it is aborted mid-way, so check the signal too.
-        if (signal.aborted) return this.interrupted(reply, usage);
-      } catch (err) {
-        const error = err instanceof ProviderError ? err : new ProviderError('server', String(err));
-        if (error.kind === 'aborted' || signal.aborted) return this.interrupted(reply, usage);
-        this.keepPartial(reply);
-        return { status: 'failed', text: reply.content, usage, error };
-      }
+  get mode(): AgentMode {
+    return this.modeState.mode;
+  }
 
-      this.history.push(reply);
-      lastText = reply.content;
-      if (reply.toolCalls.length === 0) return { status: 'completed', text: reply.content, usage };
-      await this.runTools(reply.toolCalls, ui, signal);
+  setMode(mode: AgentMode): void {
+    this.modeState.mode = mode;
+    if (mode === 'plan') this.modeState.autoApproveEdits = false;
+  }
+
+  get thinkingLevel(): ThinkingLevel {
+    return this.level;
+  }
+
+  setThinkingLevel(level: ThinkingLevel): void {
+    this.level = level;
+  }
+
+  /** The tool names in this agent's schema (what the model can call). */
+  toolNames(): string[] {
+    return this.schemas.map((s) => s.name);
+  }
+
+  refreshTools(): void {
+    this.schemas = this.config.registry.schemas(this.config.allowedTools);
+    this.planSchemas = this.readOnlySchemas();
+  }
+
+  private readOnlySchemas(): ReturnType<ToolRegistry['schemas']> {
+    return this.schemas.filter((s) => this.config.registry.get(s.name)?.readOnly);
+  }
+
+  todos(): readonly Todo[] {
+    return this.config.todos.list();
+  }
+
+  cost(): CostSnapshot | undefined {
+    return this.config.cost?.snapshot();
+  }
+
+  subagentTypes(): ReadonlyArray<{ name: string; description: string }> {
+    return this.config.subagents?.types() ?? [];
+  }
+
+  /** Replaces the conversation (a resumed session); not while a turn runs. */
+  restore(messages: readonly Message[]): void {
+    if (this.running) throw new Error('cannot restore a conversation while the agent is running');
+    this.history.splice(0, this.history.length, ...messages);
+  }
+
+  /** Stops the turn and everything in the background; the agent is not used afterwards. */
+  dispose(): void {
+    this.interrupt();
+    this.config.dispose?.();
+  }
+
+  /** Forgets the conversation (New Chat / `/clear`). */
+  clear(): void {
+    this.restore([]);
+    this.doomLoop.reset();
+  }
+
+  /**
+   * Queues a follow-up typed while the agent runs; it joins the conversation at the next
+   * iteration boundary. False when the agent is idle (send it as a turn) or the queue is full.
+   */
+  inject(text: string): boolean {
+    return this.running && this.injections.push(text);
+  }
+
+  /** Stop: cancels an open modal first (approval, question, plan review), otherwise the turn. */
+  interrupt(): 'modal_cancelled' | 'interrupted' | 'idle' {
+    return this.token?.interrupt() ?? 'idle';
+  }
+
+  async runTurn(text: string, ui: UICallback, signal?: AbortSignal): Promise<TurnResult> {
+    if (this.token) throw new Error(`${this.name} is already running a turn`);
+    const token = new InterruptToken(signal);
+    this.token = token;
+    const guarded = guardModals(ui, token);
+    const completion: CompletionSlot = {};
+    this.config.onTurnUI?.(guarded);
+    if (!this.config.identity.isSubagent && this.modeState.mode === 'normal' && hasPlanningIntent(text)) {
+      this.setMode('plan');
+      guarded.onModeChange?.('plan');
     }
-    return { status: 'iteration_limit', text: lastText, usage };
+    const prompt = this.modeState.mode === 'plan' ? `${text}\n\n${getReminder('plan_mode') ?? ''}`.trim() : text;
+    try {
+      return await this.executor.run(this.history, prompt, {
+        ui: guarded,
+        token,
+        injections: this.injections,
+        doomLoop: this.doomLoop,
+        toolContext: {
+          workspaceRoot: this.config.workspaceRoot,
+          signal: token.signal,
+          ui: guarded,
+          agent: this.config.identity,
+          todos: this.config.todos,
+          mode: this.modeState,
+          completion,
+          subagents: this.config.subagents,
+        },
+      });
+    } finally {
+      this.token = undefined;
+      this.config.onTurnUI?.(undefined);
+    }
   }
-
-  private interrupted(reply: AssistantMessage, usage: TokenUsage): TurnResult {
-    this.keepPartial(reply);
-    return { status: 'stopped', text: reply.content, usage };
-  }
-
-  /** Keeps what streamed so the conversation reads coherently; unfinished tool calls are dropped. */
-  private keepPartial(reply: AssistantMessage): void {
-    if (reply.content) this.history.push({ ...reply, toolCalls: [] });
-  }
-
-  /** Read-only calls run concurrently; the results go back in the order the model asked. */
-  private async runTools(calls: ToolCall[], ui: UICallback, signal: AbortSignal): Promise<void> {
-    const ctx: ToolExecutionContext = {
-      workspaceRoot: this.options.workspaceRoot,
-      signal,
-      ui,
-      agent: { name: 'main', isSubagent: false },
-      todos: { list: () => [], hasOpen: () => false },
-      mode: { mode: 'normal', autoApproveEdits: false },
-      completion: {},
-    };
-    const runOne = async (call: ToolCall) => {
-      ui.onToolStart({ id: call.id, name: call.name, args: call.arguments });
-      const result = await this.options.tools.execute(call, ctx);
-      ui.onToolEnd({ id: call.id, name: call.name }, result);
-      return result;
-    };
-    const allReadOnly = calls.every((c) => this.options.tools.get(c.name)?.readOnly ?? true);
-    const results = allReadOnly ? await Promise.all(calls.map(runOne)) : await serially(calls, runOne);
-    calls.forEach((call, i) => {
-      const result = results[i]!;
-      this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.output, isError: !result.ok });
-    });
-  }
-}
-
-async function serially<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (const item of items) out.push(await fn(item));
-  return out;
-}
-
-function addUsage(total: TokenUsage, add: TokenUsage): void {
-  total.promptTokens += add.promptTokens;
-  total.cachedTokens += add.cachedTokens;
-  total.outputTokens += add.outputTokens;
 }

@@ -1,19 +1,127 @@
 import { platform } from 'node:os';
-import type { ProviderSettings } from '../config/provider-settings';
-import { createProvider } from '../llm/create-provider';
+import { CapabilityCatalog } from '../llm/capabilities/catalog';
+import { CostTracker } from '../llm/cost-tracker';
+import { ModelRoles, type RoleSettings } from '../llm/model-roles';
+import type { Message } from '../messages';
+import { loadCustomAgents } from '../subagents/custom-agents';
+import { BUILTIN_SUBAGENTS, mergeSpecs, subagentSystemPrompt, subagentTools, type SubagentSpec } from '../subagents/specs';
+import { SubagentManager, type SubagentRunner } from '../subagents/subagent-manager';
 import { loadTemplate, renderTemplate } from '../templates';
+import { TodoStore } from '../todos/todo-store';
 import { createBuiltinRegistry } from '../tools/builtin-tools';
+import type { ToolRegistry } from '../tools/registry';
+import type { UICallback } from '../ui';
 import { Agent } from './agent';
+import type { ThinkingLevel } from './thinking-level';
+import { createUiRelay } from './ui-relay';
 
-/** Builds the main agent for a workspace. Throws MissingApiKeyError when no key is configured. */
-export function createMainAgent(settings: ProviderSettings, workspaceRoot: string): Agent {
-  const template = loadTemplate('system/main.md');
-  if (!template) throw new Error('templates/system/main.md is missing from the OpenDev installation');
+export interface MainAgentOptions {
+  /** The provider per model role; only `action` is required (the others fall back to it). */
+  roles: RoleSettings;
+  workspaceRoot: string;
+  thinkingLevel?: ThinkingLevel;
+  maxIterations?: number;
+  /** OPENDEV_HOME, for user-level custom agents and the capability cache; default from the environment. */
+  home?: string;
+  /** A shared capability catalogue (hosts keep one); default: a new one, loaded here. */
+  catalog?: CapabilityCatalog;
+}
+
+const DEFAULT_MAX_ITERATIONS = 50;
+
+/**
+ * The AgentFactory of the paper, as a function: skills → subagents → main agent, in that order,
+ * each ready when built. Throws MissingApiKeyError when the action model has no key.
+ */
+export async function createMainAgent(options: MainAgentOptions): Promise<Agent> {
+  const stable = loadTemplate('system/main.md');
+  if (!stable) throw new Error('templates/system/main.md is missing from the OpenDev installation');
+  const vars = { WORKSPACE_ROOT: options.workspaceRoot, PLATFORM: platform(), DATE: new Date().toISOString().slice(0, 10) };
+  const environment = renderTemplate(loadTemplate('system/environment.md') ?? '', vars);
+  const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home });
+  await catalog.load();
+  const roles = new ModelRoles(options.roles, catalog);
+  roles.forRole('action'); // fails now, not at the first message, when the key is missing
+  const cost = new CostTracker();
+  const registry = createBuiltinRegistry();
+  const relay = createUiRelay();
+
+  // Phase 1, skills: none yet (they arrive with the skills loader).
+  // Phase 2, subagents: builtin specs, then custom agents from the user and the project.
+  const custom = loadCustomAgents({ workspaceRoot: options.workspaceRoot, home: options.home });
+  for (const warning of custom.warnings) relay.ui.onNotice?.(warning, 'warning');
+  const specs = mergeSpecs(BUILTIN_SUBAGENTS, custom.specs);
+  let manager: SubagentManager | undefined = undefined;
+  const runSubagent: SubagentRunner = async (spec, task, run) => {
+    const agent = buildSubagent(spec, run.model ? roles.withModelOverride(run.model) : roles, registry, options.workspaceRoot, vars, environment, manager, cost);
+    if (Array.isArray(run.history)) agent.restore(run.history as Message[]);
+    const result = await agent.runTurn(task, subagentUI(relay.ui), run.signal);
+    const status = result.status === 'completed' ? (result.taskStatus === 'failure' ? 'failed' : 'completed') : result.status === 'stopped' ? 'stopped' : 'failed';
+    const summary = result.status === 'failed' ? `The subagent's model call failed: ${result.error.message}` : result.text;
+    return { status, summary, history: [...agent.messages] };
+  };
+  manager = new SubagentManager({ specs, run: runSubagent, ui: relay.ui });
+
+  // Phase 3, the main agent with every tool.
+  const todos = new TodoStore();
+  todos.onChange((list) => relay.ui.onTodos?.(list));
   return new Agent({
-    provider: createProvider(settings),
-    model: settings.model,
-    tools: createBuiltinRegistry(),
-    systemPrompt: renderTemplate(template, { WORKSPACE_ROOT: workspaceRoot, PLATFORM: platform() }),
-    workspaceRoot,
+    identity: { name: 'main', isSubagent: false },
+    roles,
+    registry,
+    systemPrompt: { stable, dynamic: environment },
+    promptVars: vars,
+    workspaceRoot: options.workspaceRoot,
+    maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+    thinkingLevel: options.thinkingLevel ?? 'off',
+    todos,
+    subagents: manager,
+    cost,
+    onTurnUI: relay.setTarget,
+    dispose: () => {
+      manager?.stopAll();
+      if (!options.catalog) catalog.close();
+    },
   });
+}
+
+function buildSubagent(
+  spec: SubagentSpec,
+  roles: ModelRoles,
+  registry: ToolRegistry,
+  workspaceRoot: string,
+  vars: Record<string, string>,
+  environment: string,
+  manager: SubagentManager | undefined,
+  cost: CostTracker,
+): Agent {
+  return new Agent({
+    identity: { name: spec.name, isSubagent: true },
+    roles,
+    registry,
+    allowedTools: new Set(subagentTools(spec)),
+    systemPrompt: { stable: subagentSystemPrompt(spec, vars), dynamic: environment },
+    promptVars: vars,
+    workspaceRoot,
+    maxIterations: spec.maxIterations,
+    thinkingLevel: 'off',
+    // Subagents never share the main agent's todo list.
+    todos: new TodoStore(),
+    subagents: spec.canSpawn ? manager?.launcherFor(spec) : undefined,
+    // A subagent's calls count toward the session's cost.
+    cost,
+  });
+}
+
+/** A subagent works quietly: only what needs the user (approvals, questions) and notices pass through. */
+function subagentUI(parent: UICallback): UICallback {
+  return {
+    onTextDelta() {},
+    onToolStart() {},
+    onToolEnd() {},
+    onNotice: (text, level) => parent.onNotice?.(text, level),
+    onRetry: (info) => parent.onRetry?.(info),
+    requestApproval: parent.requestApproval ? (req, signal) => parent.requestApproval!(req, signal) : undefined,
+    askUser: parent.askUser ? (q, signal) => parent.askUser!(q, signal) : undefined,
+  };
 }

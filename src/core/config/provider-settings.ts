@@ -15,6 +15,8 @@ export const ProviderSettingsSchema = z.object({
   model: z.string().trim().min(1),
   baseUrl: z.url().optional(),
   apiKey: z.string().min(1).optional(),
+  /** Total attempts per model call, retries included (429, 5xx, dropped connections). Default 4. */
+  maxAttempts: z.number().int().min(1).max(10).optional(),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 
@@ -24,6 +26,9 @@ export const PROVIDER_ENV: Record<ProviderKind, { apiKey: string; baseUrl: strin
   anthropic: { apiKey: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' },
   'openai-compatible': { apiKey: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
 };
+
+/** The default number of attempts per model call (the first one and three retries). */
+export const DEFAULT_MAX_ATTEMPTS = 4;
 
 export const PROVIDER_LABELS: Record<ProviderKind, string> = {
   openai: 'OpenAI',

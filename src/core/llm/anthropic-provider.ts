@@ -1,70 +1,70 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type {
-  ContentBlockParam,
-  MessageParam,
-  RawMessageStreamEvent,
-  TextBlockParam,
-  Tool,
-} from '@anthropic-ai/sdk/resources/messages';
-import type { Message } from '../messages';
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import { buildAnthropicRequest, ThinkingMemory, type ThinkingBlock } from './anthropic-request';
 import type { LlmProvider, ProviderEvent, ProviderRequest, TokenUsage } from './provider';
-import { toProviderError } from './provider-error';
+import { toProviderError, type SdkErrorClasses } from './provider-error';
+import { resolveRetryPolicy, throwIfAborted, withRetries, type RetryPolicy } from './retry';
 
 export interface AnthropicProviderOptions {
   apiKey: string;
   baseUrl?: string;
-  maxRetries?: number;
+  /** Our retry loop (the SDK's own retries are off). */
+  retry?: Partial<RetryPolicy>;
 }
 
-const DEFAULT_MAX_TOKENS = 8192;
+const SDK_ERRORS: SdkErrorClasses = { abort: Anthropic.APIUserAbortError, connection: Anthropic.APIConnectionError };
 
-/** Anthropic Messages API: tool_use blocks, thinking deltas, prompt caching on the system prompt. */
+/**
+ * Anthropic Messages API: tool_use blocks, thinking deltas, prompt caching on the system prompt,
+ * extended thinking (`reasoning`) with the signed thinking blocks replayed during tool-use loops.
+ */
 export class AnthropicProvider implements LlmProvider {
   readonly id = 'anthropic';
   private readonly client: Anthropic;
+  private readonly retry: RetryPolicy;
+  private readonly thinking = new ThinkingMemory();
 
   constructor(options: AnthropicProviderOptions) {
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseUrl,
-      maxRetries: options.maxRetries ?? 2,
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
+    this.retry = resolveRetryPolicy(options.retry);
+  }
+
+  stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    return withRetries(() => this.attempt(request, signal), {
+      policy: this.retry,
+      signal,
+      sdk: SDK_ERRORS,
+      classify: (err) => toProviderError(err, SDK_ERRORS, 'Anthropic', this.client.baseURL),
     });
   }
 
-  async *stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    try {
-      const system = request.messages
-        .filter((m) => m.role === 'system')
-        .map((m): TextBlockParam => ({ type: 'text', text: m.content, cache_control: { type: 'ephemeral' } }));
-      const stream = await this.client.messages.create(
-        {
-          model: request.model,
-          max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
-          system: system.length > 0 ? system : undefined,
-          messages: toAnthropicMessages(request.messages),
-          tools: request.tools.length > 0 ? request.tools.map(toAnthropicTool) : undefined,
-          stream: true,
-        },
-        { signal },
-      );
-      const state = new StreamState();
-      for await (const event of stream) yield* state.handle(event);
-      yield { type: 'usage', usage: state.usage };
-    } catch (err) {
-      throw toProviderError(
-        err,
-        { abort: Anthropic.APIUserAbortError, connection: Anthropic.APIConnectionError },
-        'Anthropic',
-        this.client.baseURL,
-      );
-    }
+  /** One call; SDK errors propagate raw so the retry loop can read their status and headers. */
+  private async *attempt(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    const stream = await this.client.messages.create(buildAnthropicRequest(request, this.thinking), { signal });
+    const state = new StreamState();
+    for await (const event of stream) yield* state.handle(event);
+    // The SDK ends the iteration quietly on abort: that is not a complete answer.
+    throwIfAborted(signal);
+    // Only a complete answer's thinking is kept: a failed attempt's is discarded with its text.
+    const firstToolUse = state.toolUseIds[0];
+    if (firstToolUse) this.thinking.remember(firstToolUse, state.thinkingBlocks());
+    yield { type: 'usage', usage: state.usage };
   }
 }
+
+type OpenThinking = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
 /** Tracks the open content blocks: tool inputs arrive as JSON fragments until the block stops. */
 class StreamState {
   private readonly toolBlocks = new Map<number, { id: string; name: string; json: string }>();
+  private readonly thinking = new Map<number, OpenThinking>();
+  readonly toolUseIds: string[] = [];
   readonly usage: TokenUsage = { promptTokens: 0, cachedTokens: 0, outputTokens: 0 };
+
+  /** The answer's thinking blocks in content order, as the API must get them back. */
+  thinkingBlocks(): ThinkingBlock[] {
+    return [...this.thinking.entries()].sort(([a], [b]) => a - b).map(([, block]) => ({ ...block }));
+  }
 
   *handle(event: RawMessageStreamEvent): Iterable<ProviderEvent> {
     switch (event.type) {
@@ -79,17 +79,29 @@ class StreamState {
       case 'message_delta':
         this.usage.outputTokens = event.usage.output_tokens;
         return;
-      case 'content_block_start':
-        if (event.content_block.type === 'tool_use') {
-          const b = event.content_block;
+      case 'content_block_start': {
+        const b = event.content_block;
+        if (b.type === 'tool_use') {
           this.toolBlocks.set(event.index, { id: b.id, name: b.name, json: '' });
+          this.toolUseIds.push(b.id);
+        } else if (b.type === 'thinking') {
+          this.thinking.set(event.index, { type: 'thinking', thinking: b.thinking, signature: b.signature });
+        } else if (b.type === 'redacted_thinking') {
+          this.thinking.set(event.index, { type: 'redacted_thinking', data: b.data });
         }
         return;
+      }
       case 'content_block_delta': {
         const d = event.delta;
         if (d.type === 'text_delta') yield { type: 'text', delta: d.text };
-        else if (d.type === 'thinking_delta') yield { type: 'thinking', delta: d.thinking };
-        else if (d.type === 'input_json_delta') {
+        else if (d.type === 'thinking_delta') {
+          const block = this.thinking.get(event.index);
+          if (block?.type === 'thinking') block.thinking += d.thinking;
+          yield { type: 'thinking', delta: d.thinking };
+        } else if (d.type === 'signature_delta') {
+          const block = this.thinking.get(event.index);
+          if (block?.type === 'thinking') block.signature = d.signature;
+        } else if (d.type === 'input_json_delta') {
           const block = this.toolBlocks.get(event.index);
           if (block) block.json += d.partial_json;
         }
@@ -106,43 +118,5 @@ class StreamState {
       default:
         return;
     }
-  }
-}
-
-function toAnthropicTool(tool: ProviderRequest['tools'][number]): Tool {
-  return { name: tool.name, description: tool.description, input_schema: tool.parameters as Tool['input_schema'] };
-}
-
-/** Anthropic wants alternating user/assistant turns, with tool results as user content blocks. */
-function toAnthropicMessages(messages: Message[]): MessageParam[] {
-  const out: MessageParam[] = [];
-  const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]) => {
-    const last = out[out.length - 1];
-    if (last && last.role === role && Array.isArray(last.content)) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
-  };
-  for (const m of messages) {
-    if (m.role === 'system') continue;
-    if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
-    else if (m.role === 'tool') {
-      push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, is_error: m.isError }]);
-    } else {
-      const blocks: ContentBlockParam[] = [];
-      if (m.content) blocks.push({ type: 'text', text: m.content });
-      for (const c of m.toolCalls) {
-        blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: parseInput(c.arguments) });
-      }
-      if (blocks.length > 0) push('assistant', blocks);
-    }
-  }
-  return out;
-}
-
-function parseInput(json: string): unknown {
-  try {
-    const value: unknown = JSON.parse(json);
-    return value !== null && typeof value === 'object' ? value : {};
-  } catch {
-    return {};
   }
 }

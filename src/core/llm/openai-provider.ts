@@ -6,58 +6,75 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { Message } from '../messages';
 import type { LlmProvider, ProviderEvent, ProviderRequest } from './provider';
-import { toProviderError } from './provider-error';
+import { toProviderError, type SdkErrorClasses } from './provider-error';
+import { resolveRetryPolicy, throwIfAborted, withRetries, type RetryPolicy } from './retry';
 
 export interface OpenAiProviderOptions {
   apiKey: string;
   baseUrl?: string;
   /** Shown in error messages: "OpenAI", "Ollama", … */
   label?: string;
-  maxRetries?: number;
+  /** Our retry loop (the SDK's own retries are off). */
+  retry?: Partial<RetryPolicy>;
 }
 
-/** OpenAI Chat Completions, and every OpenAI-compatible server reached through a base URL. */
+const SDK_ERRORS: SdkErrorClasses = { abort: OpenAI.APIUserAbortError, connection: OpenAI.APIConnectionError };
+
+/**
+ * OpenAI Chat Completions, and every OpenAI-compatible server reached through a base URL.
+ * `reasoning` is not sent: Chat Completions has no thinking budget, and compatible servers reject
+ * unknown parameters; reasoning that a server streams (`reasoning_content`) still becomes `thinking`.
+ */
 export class OpenAiProvider implements LlmProvider {
   readonly id = 'openai';
   private readonly client: OpenAI;
   private readonly label: string;
+  private readonly retry: RetryPolicy;
 
   constructor(options: OpenAiProviderOptions) {
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseUrl,
-      maxRetries: options.maxRetries ?? 2,
-    });
+    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
     this.label = options.label ?? 'OpenAI';
+    this.retry = resolveRetryPolicy(options.retry);
   }
 
-  async *stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    try {
-      const stream = await this.client.chat.completions.create(
-        {
-          model: request.model,
-          messages: request.messages.map(toOpenAiMessage),
-          tools: request.tools.length > 0 ? request.tools.map(toOpenAiTool) : undefined,
-          max_completion_tokens: request.maxOutputTokens,
-          stream: true,
-          stream_options: { include_usage: true },
-        },
-        { signal },
-      );
-      const calls = new ToolCallAccumulator();
-      for await (const chunk of stream) {
-        yield* chunkEvents(chunk, calls);
-      }
-      yield* calls.flush();
-    } catch (err) {
-      throw toProviderError(
-        err,
-        { abort: OpenAI.APIUserAbortError, connection: OpenAI.APIConnectionError },
-        this.label,
-        this.client.baseURL,
-      );
-    }
+  stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    return withRetries(() => this.attempt(request, signal), {
+      policy: this.retry,
+      signal,
+      sdk: SDK_ERRORS,
+      classify: (err) => toProviderError(err, SDK_ERRORS, this.label, this.client.baseURL),
+    });
   }
+
+  /** One call; SDK errors propagate raw so the retry loop can read their status and headers. */
+  private async *attempt(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    const stream = await this.client.chat.completions.create(
+      {
+        model: request.model,
+        messages: toOpenAiMessages(request),
+        tools: request.tools.length > 0 ? request.tools.map(toOpenAiTool) : undefined,
+        max_completion_tokens: request.maxOutputTokens,
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      { signal },
+    );
+    const calls = new ToolCallAccumulator();
+    for await (const chunk of stream) {
+      yield* chunkEvents(chunk, calls);
+    }
+    // The SDK ends the iteration quietly on abort: that is not a complete answer.
+    throwIfAborted(signal);
+    yield* calls.flush();
+  }
+}
+
+/** With `systemParts`, one system message (stable, then dynamic) replaces the request's system messages. */
+export function toOpenAiMessages(request: ProviderRequest): ChatCompletionMessageParam[] {
+  if (!request.systemParts) return request.messages.map(toOpenAiMessage);
+  const system = [request.systemParts.stable, request.systemParts.dynamic].filter((part) => part.length > 0).join('\n\n');
+  const rest = request.messages.filter((m) => m.role !== 'system').map(toOpenAiMessage);
+  return system ? [{ role: 'system', content: system }, ...rest] : rest;
 }
 
 function* chunkEvents(chunk: ChatCompletionChunk, calls: ToolCallAccumulator): Iterable<ProviderEvent> {

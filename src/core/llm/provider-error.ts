@@ -55,6 +55,12 @@ export function toProviderError(
       `Cannot reach ${providerLabel} at ${baseUrl}: ${(detail || 'connection failed').replace(/\.$/, '')}. Check the base URL and your network.`,
     );
   }
+  if (isConnectionDrop(err)) {
+    return new ProviderError(
+      'unreachable',
+      `The connection to ${providerLabel} at ${baseUrl} dropped in the middle of the answer (${detail || 'connection lost'}). Check your network.`,
+    );
+  }
   const status = typeof e.status === 'number' ? e.status : undefined;
   if (status === 401 || status === 403) {
     return new ProviderError('auth', `${providerLabel} rejected the API key (${status}): ${detail}`, status);
@@ -73,4 +79,36 @@ export function toProviderError(
 
 function apiMessage(e: SdkLikeError): string {
   return e.error?.error?.message ?? e.error?.message ?? e.message ?? '';
+}
+
+/** Socket-level error codes (Node and undici) that mean the connection died, not that the request was wrong. */
+const CONNECTION_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/**
+ * True for a connection that died while the SDK was reading the answer: the SDKs do not wrap those
+ * (undici throws `TypeError: terminated` with a socket error as its cause), so they are recognised here.
+ */
+export function isConnectionDrop(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+    if (e instanceof TypeError && (message === 'terminated' || message === 'fetch failed')) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }

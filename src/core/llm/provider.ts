@@ -35,8 +35,9 @@ export type ProviderEvent =
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'usage'; usage: TokenUsage }
   /**
-   * The call failed in a retryable way (429, 5xx, a cut stream) and is being retried after
-   * `delayMs`: everything this call streamed so far must be discarded.
+   * The call failed in a retryable way (408, 409, 429, 5xx, a dropped connection or cut stream) and is
+   * being retried after `delayMs`: everything this call streamed so far must be discarded. `attempt`
+   * is the attempt about to start (2 for the first retry) out of `maxAttempts`.
    */
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; reason: string };
 

@@ -24,4 +24,10 @@ export interface SubagentLauncher {
   spawn(request: SubagentRequest, signal: AbortSignal): Promise<SubagentOutcome>;
   /** The latest outcome of a subagent by id (background ones may still be running). */
   output(agentId: string): SubagentOutcome | undefined;
+  /**
+   * Optional: resolves with the outcome once a (background) subagent has finished, or with the
+   * current outcome when `signal` aborts first; undefined for an unknown id. Lets get_subagent_output
+   * block instead of the model polling it.
+   */
+  wait?(agentId: string, signal: AbortSignal): Promise<SubagentOutcome | undefined>;
 }

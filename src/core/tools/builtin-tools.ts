@@ -1,7 +1,10 @@
+import { harnessTools } from './harness-tools';
 import { readFileTool } from './read-file';
 import { ToolRegistry } from './registry';
 
-/** The registry every agent starts from. Later tools register here. */
+/** The registry every agent starts from: workspace tools and the harness's own tools. */
 export function createBuiltinRegistry(): ToolRegistry {
-  return new ToolRegistry().register(readFileTool);
+  const registry = new ToolRegistry().register(readFileTool);
+  for (const tool of harnessTools()) registry.register(tool);
+  return registry;
 }

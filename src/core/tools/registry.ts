@@ -41,6 +41,12 @@ export class ToolRegistry {
     if (!tool) {
       return toolFailure('not_found', `Unknown tool "${call.name}". Available tools: ${this.names().join(', ')}.`);
     }
+    if (ctx.mode.mode === 'plan' && !tool.readOnly) {
+      return toolFailure(
+        'permission',
+        `${call.name} changes the workspace, which plan mode does not allow. Finish the plan and present it with present_plan; edits can run once the user approves it.`,
+      );
+    }
     let raw: unknown;
     try {
       raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);

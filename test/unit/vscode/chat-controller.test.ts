@@ -15,7 +15,7 @@ describe('ChatController (the chat view model, without VS Code)', () => {
 
   const controller = () =>
     new ChatController(async () => ({
-      agent: createMainAgent({ provider: 'openai', model: 'fake-model', apiKey: 'k', baseUrl: fake.openaiBaseUrl }, workspace),
+      agent: await createMainAgent({ roles: { action: { provider: 'openai', model: 'fake-model', apiKey: 'k', baseUrl: fake.openaiBaseUrl } }, workspaceRoot: workspace }),
     }));
 
   it('turns a run into user, tool and streamed assistant entries, in order', async () => {

@@ -29,10 +29,10 @@ for (const provider of ['openai', 'anthropic'] as ProviderKind[]) {
     const fake = new FakeProvider();
     let workspace: string;
     const agent = () =>
-      createMainAgent(
-        { provider, model: 'fake-model', apiKey: 'test-key', baseUrl: provider === 'openai' ? fake.openaiBaseUrl : fake.anthropicBaseUrl },
-        workspace,
-      );
+      createMainAgent({
+        roles: { action: { provider, model: 'fake-model', apiKey: 'test-key', baseUrl: provider === 'openai' ? fake.openaiBaseUrl : fake.anthropicBaseUrl } },
+        workspaceRoot: workspace,
+      });
 
     before(() => fake.start());
     after(() => fake.stop());
@@ -48,7 +48,7 @@ for (const provider of ['openai', 'anthropic'] as ProviderKind[]) {
         { text: 'math.ts exports `PI`, `add` and `subtract`.' },
       );
       const { ui, seen } = recordingUI();
-      const result = await agent().runTurn('what does math.ts export?', ui, new AbortController().signal);
+      const result = await (await agent()).runTurn('what does math.ts export?', ui, new AbortController().signal);
 
       assert.equal(result.status, 'completed');
       assert.equal(result.text, 'math.ts exports `PI`, `add` and `subtract`.');
@@ -65,15 +65,21 @@ for (const provider of ['openai', 'anthropic'] as ProviderKind[]) {
     });
 
     it('gives the model a fixable error for malformed tool arguments, then finishes', async () => {
-      fake.enqueue({ toolCalls: [{ name: 'read_file', arguments: '{"file_path": "math.ts"' }] }, { text: 'Fixed it.' });
-      const result = await agent().runTurn('read math.ts', recordingUI().ui, new AbortController().signal);
+      fake.enqueue(
+        { toolCalls: [{ name: 'read_file', arguments: '{"file_path": "math.ts"' }] },
+        { toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] },
+        { text: 'Fixed it.' },
+      );
+      const result = await (await agent()).runTurn('read math.ts', recordingUI().ui, new AbortController().signal);
       assert.equal(result.status, 'completed');
+      assert.equal(result.text, 'Fixed it.');
       assert.match(toolResults(fake.requests[1]!)[0]!.content, /not valid JSON/);
+      assert.match(toolResults(fake.requests[2]!)[0]!.content, /export function add/);
     });
 
     it('reports a provider failure clearly and stays usable for the next message', async () => {
       fake.enqueue({ failure: { kind: 'status', status: 400, body: undefined } });
-      const a = agent();
+      const a = await agent();
       const failed = await a.runTurn('hello', recordingUI().ui, new AbortController().signal);
       assert.equal(failed.status, 'failed');
       if (failed.status === 'failed') {
@@ -90,7 +96,7 @@ for (const provider of ['openai', 'anthropic'] as ProviderKind[]) {
       fake.enqueue({ text: 'a long answer that takes a while to arrive', chunkDelayMs: 300 });
       const controller = new AbortController();
       const { ui, seen } = recordingUI();
-      const running = agent().runTurn('tell me a story', ui, controller.signal);
+      const running = (await agent()).runTurn('tell me a story', ui, controller.signal);
       await fake.waitForRequests(1);
       setTimeout(() => controller.abort(), 350);
       const result = await running;

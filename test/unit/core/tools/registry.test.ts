@@ -45,3 +45,18 @@ describe('ToolRegistry', () => {
     assert.match(r.output, /Unknown tool "read_files". Available tools: read_file/);
   });
 });
+
+describe('ToolRegistry in plan mode', () => {
+  it('refuses a tool that writes, even if the model calls it directly', async () => {
+    const { z } = await import('zod');
+    const registry = createBuiltinRegistry();
+    let ran = false;
+    registry.register({ name: 'write_thing', category: 'file', readOnly: false, schema: z.object({}), run: async () => ((ran = true), { ok: true, output: '', summary: '' }) });
+    const ctx = toolContext({ workspaceRoot: process.cwd(), mode: { mode: 'plan', autoApproveEdits: false } });
+    const r = await registry.execute({ id: '1', name: 'write_thing', arguments: '{}' }, ctx);
+    assert.equal(r.errorKind, 'permission');
+    assert.match(r.output, /plan mode does not allow/);
+    assert.equal(ran, false);
+    assert.equal((await registry.execute({ id: '2', name: 'read_file', arguments: '{"file_path":"package.json"}' }, ctx)).ok, true);
+  });
+});

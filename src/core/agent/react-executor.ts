@@ -1,0 +1,254 @@
+import { getReminder } from '../context/reminders';
+import type { ToolSchema } from '../llm/provider';
+import { ProviderError } from '../llm/provider-error';
+import type { AssistantMessage, Message, ToolCall } from '../messages';
+import type { Todo } from '../todos/todo';
+import type { CompletionSlot, ToolExecutionContext, ToolResult } from '../tools/tool';
+import type { DoomLoopDetector } from './doom-loop-detector';
+import type { InjectionQueue } from './injection-queue';
+import type { InterruptToken } from './interrupt-token';
+import { callModel, type CostSink, type TurnServices } from './model-call';
+import type { ResolvedRoleModel, RoleResolver } from './role-resolver';
+import { runThinkingPhase } from './thinking-phase';
+import type { ThinkingLevel } from './thinking-level';
+import type { ToolDispatcher } from './tool-dispatcher';
+import type { TurnResult } from './turn-result';
+
+/** Paper constants: at most 3 nudges after a failed tool, at most 2 for open todos. */
+const MAX_ERROR_NUDGES = 3;
+const MAX_TODO_NUDGES = 2;
+
+/**
+ * Phase 0's seam: the staged compactor (context issue) reduces `history` in place by pressure.
+ * `lastPromptTokens` is the API-reported size of the previous call (0 before the first).
+ */
+export type CompactionHook = (history: Message[], lastPromptTokens: number, contextWindow: number | undefined) => Promise<void>;
+
+export interface ExecutorSetup {
+  roles: RoleResolver;
+  dispatcher: ToolDispatcher;
+  toolSchemas: () => ToolSchema[];
+  systemPrompt: { stable: string; dynamic: string };
+  /** Variables for the thinking templates (workspace root…). */
+  promptVars: Record<string, string>;
+  maxIterations: number;
+  thinkingLevel: () => ThinkingLevel;
+  compaction?: CompactionHook;
+  cost?: CostSink;
+}
+
+export interface RunState {
+  ui: TurnServices['ui'];
+  token: InterruptToken;
+  injections: InjectionQueue;
+  doomLoop: DoomLoopDetector;
+  toolContext: ToolExecutionContext;
+}
+
+/** Per-turn counters and one-shot guards (the paper's IterationContext). */
+interface IterationContext {
+  iteration: number;
+  errorNudges: number;
+  todoNudges: number;
+  lastToolError: string | undefined;
+  lastPromptTokens: number;
+  services: TurnServices;
+}
+
+/**
+ * The extended ReAct loop of the paper (algorithm 1). Each iteration: drain follow-ups → staged
+ * compaction → thinking (no tools) [+ critique at HIGH] → action call with tools → doom-loop
+ * check → dispatch. It ends on task_complete, an answer without tool calls, the error-nudge
+ * budget, or the iteration cap (with a forced summary); completion waits while todos are open
+ * (at most 2 nudges) or follow-ups are queued. The interrupt token is checked between phases.
+ */
+export class ReactExecutor {
+  constructor(private readonly setup: ExecutorSetup) {}
+
+  async run(history: Message[], userText: string, state: RunState): Promise<TurnResult> {
+    history.push({ role: 'user', content: userText });
+    const it: IterationContext = {
+      iteration: 0,
+      errorNudges: 0,
+      todoNudges: 0,
+      lastToolError: undefined,
+      lastPromptTokens: 0,
+      services: { ui: state.ui, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, cost: this.setup.cost, signal: state.token.signal },
+    };
+    const action = this.setup.roles.forRole('action');
+    if (!action) throw new Error('no model is configured for the action role');
+
+    try {
+      while (it.iteration < this.setup.maxIterations) {
+        it.iteration++;
+        if (state.token.interrupted) return this.end('stopped', '', it);
+        this.drainInjections(history, state);
+        await this.setup.compaction?.(history, it.lastPromptTokens, action.capabilities?.contextWindow);
+
+        const trace = await runThinkingPhase(this.setup.thinkingLevel(), this.setup.roles, history, this.setup.promptVars, it.services);
+        if (state.token.interrupted) return this.end('stopped', '', it);
+
+        const reply = await this.actionCall(action, history, trace, it);
+        history.push(reply);
+        if (state.token.interrupted) return this.interrupted(history, reply, it);
+
+        if (reply.toolCalls.length > 0) {
+          const done = await this.handleToolCalls(history, reply.toolCalls, state, it);
+          if (done) return done;
+          continue;
+        }
+        const done = this.handleAnswer(history, reply.content, state, it);
+        if (done) return done;
+      }
+      return await this.forcedSummary(action, history, it);
+    } catch (err) {
+      const error = err instanceof ProviderError ? err : new ProviderError('server', (err as Error).message ?? String(err));
+      if (error.kind === 'aborted' || state.token.interrupted) return this.end('stopped', '', it);
+      return { status: 'failed', text: '', usage: it.services.usage, iterations: it.iteration, error };
+    }
+  }
+
+  private async actionCall(action: ResolvedRoleModel, history: Message[], trace: string | undefined, it: IterationContext): Promise<AssistantMessage> {
+    // The thinking trace guides this one call only; it is not kept in the history.
+    const traceNote = trace ? getReminder('thinking_trace', { TRACE: trace }) : undefined;
+    const messages = traceNote ? [...history, { role: 'user' as const, content: traceNote }] : history;
+    const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
+    try {
+      it.lastPromptTokens = await callModel(
+        reply,
+        action,
+        { messages: withoutSystem(messages), tools: this.setup.toolSchemas(), systemParts: this.setup.systemPrompt },
+        it.services,
+        { streamText: true, onThinkingDelta: (d) => it.services.ui.onThinkingDelta?.(d) },
+      );
+    } catch (err) {
+      // Keep what streamed so the conversation reads coherently; unfinished tool calls are dropped.
+      if (reply.content) history.push({ ...reply, toolCalls: [] });
+      throw err;
+    }
+    return reply;
+  }
+
+  /** Returns a result when the turn is over, undefined to keep iterating. */
+  private async handleToolCalls(history: Message[], calls: ToolCall[], state: RunState, it: IterationContext): Promise<TurnResult | undefined> {
+    const verdict = state.doomLoop.check(calls);
+    if (verdict.kind === 'warn') {
+      const warning = getReminder('doom_loop_warning', { TOOL: verdict.toolName, COUNT: String(verdict.count) });
+      this.skipCalls(history, calls, getReminder('doom_loop_skipped') ?? 'Not run: repeated call.');
+      if (warning) history.push({ role: 'user', content: warning });
+      state.ui.onNotice?.(`The agent repeated ${verdict.toolName} with the same arguments ${verdict.count} times; it was warned and the calls were skipped.`, 'warning');
+      return undefined;
+    }
+    if (verdict.kind === 'pause') {
+      const decision = state.toolContext.ui.requestApproval
+        ? await state.toolContext.ui.requestApproval(
+            {
+              kind: 'doom_loop',
+              toolName: verdict.toolName,
+              title: `The agent is repeating the same action (${verdict.toolName}, ${verdict.count} times). Allow it once more, or abort?`,
+              args: calls.find((c) => c.name === verdict.toolName)?.arguments ?? '',
+            },
+            state.token.signal,
+          )
+        : ({ action: 'deny' } as const);
+      if (decision.action === 'allow' || decision.action === 'always') {
+        state.doomLoop.allowOnce(calls);
+      } else {
+        state.doomLoop.reset();
+        this.skipCalls(history, calls, getReminder('doom_loop_skipped') ?? 'Not run: repeated call.');
+        const guidance = getReminder('doom_loop_aborted', { TOOL: verdict.toolName });
+        if (guidance) history.push({ role: 'user', content: guidance });
+        state.ui.onNotice?.(`Stopped the repeated ${verdict.toolName} calls.`, 'warning');
+        if (state.token.interrupted) return this.end('stopped', '', it);
+        return undefined;
+      }
+    }
+
+    const completion = state.toolContext.completion;
+    completion.result = undefined;
+    const results = await this.setup.dispatcher.dispatch(calls, state.toolContext);
+    calls.forEach((call, i) => history.push(toolMessage(call, results[i]!)));
+    it.lastToolError = lastError(results);
+    if (state.token.interrupted) return this.end('stopped', '', it);
+
+    // task_complete may have filled the slot during dispatch.
+    const verdictOfTask = (completion as CompletionSlot).result;
+    if (!verdictOfTask) return undefined;
+    if (this.nudgeForTodos(history, state, it)) {
+      completion.result = undefined;
+      return undefined;
+    }
+    if (state.injections.size > 0) return undefined;
+    return { status: 'completed', taskStatus: verdictOfTask.status, text: verdictOfTask.summary, usage: it.services.usage, iterations: it.iteration };
+  }
+
+  private handleAnswer(history: Message[], text: string, state: RunState, it: IterationContext): TurnResult | undefined {
+    if (it.lastToolError && it.errorNudges < MAX_ERROR_NUDGES) {
+      it.errorNudges++;
+      const nudge = getReminder('failed_tool_nudge', { ERROR: it.lastToolError.slice(0, 500) });
+      it.lastToolError = undefined;
+      if (nudge) {
+        history.push({ role: 'user', content: nudge });
+        return undefined;
+      }
+    }
+    if (this.nudgeForTodos(history, state, it)) return undefined;
+    if (state.injections.size > 0) return undefined;
+    return { status: 'completed', text, usage: it.services.usage, iterations: it.iteration };
+  }
+
+  /** Completion is deferred while todos are open, at most twice per turn. */
+  private nudgeForTodos(history: Message[], state: RunState, it: IterationContext): boolean {
+    if (state.toolContext.agent.isSubagent || !state.toolContext.todos.hasOpen() || it.todoNudges >= MAX_TODO_NUDGES) return false;
+    const open = state.toolContext.todos.list().filter((t: Todo) => t.status !== 'done');
+    const nudge = getReminder('todos_incomplete', { TODOS: open.map((t) => `- [${t.status}] ${t.id}. ${t.title}`).join('\n') });
+    if (!nudge) return false;
+    it.todoNudges++;
+    history.push({ role: 'user', content: nudge });
+    return true;
+  }
+
+  private drainInjections(history: Message[], state: RunState): void {
+    for (const text of state.injections.drain()) {
+      history.push({ role: 'user', content: getReminder('injected_followup', { MESSAGE: text }) ?? text });
+    }
+  }
+
+  /** At the cap the model gets one call without tools to tell the user where things stand. */
+  private async forcedSummary(action: ResolvedRoleModel, history: Message[], it: IterationContext): Promise<TurnResult> {
+    const ask = getReminder('iteration_cap_summary');
+    if (ask) history.push({ role: 'user', content: ask });
+    const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
+    await callModel(reply, action, { messages: withoutSystem(history), tools: [], systemParts: this.setup.systemPrompt }, it.services, { streamText: true });
+    history.push({ ...reply, toolCalls: [] });
+    return { status: 'iteration_limit', text: reply.content, usage: it.services.usage, iterations: it.iteration };
+  }
+
+  /** Interrupted after the model asked for tools: they get a result each, so the history stays valid. */
+  private interrupted(history: Message[], reply: AssistantMessage, it: IterationContext): TurnResult {
+    this.skipCalls(history, reply.toolCalls, 'Not run: the user stopped the agent.');
+    return this.end('stopped', reply.content, it);
+  }
+
+  private skipCalls(history: Message[], calls: readonly ToolCall[], why: string): void {
+    for (const call of calls) history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: why, isError: true });
+  }
+
+  private end(status: 'stopped', text: string, it: IterationContext): TurnResult {
+    return { status, text, usage: it.services.usage, iterations: it.iteration };
+  }
+}
+
+function toolMessage(call: ToolCall, result: ToolResult): Message {
+  return { role: 'tool', toolCallId: call.id, name: call.name, content: result.output, isError: !result.ok };
+}
+
+function lastError(results: readonly ToolResult[]): string | undefined {
+  const failed = results.filter((r) => !r.ok);
+  return failed.length > 0 ? failed[failed.length - 1]!.output : undefined;
+}
+
+/** The system prompt travels as `systemParts`; system messages in the history would duplicate it. */
+function withoutSystem(messages: readonly Message[]): Message[] {
+  return messages.filter((m) => m.role !== 'system');
+}

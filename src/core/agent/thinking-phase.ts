@@ -1,0 +1,55 @@
+import type { AssistantMessage, Message } from '../messages';
+import { loadTemplate, renderTemplate } from '../templates';
+import { callModel, type TurnServices } from './model-call';
+import type { RoleResolver } from './role-resolver';
+import type { ThinkingLevel } from './thinking-level';
+
+const WORDS: Record<Exclude<ThinkingLevel, 'off'>, number> = { low: 60, medium: 100, high: 150 };
+
+/**
+ * Phase 1 of an iteration: a reasoning call with NO tool schemas, so the model thinks instead of
+ * acting; at HIGH a critique call and a refinement follow. Returns the final trace (or undefined
+ * when thinking is off or produced nothing).
+ */
+export async function runThinkingPhase(
+  level: ThinkingLevel,
+  roles: RoleResolver,
+  conversation: readonly Message[],
+  vars: Record<string, string>,
+  services: TurnServices,
+): Promise<string | undefined> {
+  if (level === 'off') return undefined;
+  const thinker = roles.forRole('thinking');
+  const template = loadTemplate('system/thinking.md');
+  if (!thinker || !template) return undefined;
+  const words = String(WORDS[level]);
+  const system = renderTemplate(template, { ...vars, MAX_WORDS: words });
+  const history = conversation.filter((m) => m.role !== 'system');
+  const ask = async (messages: Message[], role: 'thinking' | 'critique' = 'thinking') => {
+    const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
+    const model = role === 'critique' ? roles.forRole('critique') ?? thinker : thinker;
+    await callModel(reply, model, { messages, tools: [] }, services, { streamText: false });
+    return reply.content.trim();
+  };
+
+  let trace = await ask([{ role: 'system', content: system }, ...history]);
+  if (!trace) return undefined;
+  services.ui.onThinkingTrace?.(trace, 'thinking');
+  if (level !== 'high' || services.signal.aborted) return trace;
+
+  const critiquePrompt = loadTemplate('system/critique.md');
+  const refinePrompt = loadTemplate('system/refine.md');
+  if (!critiquePrompt || !refinePrompt) return trace;
+  const critique = await ask([{ role: 'system', content: critiquePrompt }, { role: 'user', content: trace }], 'critique');
+  if (!critique || services.signal.aborted) return trace;
+  services.ui.onThinkingTrace?.(critique, 'critique');
+  const refined = await ask([
+    { role: 'system', content: system },
+    ...history,
+    { role: 'user', content: renderTemplate(refinePrompt, { TRACE: trace, CRITIQUE: critique, MAX_WORDS: words }) },
+  ]);
+  if (!refined) return trace;
+  services.ui.onThinkingTrace?.(refined, 'refined');
+  trace = refined;
+  return trace;
+}

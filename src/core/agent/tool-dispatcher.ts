@@ -1,0 +1,71 @@
+import type { ToolCall } from '../messages';
+import type { ToolRegistry } from '../tools/registry';
+import type { ToolExecutionContext, ToolResult } from '../tools/tool';
+
+const MAX_PARALLEL = 5;
+
+/**
+ * The seams around every tool call. `before` may veto a call (approval, PreToolUse hooks, mode
+ * gating) or rewrite its arguments; `after` observes results (PostToolUse hooks, snapshots).
+ */
+export interface ToolLifecycle {
+  before?(call: ToolCall, ctx: ToolExecutionContext): Promise<{ proceed: true; call: ToolCall } | { proceed: false; result: ToolResult }>;
+  after?(call: ToolCall, result: ToolResult, ctx: ToolExecutionContext): Promise<void> | void;
+}
+
+/**
+ * Runs one response's tool calls: consecutive read-only calls concurrently (at most 5 at once),
+ * anything that writes on its own, in order. Results come back in the order the model asked.
+ */
+export class ToolDispatcher {
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly lifecycle: ToolLifecycle = {},
+  ) {}
+
+  async dispatch(calls: readonly ToolCall[], ctx: ToolExecutionContext): Promise<ToolResult[]> {
+    const results: ToolResult[] = new Array(calls.length);
+    let i = 0;
+    while (i < calls.length) {
+      if (!this.isReadOnly(calls[i]!)) {
+        results[i] = await this.runOne(calls[i]!, ctx);
+        i++;
+        continue;
+      }
+      let end = i;
+      while (end < calls.length && this.isReadOnly(calls[end]!)) end++;
+      await pool(calls.slice(i, end), MAX_PARALLEL, async (call, k) => {
+        results[i + k] = await this.runOne(call, ctx);
+      });
+      i = end;
+    }
+    return results;
+  }
+
+  private isReadOnly(call: ToolCall): boolean {
+    // Unknown tools fail fast in the registry, so they can join a parallel group safely.
+    return this.registry.get(call.name)?.readOnly ?? true;
+  }
+
+  private async runOne(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolResult> {
+    ctx.ui.onToolStart({ id: call.id, name: call.name, args: call.arguments });
+    let result: ToolResult;
+    const gate = (await this.lifecycle.before?.(call, ctx)) ?? { proceed: true as const, call };
+    if (!gate.proceed) result = gate.result;
+    else result = await this.registry.execute(gate.call, ctx);
+    ctx.ui.onToolEnd({ id: call.id, name: call.name }, result);
+    await this.lifecycle.after?.(call, result, ctx);
+    return result;
+  }
+}
+
+async function pool<T>(items: readonly T[], size: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+}

@@ -1,0 +1,112 @@
+// Model roles (§2.2.5): one model slot per job, each with a fallback chain, and provider clients
+// created lazily the first time a role needs them, then shared by every role on the same endpoint.
+import { z } from 'zod';
+import { ProviderSettingsSchema, type ProviderSettings } from '../config/provider-settings';
+import type { CapabilityCatalog } from './capabilities/catalog';
+import type { ModelCapabilities } from './capabilities/model-capabilities';
+import { createProvider, type CreateProviderOptions } from './create-provider';
+import type { LlmProvider } from './provider';
+
+export const MODEL_ROLES = ['action', 'thinking', 'critique', 'vision', 'compact'] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+
+export const RoleSettingsSchema = z.object({
+  action: ProviderSettingsSchema,
+  thinking: ProviderSettingsSchema.optional(),
+  critique: ProviderSettingsSchema.optional(),
+  vision: ProviderSettingsSchema.optional(),
+  compact: ProviderSettingsSchema.optional(),
+});
+export type RoleSettings = z.infer<typeof RoleSettingsSchema>;
+
+export interface ResolvedModel {
+  /** The role asked for. */
+  role: ModelRole;
+  /** The configured slot that serves it (differs from `role` when a fallback was taken). */
+  servedBy: ModelRole;
+  provider: LlmProvider;
+  model: string;
+  capabilities: ModelCapabilities;
+  settings: ProviderSettings;
+}
+
+/** Roles to try, in order: thinking → action; critique → thinking → action; compact → action. */
+const FALLBACKS: Record<Exclude<ModelRole, 'vision'>, ModelRole[]> = {
+  action: ['action'],
+  thinking: ['thinking', 'action'],
+  critique: ['critique', 'thinking', 'action'],
+  compact: ['compact', 'action'],
+};
+
+export type ProviderFactory = (settings: ProviderSettings) => LlmProvider;
+
+export interface ModelRolesOptions {
+  /** Builds a provider client (default: createProvider). Tests count calls through it. */
+  createProvider?: ProviderFactory;
+  /** Passed to createProvider when no factory is given. */
+  providerOptions?: CreateProviderOptions;
+}
+
+export class ModelRoles {
+  private readonly factory: ProviderFactory;
+
+  constructor(
+    readonly settings: RoleSettings,
+    private readonly capabilities: CapabilityCatalog,
+    options: ModelRolesOptions = {},
+    /** Clients by endpoint, shared with the ModelRoles derived by withModelOverride. */
+    private readonly clients: Map<string, LlmProvider> = new Map(),
+  ) {
+    this.factory = options.createProvider ?? ((s) => createProvider(s, options.providerOptions));
+  }
+
+  /**
+   * The model for a role, following its fallback chain. Vision falls back to the action model only
+   * when that model accepts images; otherwise undefined (the caller says vision is unavailable).
+   * Creating the client may throw MissingApiKeyError.
+   */
+  forRole(role: ModelRole): ResolvedModel | undefined {
+    if (role === 'vision') {
+      if (this.settings.vision) return this.resolve('vision', 'vision', this.settings.vision);
+      const action = this.capabilitiesOf(this.settings.action);
+      return action.vision ? this.resolve('vision', 'action', this.settings.action, action) : undefined;
+    }
+    for (const slot of FALLBACKS[role]) {
+      const settings = this.settings[slot];
+      if (settings) return this.resolve(role, slot, settings);
+    }
+    return undefined; // unreachable: action is required
+  }
+
+  /** A subagent's model override: the action provider and endpoint with another model. Other configured roles are kept; fallbacks follow the new action model. */
+  withModelOverride(model: string): ModelRoles {
+    const settings: RoleSettings = { ...this.settings, action: { ...this.settings.action, model } };
+    return new ModelRoles(settings, this.capabilities, { createProvider: this.factory }, this.clients);
+  }
+
+  private resolve(role: ModelRole, servedBy: ModelRole, settings: ProviderSettings, capabilities?: ModelCapabilities): ResolvedModel {
+    return {
+      role,
+      servedBy,
+      provider: this.client(settings),
+      model: settings.model,
+      capabilities: capabilities ?? this.capabilitiesOf(settings),
+      settings,
+    };
+  }
+
+  private capabilitiesOf(settings: ProviderSettings): ModelCapabilities {
+    return this.capabilities.get(settings.provider, settings.model, settings.baseUrl);
+  }
+
+  /** One client per (provider, base URL, key, attempts); the model is a per-request field. */
+  private client(settings: ProviderSettings): LlmProvider {
+    const key = JSON.stringify([settings.provider, settings.baseUrl ?? '', settings.apiKey ?? '', settings.maxAttempts ?? 0]);
+    let client = this.clients.get(key);
+    if (!client) {
+      client = this.factory(settings);
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+}

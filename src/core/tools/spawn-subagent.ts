@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { SubagentOutcome } from '../subagents/launcher';
+import { normalizeTypeName, unknownTypeMessage } from '../subagents/specs';
+import { toolFailure, type Tool, type ToolResult } from './tool';
+
+const schema = z.object({
+  subagent_type: z.string().trim().min(1).describe('The type to spawn, e.g. "Code-Explorer" or "Planner".'),
+  task: z
+    .string()
+    .trim()
+    .min(1)
+    .describe('Everything the subagent needs: the goal, relevant paths and facts, and what to return. It sees nothing else.'),
+  model: z.string().trim().min(1).optional().describe('Model override for this subagent (a cheaper or stronger model).'),
+  background: z
+    .boolean()
+    .default(false)
+    .describe('true: return at once with an agent id and collect the result later with get_subagent_output.'),
+  resume: z.string().trim().min(1).optional().describe('The agent id of an earlier subagent to continue with this task as a follow-up.'),
+});
+
+/**
+ * readOnly: the call itself changes nothing; whatever a subagent writes goes through its own
+ * (approval-gated) tools. Being read-only lets the dispatcher run several spawns of one response
+ * concurrently, and lets the main agent spawn the Planner while in plan mode.
+ */
+export const spawnSubagentTool: Tool<typeof schema> = {
+  name: 'spawn_subagent',
+  category: 'agent',
+  readOnly: true,
+  schema,
+  async run(args, ctx) {
+    const launcher = ctx.subagents;
+    if (!launcher) return toolFailure('permission', 'this agent cannot spawn subagents; do the work with your own tools.');
+    const types = launcher.types();
+    const wanted = normalizeTypeName(args.subagent_type);
+    const type = types.find((t) => normalizeTypeName(t.name) === wanted);
+    if (!type && !args.resume) return toolFailure('not_found', unknownTypeMessage(args.subagent_type, types));
+    const outcome = await launcher.spawn(
+      {
+        subagentType: type?.name ?? args.subagent_type,
+        task: args.task,
+        background: args.background,
+        ...(args.model ? { model: args.model } : {}),
+        ...(args.resume ? { resume: args.resume } : {}),
+      },
+      ctx.signal,
+    );
+    return outcomeResult(outcome);
+  },
+};
+
+/** A subagent outcome as the parent reads it (shared with get_subagent_output). */
+export function outcomeResult(outcome: SubagentOutcome): ToolResult {
+  const who = `${outcome.type} ${outcome.agentId}`;
+  switch (outcome.status) {
+    case 'running':
+      return {
+        ok: true,
+        output:
+          `${who} started in background, id ${outcome.agentId}. Continue with other work; ` +
+          `use get_subagent_output with agent_id "${outcome.agentId}" to collect its result.`,
+        summary: `⧗ ${who} started in background`,
+      };
+    case 'completed':
+      return {
+        ok: true,
+        output: `[${who} completed]\n\n${outcome.summary}`,
+        summary: `✓ ${who}: ${firstLine(outcome.summary)}`.slice(0, 200),
+      };
+    case 'failed':
+    case 'stopped':
+      return {
+        ok: false,
+        output: `[${who} ${outcome.status}]\n\n${outcome.summary}`,
+        summary: `✗ ${who} ${outcome.status}: ${firstLine(outcome.summary)}`.slice(0, 200),
+        errorKind: 'other',
+      };
+  }
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n').find((l) => l.trim() !== '') ?? '').trim();
+}

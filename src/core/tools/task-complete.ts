@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import type { Tool } from './tool';
+
+const schema = z.object({
+  summary: z.string().min(1).describe('What was done and the outcome, for the user (or the parent agent).'),
+  status: z.enum(['success', 'failure']).describe('success if the task is done; failure if it cannot be done.'),
+});
+
+export const taskCompleteTool: Tool<typeof schema> = {
+  name: 'task_complete',
+  category: 'meta',
+  readOnly: true,
+  schema,
+  async run(args, ctx) {
+    const summary = args.summary.trim();
+    ctx.completion.result = { summary, status: args.status };
+    const first = summary.split('\n')[0] ?? '';
+    return {
+      ok: true,
+      output: `Task marked complete (${args.status}).`,
+      summary: `${args.status === 'success' ? '✓' : '✗'} Task complete (${args.status}): ${first}`.slice(0, 200),
+    };
+  },
+};

@@ -1,55 +1,115 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { THINKING_LEVELS } from '../core/agent/thinking-level';
 import { PROVIDER_KINDS } from '../core/config/provider-settings';
 
-export const CliOptionsSchema = z.object({
-  prompt: z.string().optional(),
-  workingDir: z.string().optional(),
-  provider: z.enum(PROVIDER_KINDS).optional(),
-  model: z.string().min(1).optional(),
-  outputFormat: z.enum(['text', 'json']).default('text'),
-  verbose: z.boolean().default(false),
-  version: z.boolean().default(false),
-  help: z.boolean().default(false),
-});
+export const APPROVAL_LEVELS = ['manual', 'semi-auto', 'auto'] as const;
+export type ApprovalLevel = (typeof APPROVAL_LEVELS)[number];
+export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export const MAX_ITERATIONS_LIMIT = 1000;
+
+/** An enum flag whose error names the flag, the bad value and the allowed ones. */
+function oneOf<const T extends readonly [string, ...string[]]>(flag: string, values: T) {
+  return z.enum(values, { error: (issue) => `${flag} must be one of ${values.join(', ')} (got "${String(issue.input)}")` });
+}
+
+export const CliOptionsSchema = z
+  .object({
+    prompt: z.string().trim().min(1, '--prompt is empty: pass the task, e.g. -p "explain src/index.ts"').optional(),
+    workingDir: z.string().min(1, '--working-dir is empty').optional(),
+    provider: oneOf('--provider', PROVIDER_KINDS).optional(),
+    model: z.string().trim().min(1, '--model is empty').optional(),
+    approval: oneOf('--approval', APPROVAL_LEVELS).default('semi-auto'),
+    thinking: oneOf('--thinking', THINKING_LEVELS).optional(),
+    outputFormat: oneOf('--output-format', OUTPUT_FORMATS).default('text'),
+    continue: z.boolean().default(false),
+    resume: z.string().trim().min(1, '--resume needs a session id (see /sessions)').optional(),
+    maxIterations: z
+      .string()
+      .regex(/^\d+$/, `--max-iterations must be a whole number from 1 to ${MAX_ITERATIONS_LIMIT}`)
+      .transform(Number)
+      .pipe(z.number().int().min(1, '--max-iterations must be at least 1').max(MAX_ITERATIONS_LIMIT, `--max-iterations must be at most ${MAX_ITERATIONS_LIMIT}`))
+      .optional(),
+    verbose: z.boolean().default(false),
+    version: z.boolean().default(false),
+    help: z.boolean().default(false),
+  })
+  .superRefine((o, ctx) => {
+    if (o.continue && o.resume !== undefined) {
+      ctx.addIssue({ code: 'custom', message: '--continue and --resume cannot be used together: --continue takes the latest session, --resume <id> a given one' });
+    }
+    if (o.prompt === undefined && o.outputFormat !== 'text') {
+      ctx.addIssue({ code: 'custom', message: `--output-format ${o.outputFormat} needs -p "<prompt>" (the interactive session always prints text)` });
+    }
+  });
 export type CliOptions = z.infer<typeof CliOptionsSchema>;
 
 export class UsageError extends Error {}
 
-/** Parses argv (without node and script) into validated options; throws UsageError with a fix. */
+/** Parses argv (without node and script) into validated options; throws UsageError saying how to fix it. */
 export function parseCliArgs(argv: string[]): CliOptions {
   let values: Record<string, unknown>;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: argv,
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
       options: {
         prompt: { type: 'string', short: 'p' },
         'working-dir': { type: 'string', short: 'C' },
         provider: { type: 'string' },
         model: { type: 'string', short: 'm' },
+        approval: { type: 'string' },
+        thinking: { type: 'string' },
         'output-format': { type: 'string' },
+        continue: { type: 'boolean', short: 'c' },
+        resume: { type: 'string', short: 'r' },
+        'max-iterations': { type: 'string' },
         verbose: { type: 'boolean', short: 'v' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(describeParseError(err as Error & { code?: string }));
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`unexpected argument "${positionals[0]}": pass a prompt with -p "<prompt>"`);
   }
   const parsed = CliOptionsSchema.safeParse({
     prompt: values.prompt,
     workingDir: values['working-dir'],
     provider: values.provider,
     model: values.model,
+    approval: values.approval,
+    thinking: values.thinking,
     outputFormat: values['output-format'],
+    continue: values.continue,
+    resume: values.resume,
+    maxIterations: values['max-iterations'],
     verbose: values.verbose,
     version: values.version,
     help: values.help,
   });
-  if (!parsed.success) {
-    throw new UsageError(parsed.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; '));
-  }
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('; '));
   return parsed.data;
+}
+
+function describeParseError(err: Error & { code?: string }): string {
+  const option = /'(-[^']+)'/.exec(err.message)?.[1];
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${option ?? err.message}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const name = option?.split(/[ ,]/).filter((p) => p.startsWith('--')).pop() ?? option;
+      if (/argument missing/.test(err.message) && name) return `${name} needs a value`;
+      if (/does not take an argument/.test(err.message) && name) return `${name} does not take a value`;
+      return err.message;
+    }
+    default:
+      return err.message;
+  }
 }

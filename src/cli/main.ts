@@ -1,117 +1,151 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createMainAgent } from '../core/agent/create-agent';
 import type { Agent } from '../core/agent/agent';
-import type { TurnResult } from '../core/agent/turn-result';
-import { PROVIDER_ENV, PROVIDER_LABELS } from '../core/config/provider-settings';
+import { createMainAgent } from '../core/agent/create-agent';
+import { createSlashCommands } from '../core/commands/slash-commands';
+import { resolveOpendevHome } from '../core/config/opendev-home';
+import { PROVIDER_ENV, PROVIDER_LABELS, type ProviderSettings } from '../core/config/provider-settings';
 import { MissingApiKeyError } from '../core/llm/create-provider';
-import { StreamRenderer } from '../terminal-ui/stream-renderer';
+import { SessionRecorder } from '../core/session/session-recorder';
+import { SessionStore, type LoadedSession } from '../core/session/session-store';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { HELP } from './help';
+import { EXIT, runPrintMode } from './print-mode';
 import { runRepl } from './repl';
-import { settingsFromEnv } from './settings-from-env';
+import { resolveResume } from './resume';
+import { modelInfos, settingsFromEnv, thinkingLevel } from './settings-from-env';
 
 declare const OPENDEV_VERSION: string | undefined;
 
+interface Setup {
+  options: CliOptions;
+  workspaceRoot: string;
+  settings: ProviderSettings;
+  agent: Agent;
+  recorder: SessionRecorder;
+  resumed: LoadedSession | undefined;
+}
+
+const stderr = (text: string) => void process.stderr.write(text);
+const warn = (text: string) => stderr(`opendev: ${text}\n`);
+
 /** Exit codes: 0 done, 1 the agent or the provider failed, 2 bad usage or configuration, 130 interrupted. */
 async function main(argv: string[]): Promise<number> {
-  let options: CliOptions;
-  let agent: Agent;
+  let setup: Setup | number;
   try {
-    options = parseCliArgs(argv);
-    if (options.help) return print(HELP);
-    if (options.version) return print(version());
-    const workspaceRoot = resolve(options.workingDir ?? process.cwd());
-    if (!existsSync(workspaceRoot) || !statSync(workspaceRoot).isDirectory()) {
-      throw new UsageError(`--working-dir ${workspaceRoot} is not a folder`);
-    }
-    agent = await createMainAgent({ roles: { action: settingsFromEnv(options, process.env) }, workspaceRoot });
+    setup = await prepare(argv, process.env);
   } catch (err) {
     return reportSetupError(err);
   }
-  if (options.prompt === undefined) return runRepl(agent);
-  return runOnce(agent, options.prompt, options);
-}
+  if (typeof setup === 'number') return setup;
+  const { options, agent, recorder, settings } = setup;
+  const commands = createSlashCommands();
+  const models = modelInfos(settings);
 
-async function runOnce(agent: Agent, prompt: string, options: CliOptions): Promise<number> {
+  if (options.prompt === undefined) {
+    return runRepl({ agent, recorder, commands, models, greeting: greeting(setup) });
+  }
+
   const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
-  const progress = new StreamRenderer((t) => process.stderr.write(t), process.stderr.isTTY ?? false);
-  const ui = {
-    onTextDelta() {},
-    onToolStart: (call: { id: string; name: string; args: string }) => options.verbose && progress.onToolStart(call),
-    onToolEnd: (...args: Parameters<StreamRenderer['onToolEnd']>) => options.verbose && progress.onToolEnd(...args),
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      controller.abort();
+      agent.interrupt();
+      return;
+    }
+    warn('interrupted again; exiting now.');
+    process.exit(EXIT.interrupted);
   };
-  const result = await agent.runTurn(prompt, ui, controller.signal);
-  if (options.outputFormat === 'json') {
-    process.stdout.write(`${JSON.stringify(jsonResult(result))}\n`);
-  } else if (result.text) {
-    process.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
-  }
-  return exitCode(result);
-}
-
-function exitCode(result: TurnResult): number {
-  switch (result.status) {
-    case 'completed':
-      if (result.taskStatus === 'failure') {
-        process.stderr.write('opendev: the agent reported that it could not complete the task.\n');
-        return 1;
-      }
-      return 0;
-    case 'stopped':
-      process.stderr.write('opendev: stopped.\n');
-      return 130;
-    case 'iteration_limit':
-      process.stderr.write('opendev: the agent hit its iteration limit before finishing.\n');
-      return 1;
-    case 'failed':
-      process.stderr.write(`opendev: ${result.error.message}\n`);
-      return 1;
+  process.on('SIGINT', onSigint);
+  try {
+    const code = await runPrintMode({
+      agent,
+      options: { ...options, prompt: options.prompt },
+      recorder,
+      commands,
+      models,
+      stdout: (text) => void process.stdout.write(text),
+      stderr,
+      signal: controller.signal,
+    });
+    return interrupts > 0 && code === EXIT.ok ? EXIT.interrupted : code;
+  } finally {
+    process.off('SIGINT', onSigint);
   }
 }
 
-function jsonResult(result: TurnResult) {
-  return {
-    status: result.status,
-    result: result.text,
-    usage: result.usage,
-    ...(result.status === 'failed' ? { error: { kind: result.error.kind, message: result.error.message } } : {}),
-  };
+async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | number> {
+  const options = parseCliArgs(argv);
+  if (options.help) return print(HELP);
+  if (options.version) return print(version());
+  const workspaceRoot = resolve(options.workingDir ?? process.cwd());
+  if (!existsSync(workspaceRoot) || !statSync(workspaceRoot).isDirectory()) {
+    throw new UsageError(`--working-dir ${workspaceRoot} is not a folder`);
+  }
+  const interactive = options.prompt === undefined;
+  const thinking = thinkingLevel(options, env, interactive);
+  const settings = settingsFromEnv(options, env);
+  const store = new SessionStore({ home: resolveOpendevHome(env), onProblem: (p) => warn(`skipped damaged session data: ${p}`) });
+  const resumed = await resolveResume(store, options, workspaceRoot, warn);
+  const agent = await createMainAgent({
+    roles: { action: settings },
+    workspaceRoot,
+    thinkingLevel: thinking,
+    ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
+  });
+  const cost = resumed?.record.meta.cost;
+  if (resumed) agent.restore(resumed.messages, cost ? { ...cost, usd: cost.usd } : undefined);
+  const recorder = new SessionRecorder(store, workspaceRoot, resumed?.record);
+  return { options, workspaceRoot, settings, agent, recorder, resumed };
+}
+
+function greeting({ settings, workspaceRoot, resumed, agent }: Setup): string {
+  const lines = [
+    `OpenDev ${version()} · ${settings.model} (${settings.provider}) · ${workspaceRoot}`,
+    `Thinking ${agent.thinkingLevel}. Type a task, or /help for commands. Ctrl+C stops the agent; Ctrl+C twice or /exit quits.`,
+  ];
+  if (resumed) {
+    const m = resumed.record.meta;
+    lines.push(`Resumed session ${m.id}${m.title ? ` "${m.title}"` : ''} (${resumed.messages.length} messages).`);
+  }
+  return lines.join('\n');
 }
 
 function reportSetupError(err: unknown): number {
   if (err instanceof MissingApiKeyError) {
     const vars = PROVIDER_ENV[err.provider];
-    process.stderr.write(
+    stderr(
       `opendev: no API key for ${PROVIDER_LABELS[err.provider]}. Set ${vars.apiKey}` +
         ` (and ${vars.baseUrl} for a different endpoint), or choose another provider with --provider.\n`,
     );
-    return 2;
+    return EXIT.usage;
   }
   if (err instanceof UsageError) {
-    process.stderr.write(`opendev: ${err.message}\nRun "opendev --help" for usage.\n`);
-    return 2;
+    stderr(`opendev: ${err.message}\nRun "opendev --help" for usage.\n`);
+    return EXIT.usage;
   }
-  process.stderr.write(`opendev: ${(err as Error).message ?? String(err)}\n`);
-  return 1;
+  stderr(`opendev: ${(err as Error).message ?? String(err)}\n`);
+  return EXIT.failure;
 }
 
 function print(text: string): number {
   process.stdout.write(`${text}\n`);
-  return 0;
+  return EXIT.ok;
 }
 
 function version(): string {
   return typeof OPENDEV_VERSION === 'string' ? OPENDEV_VERSION : 'dev';
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`opendev: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+/** Sets the exit code and lets stdout drain; if something (a stray socket, a timer) keeps the process alive, exits anyway. */
+function finish(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 2000).unref();
+}
+
+main(process.argv.slice(2)).then(finish, (err: unknown) => {
+  stderr(`opendev: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+  finish(EXIT.failure);
+});

@@ -1,35 +1,67 @@
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import type { Agent } from '../core/agent/agent';
-import { StreamRenderer } from '../terminal-ui/stream-renderer';
-import { style } from '../terminal-ui/ansi';
+import type { ModelInfo, SlashCommandRegistry } from '../core/commands/slash-commands';
+import type { SessionRecorder } from '../core/session/session-recorder';
+import { LineQueue } from '../terminal-ui/line-source';
+import { ReplSession } from '../terminal-ui/repl-session';
+
+export interface ReplDeps {
+  agent: Agent;
+  recorder: SessionRecorder;
+  commands: SlashCommandRegistry;
+  models: readonly ModelInfo[];
+  greeting: string;
+}
 
 /**
- * The plain line-based interactive mode: one prompt per line, answers stream in.
- * Ctrl+C stops a running turn; at the prompt it exits.
+ * The interactive CLI: the terminal-ui REPL over readline on stdin/stdout. With a terminal, lines
+ * typed while the agent works are queued into the turn; with piped input they run in order after
+ * it (so `printf 'task\n1\n' | opendev` answers the menu with 1). Ctrl+C goes to the session.
  */
-export async function runRepl(agent: Agent): Promise<number> {
-  const color = process.stdout.isTTY ?? false;
-  const renderer = new StreamRenderer((t) => process.stdout.write(t), color);
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY ?? false });
-  let running: AbortController | undefined;
-  rl.on('SIGINT', () => {
-    if (running) running.abort();
-    else rl.close();
+export async function runRepl(deps: ReplDeps): Promise<number> {
+  const tty = (process.stdin.isTTY ?? false) && (process.stdout.isTTY ?? false);
+  const lines = new LineQueue();
+  const rl = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: tty,
+    historySize: 200,
+    completer: tty ? (line: string): [string[], string] => [deps.commands.complete(line), line] : undefined,
   });
-  process.stdout.write(style('OpenDev — type a task, /exit to quit.\n', 'bold', color));
+  rl.on('line', (line) => lines.push(line));
+  rl.on('close', () => lines.end());
+
+  const session = new ReplSession({
+    agent: deps.agent,
+    input: lines,
+    io: {
+      write: (text) => process.stdout.write(text),
+      ...(tty
+        ? {
+            prompt: (text: string) => {
+              rl.setPrompt(text);
+              rl.prompt(true);
+            },
+          }
+        : {}),
+    },
+    color: tty,
+    commands: deps.commands,
+    recorder: deps.recorder,
+    typeAhead: tty ? 'inject' : 'queue',
+    echoInput: !tty,
+    models: deps.models,
+    front: 'cli',
+    greeting: deps.greeting,
+  });
+  // readline turns Ctrl+C into 'SIGINT' on a terminal; without one the process gets the signal.
+  const onSigint = () => session.interrupt();
+  rl.on('SIGINT', onSigint);
+  process.on('SIGINT', onSigint);
   try {
-    for (;;) {
-      const line = (await rl.question(style('› ', 'cyan', color)).catch(() => undefined))?.trim();
-      if (line === undefined || line === '/exit') return 0;
-      if (!line) continue;
-      running = new AbortController();
-      const result = await agent.runTurn(line, renderer, running.signal);
-      running = undefined;
-      renderer.newline();
-      if (result.status === 'failed') process.stdout.write(style(`${result.error.message}\n`, 'red', color));
-      if (result.status === 'stopped') process.stdout.write(style('(stopped)\n', 'dim', color));
-    }
+    return await session.run();
   } finally {
+    process.off('SIGINT', onSigint);
     rl.close();
   }
 }

@@ -1,6 +1,9 @@
+import { THINKING_LEVELS, type ThinkingLevel } from '../core/agent/thinking-level';
+import type { ModelInfo } from '../core/commands/slash-commands';
 import {
   DEFAULT_MODELS,
   PROVIDER_ENV,
+  PROVIDER_KINDS,
   ProviderSettingsSchema,
   type ProviderKind,
   type ProviderSettings,
@@ -8,14 +11,18 @@ import {
 import type { CliOptions } from './args';
 import { UsageError } from './args';
 
+export const THINKING_ENV = 'OPENDEV_THINKING';
+
 /** The CLI's provider settings: flags over OPENDEV_* variables over defaults; keys only from the environment. */
 export function settingsFromEnv(options: CliOptions, env: NodeJS.ProcessEnv): ProviderSettings {
-  const provider = (options.provider ?? env.OPENDEV_PROVIDER ?? 'openai') as ProviderKind;
+  const provider = (options.provider ?? (env.OPENDEV_PROVIDER?.trim() || 'openai')) as ProviderKind;
+  if (!PROVIDER_KINDS.includes(provider)) {
+    throw new UsageError(`OPENDEV_PROVIDER="${env.OPENDEV_PROVIDER}" is not one of: ${PROVIDER_KINDS.join(', ')}`);
+  }
   const vars = PROVIDER_ENV[provider];
-  if (!vars) throw new UsageError(`OPENDEV_PROVIDER="${env.OPENDEV_PROVIDER}" is not one of: ${Object.keys(PROVIDER_ENV).join(', ')}`);
   const parsed = ProviderSettingsSchema.safeParse({
     provider,
-    model: options.model ?? env.OPENDEV_MODEL ?? DEFAULT_MODELS[provider],
+    model: options.model ?? (env.OPENDEV_MODEL?.trim() || DEFAULT_MODELS[provider]),
     baseUrl: env[vars.baseUrl] || undefined,
     apiKey: env[vars.apiKey] || undefined,
   });
@@ -23,6 +30,27 @@ export function settingsFromEnv(options: CliOptions, env: NodeJS.ProcessEnv): Pr
     throw new UsageError(parsed.error.issues.map((i) => `${describe(String(i.path[0]), provider)}: ${i.message}`).join('; '));
   }
   return parsed.data;
+}
+
+/**
+ * The thinking level: --thinking, else OPENDEV_THINKING, else `off` for -p (fast, cheap, scriptable)
+ * and `medium` for the interactive session.
+ */
+export function thinkingLevel(options: CliOptions, env: NodeJS.ProcessEnv, interactive: boolean): ThinkingLevel {
+  if (options.thinking) return options.thinking;
+  const fromEnv = env[THINKING_ENV]?.trim().toLowerCase();
+  if (fromEnv) {
+    if (!THINKING_LEVELS.includes(fromEnv as ThinkingLevel)) {
+      throw new UsageError(`${THINKING_ENV}="${env[THINKING_ENV]}" is not one of ${THINKING_LEVELS.join(', ')}`);
+    }
+    return fromEnv as ThinkingLevel;
+  }
+  return interactive ? 'medium' : 'off';
+}
+
+/** For /models. */
+export function modelInfos(action: ProviderSettings): ModelInfo[] {
+  return [{ role: 'action', provider: action.provider, model: action.model, ...(action.baseUrl ? { baseUrl: action.baseUrl } : {}) }];
 }
 
 function describe(field: string, provider: ProviderKind): string {

@@ -129,10 +129,11 @@ export class Agent {
     return this.config.subagents?.types() ?? [];
   }
 
-  /** Replaces the conversation (a resumed session); not while a turn runs. */
-  restore(messages: readonly Message[]): void {
+  /** Replaces the conversation (a resumed session, with its cost so far); not while a turn runs. */
+  restore(messages: readonly Message[], cost?: CostSnapshot): void {
     if (this.running) throw new Error('cannot restore a conversation while the agent is running');
     this.history.splice(0, this.history.length, ...messages);
+    if (cost) this.config.cost?.restore?.(cost);
   }
 
   /** Stops the turn and everything in the background; the agent is not used afterwards. */

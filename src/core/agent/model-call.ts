@@ -7,6 +7,8 @@ import type { ResolvedRoleModel } from './role-resolver';
 export interface CostSink {
   add(usage: TokenUsage, capabilities?: ResolvedRoleModel['capabilities']): void;
   snapshot(): CostSnapshot;
+  /** Seeds the totals of a resumed session. */
+  restore?(snapshot: CostSnapshot): void;
 }
 
 /** What every model call of a turn shares. */

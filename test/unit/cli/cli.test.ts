@@ -1,86 +1,362 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { FakeProvider } from '../../fixtures/fake-provider';
+import { FakeProvider, lastUserText, toolResults } from '../../fixtures/fake-provider';
+import type { RecordedRequest } from '../../fixtures/fake-provider';
+import { jsonLines, newHome, opendev, startCli, workspace } from './cli-harness';
 
-const repo = join(__dirname, '../../../..');
-const cli = join(repo, 'dist/cli.js');
-const workspace = join(repo, 'test/fixtures/workspace');
-
-function opendev(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const clean = { ...process.env };
-  for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENDEV_PROVIDER', 'OPENDEV_MODEL']) delete clean[key];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...clean, ...env }, cwd: workspace });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** The content of the OpenAI `tool` message answering a call id ('' when there is none). */
+function toolMessage(req: RecordedRequest, callId: string): string {
+  const m = (req.body.messages as Array<{ role: string; tool_call_id?: string; content?: unknown }>).find((x) => x.role === 'tool' && x.tool_call_id === callId);
+  return typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? '');
 }
 
 describe('opendev CLI', () => {
   const fake = new FakeProvider();
+  let home: string;
+  const openai = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseUrl, OPENDEV_HOME: home });
+
   before(() => fake.start());
   after(() => fake.stop());
-  beforeEach(() => fake.reset());
-
-  it('opendev -p answers through the OpenAI SDK and exits 0', async () => {
-    fake.enqueue({ toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] }, { text: 'It exports PI, add and subtract.' });
-    const r = await opendev(['-p', 'what does math.ts export?'], { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseUrl });
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, 'It exports PI, add and subtract.\n');
-    assert.equal(fake.requests.length, 2);
-    assert.equal(fake.requests[0]!.headers.authorization, 'Bearer test-key');
+  beforeEach(() => {
+    fake.reset();
+    home = newHome();
   });
 
-  it('works with Anthropic, --model and --working-dir, and prints JSON on request', async () => {
-    fake.enqueue({ text: 'Done.' });
-    const r = await opendev(['-p', 'hi', '--provider', 'anthropic', '-m', 'claude-test', '-C', workspace, '--output-format', 'json'], {
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: fake.anthropicBaseUrl,
+  describe('-p', () => {
+    it('answers through the OpenAI SDK, prints only the answer and exits 0', async () => {
+      fake.enqueue({ toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] }, { text: 'It exports PI, add and subtract.' });
+      const r = await opendev(['-p', 'what does math.ts export?'], openai());
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'It exports PI, add and subtract.\n');
+      assert.equal(fake.requests.length, 2);
+      assert.equal(fake.requests[0]!.headers.authorization, 'Bearer test-key');
     });
-    assert.equal(r.code, 0, r.stderr);
-    const out = JSON.parse(r.stdout);
-    assert.equal(out.status, 'completed');
-    assert.equal(out.result, 'Done.');
-    assert.equal(fake.requests[0]!.api, 'anthropic');
-    assert.equal(fake.requests[0]!.body.model, 'claude-test');
-    assert.match(fake.requests[0]!.body.system[0].text, new RegExp(workspace.replace(/[/.]/g, '\\$&')));
+
+    it('works with Anthropic, --model and --working-dir, and prints one JSON object on request', async () => {
+      fake.enqueue({ text: 'Done.' });
+      const r = await opendev(['-p', 'hi', '--provider', 'anthropic', '-m', 'claude-test', '-C', workspace, '--output-format', 'json'], {
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: fake.anthropicBaseUrl,
+        OPENDEV_HOME: home,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout);
+      assert.equal(out.status, 'completed');
+      assert.equal(out.result, 'Done.');
+      assert.match(out.sessionId, /^[a-z0-9]{8}$/);
+      assert.equal(typeof out.usage.promptTokens, 'number');
+      assert.ok('cost' in out);
+      assert.equal(fake.requests[0]!.api, 'anthropic');
+      assert.equal(fake.requests[0]!.body.model, 'claude-test');
+      const system = (fake.requests[0]!.body.system as Array<{ text: string }>).map((b) => b.text).join('\n');
+      assert.ok(system.includes(workspace), 'the system prompt names the workspace');
+    });
+
+    it('stream-json: one JSON event per line, tool_call before tool_result before the final result', async () => {
+      fake.enqueue({ toolCalls: [{ id: 'call_1', name: 'read_file', arguments: { file_path: 'math.ts' } }] }, { text: 'PI, add and subtract.' });
+      const r = await opendev(['-p', 'what does math.ts export?', '--output-format', 'stream-json'], openai());
+      assert.equal(r.code, 0, r.stderr);
+      const events = jsonLines(r.stdout);
+      const types = events.map((e) => e.type);
+      const call = types.indexOf('tool_call');
+      const result = types.indexOf('tool_result');
+      assert.ok(call >= 0 && result > call, `order: ${types.join(',')}`);
+      assert.equal(types.at(-1), 'result');
+      assert.equal(types.filter((t) => t === 'result').length, 1);
+      assert.deepEqual(events[call], { type: 'tool_call', id: 'call_1', name: 'read_file', args: { file_path: 'math.ts' } });
+      assert.equal(events[result]!.ok, true);
+      assert.equal(events[result]!.id, 'call_1');
+      assert.equal(typeof events[result]!.summary, 'string');
+      const text = events.filter((e) => e.type === 'text').map((e) => e.delta).join('');
+      assert.equal(text, 'PI, add and subtract.');
+      assert.ok(types.includes('usage'), 'usage events are reported');
+      const last = events.at(-1)!;
+      assert.equal(last.status, 'completed');
+      assert.equal(last.result, 'PI, add and subtract.');
+      assert.match(last.sessionId, /^[a-z0-9]{8}$/);
+    });
+
+    it('--thinking medium makes a reasoning call without tools before the action call with tools', async () => {
+      fake.enqueue({ text: 'I should just answer.' }, { text: 'Hello.' });
+      const r = await opendev(['-p', 'hi', '--thinking', 'medium', '--output-format', 'stream-json'], openai());
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(fake.requests.length, 2);
+      const [thinking, action] = [fake.requests[0]!.body, fake.requests[1]!.body];
+      assert.ok(!thinking.tools || thinking.tools.length === 0, 'the thinking call has no tools');
+      assert.ok(Array.isArray(action.tools) && action.tools.length > 0, 'the action call has tools');
+      const trace = jsonLines(r.stdout).find((e) => e.type === 'thinking' && e.phase === 'thinking');
+      assert.equal(trace?.text, 'I should just answer.');
+    });
+
+    it('-p defaults to thinking off (one call); OPENDEV_THINKING changes the default', async () => {
+      fake.enqueue({ text: 'A.' });
+      assert.equal((await opendev(['-p', 'hi'], openai())).code, 0);
+      assert.equal(fake.requests.length, 1);
+      assert.ok(fake.requests[0]!.body.tools.length > 0);
+
+      fake.reset();
+      fake.enqueue({ text: 'thinking…' }, { text: 'B.' });
+      const r = await opendev(['-p', 'hi'], { ...openai(), OPENDEV_THINKING: 'low' });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(fake.requests.length, 2);
+
+      const bad = await opendev(['-p', 'hi'], { ...openai(), OPENDEV_THINKING: 'lots' });
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /OPENDEV_THINKING="lots" is not one of off, low, medium, high/);
+    });
+
+    it('denies a doom-loop pause without --approval auto: warning on the 3rd repeat, denial notice on the 4th', async () => {
+      const same = { name: 'read_file', arguments: { file_path: 'math.ts' } };
+      fake.enqueue(
+        { toolCalls: [{ ...same, id: 'c1' }] },
+        { toolCalls: [{ ...same, id: 'c2' }] },
+        { toolCalls: [{ ...same, id: 'c3' }] },
+        { toolCalls: [{ ...same, id: 'c4' }] },
+        { text: 'I will stop repeating myself.' },
+      );
+      const r = await opendev(['-p', 'read math.ts', '--output-format', 'stream-json'], openai());
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(fake.requests.length, 5);
+      // The 3rd call was skipped with a warning the model sees in its next request.
+      assert.match(toolMessage(fake.requests[3]!, 'c3'), /Not run/);
+      assert.match(JSON.stringify(fake.requests[3]!.body.messages), /\[SYSTEM WARNING\]/);
+      // The 4th paused for approval, which nobody could give.
+      assert.match(r.stderr, /non-interactive run: approval denied \(use --approval auto to allow\)/);
+      const approval = jsonLines(r.stdout).find((e) => e.type === 'approval');
+      assert.deepEqual(
+        { tool: approval?.tool, kind: approval?.kind, decision: approval?.decision },
+        { tool: 'read_file', kind: 'doom_loop', decision: 'deny' },
+      );
+      assert.match(toolMessage(fake.requests[4]!, 'c4'), /Not run/);
+    });
+
+    it('--approval auto allows the doom-loop pause: the 4th repeat runs', async () => {
+      const same = { name: 'read_file', arguments: { file_path: 'math.ts' } };
+      fake.enqueue(
+        { toolCalls: [{ ...same, id: 'c1' }] },
+        { toolCalls: [{ ...same, id: 'c2' }] },
+        { toolCalls: [{ ...same, id: 'c3' }] },
+        { toolCalls: [{ ...same, id: 'c4' }] },
+        { text: 'Done.' },
+      );
+      const r = await opendev(['-p', 'read math.ts', '--approval', 'auto', '--output-format', 'stream-json'], openai());
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(jsonLines(r.stdout).find((e) => e.type === 'approval')?.decision, 'allow');
+      assert.match(toolResults(fake.requests[4]!)[0]?.content ?? '', /export const PI/);
+      assert.doesNotMatch(r.stderr, /approval denied/);
+    });
+
+    it('exits 1 when the agent reports failure with task_complete', async () => {
+      // Needs the task_complete tool in the main agent's registry (the harness issue wires it).
+      fake.enqueue(
+        { toolCalls: [{ name: 'task_complete', arguments: { summary: 'There is no such file.', status: 'failure' } }] },
+        { text: 'unreachable if task_complete is registered' },
+      );
+      const r = await opendev(['-p', 'fix nothing.ts', '--output-format', 'json'], openai());
+      const out = JSON.parse(r.stdout);
+      assert.equal(out.taskStatus, 'failure', `task_complete must be registered: ${r.stdout}`);
+      assert.equal(out.result, 'There is no such file.');
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /could not complete the task/);
+    });
+
+    it('exits 1 at the iteration cap, saying how to raise it', async () => {
+      fake.enqueue({ toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] }, { text: 'Out of steps: I read math.ts.' });
+      const r = await opendev(['-p', 'go', '--max-iterations', '1', '--output-format', 'json'], openai());
+      assert.equal(r.code, 1);
+      assert.equal(JSON.parse(r.stdout).status, 'iteration_limit');
+      assert.match(r.stderr, /--max-iterations/);
+    });
+
+    it('Ctrl+C (SIGINT) mid-stream stops the turn and exits 130', async () => {
+      fake.enqueue({ text: 'one two three four five six seven eight nine ten', chunkDelayMs: 1500 });
+      const child = startCli(['-p', 'count', '--output-format', 'stream-json'], openai());
+      child.stdin.end();
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => {
+        child.stdout.on('data', (d: Buffer) => {
+          const first = !stdout.includes('"type":"text"');
+          stdout += d;
+          if (first && stdout.includes('"type":"text"')) child.kill('SIGINT');
+        });
+        child.on('close', resolve);
+      });
+      assert.equal(code, 130, stderr);
+      const last = jsonLines(stdout).at(-1)!;
+      assert.equal(last.type, 'result');
+      assert.equal(last.status, 'stopped');
+    });
+
+    it('exits 1 with a clear message when the provider keeps failing', async () => {
+      fake.setResponder(() => ({ failure: { kind: 'status', status: 503 } }));
+      const r = await opendev(['-p', 'hi'], openai());
+      fake.setResponder(undefined);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /OpenAI failed \(503\)/);
+      assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+    });
+
+    it('exits 1 when the provider is unreachable, naming the URL', async () => {
+      const r = await opendev(['-p', 'hi'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENDEV_HOME: home });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /Cannot reach OpenAI at http:\/\/127\.0\.0\.1:9\/v1/);
+    });
   });
 
-  it('without a key names the variable to set, with no stack trace', async () => {
-    const r = await opendev(['-p', 'hi'], {});
-    assert.equal(r.code, 2);
-    assert.equal(r.stdout, '');
-    assert.match(r.stderr, /no API key for OpenAI\. Set OPENAI_API_KEY/);
-    assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+  describe('sessions', () => {
+    it('--continue sends the previous conversation to the model and keeps the session id', async () => {
+      fake.enqueue({ text: 'The capital is Paris.' });
+      const first = await opendev(['-p', 'What is the capital of France?', '--output-format', 'json'], openai());
+      assert.equal(first.code, 0, first.stderr);
+      const id = JSON.parse(first.stdout).sessionId;
+
+      fake.reset();
+      fake.enqueue({ text: 'About 2 million people.' });
+      const second = await opendev(['--continue', '-p', 'And its population?', '--output-format', 'json'], openai());
+      assert.equal(second.code, 0, second.stderr);
+      assert.equal(JSON.parse(second.stdout).sessionId, id);
+      assert.equal(JSON.parse(second.stdout).cost.calls, 2, 'the cost of the first run is restored on resume');
+      const sent = JSON.stringify(fake.requests[0]!.body.messages);
+      assert.match(sent, /What is the capital of France\?/);
+      assert.match(sent, /The capital is Paris\./);
+      assert.equal(lastUserText(fake.requests[0]!), 'And its population?');
+
+      // --resume <id> does the same for a given session.
+      fake.reset();
+      fake.enqueue({ text: 'Yes.' });
+      const third = await opendev(['--resume', id, '-p', 'Sure?'], openai());
+      assert.equal(third.code, 0, third.stderr);
+      assert.match(JSON.stringify(fake.requests[0]!.body.messages), /About 2 million people\./);
+    });
+
+    it('--continue without an earlier session starts a new one, saying so', async () => {
+      fake.enqueue({ text: 'Fresh.' });
+      const r = await opendev(['--continue', '-p', 'hi'], openai());
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /no earlier session .* starting a new one/);
+    });
+
+    it('--resume with an unknown id exits 2 and lists the recent ids', async () => {
+      fake.enqueue({ text: 'Saved.' });
+      const id = JSON.parse((await opendev(['-p', 'remember this', '--output-format', 'json'], openai())).stdout).sessionId;
+      const r = await opendev(['--resume', 'bad', '-p', 'hi'], openai());
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /no session "bad"/);
+      assert.ok(r.stderr.includes(id), r.stderr);
+      assert.equal(fake.requests.length, 1, 'no model request for the failed resume');
+    });
   });
 
-  it('exits 1 with a clear message when the provider keeps failing', async () => {
-    fake.setResponder(() => ({ failure: { kind: 'status', status: 503 } }));
-    const r = await opendev(['-p', 'hi'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.openaiBaseUrl });
-    fake.setResponder(undefined);
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /OpenAI failed \(503\)/);
-    assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+  describe('slash commands', () => {
+    it('are handled without the model in -p: /help, /mode plan, /thinking high, /sessions', async () => {
+      const help = await opendev(['-p', '/help'], openai());
+      assert.equal(help.code, 0, help.stderr);
+      assert.match(help.stdout, /\/plan \[task\]/);
+      assert.match(help.stdout, /\/compact .*not available yet/);
+
+      const mode = await opendev(['-p', '/mode plan'], openai());
+      assert.equal(mode.code, 0, mode.stderr);
+      assert.match(mode.stdout, /^Mode: plan\./);
+
+      const thinking = await opendev(['-p', '/thinking high', '--output-format', 'json'], openai());
+      assert.equal(thinking.code, 0, thinking.stderr);
+      const out = JSON.parse(thinking.stdout);
+      assert.equal(out.status, 'completed');
+      assert.equal(out.command, 'thinking');
+      assert.match(out.result, /^Thinking: high\./);
+
+      const sessions = await opendev(['-p', '/sessions'], openai());
+      assert.match(sessions.stdout, /No saved sessions/);
+
+      assert.equal(fake.requests.length, 0, 'no model request for a slash command');
+    });
+
+    it('an unknown command exits 2 listing the commands; an unavailable one exits 1', async () => {
+      const unknown = await opendev(['-p', '/frobnicate'], openai());
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.stderr, /Unknown command \/frobnicate/);
+      assert.match(unknown.stderr, /\/help, \/plan, \/mode/);
+      const later = await opendev(['-p', '/undo', '--output-format', 'stream-json'], openai());
+      assert.equal(later.code, 1);
+      const result = jsonLines(later.stdout).at(-1)!;
+      assert.deepEqual([result.type, result.status, result.error.kind], ['result', 'failed', 'unavailable']);
+      assert.equal(fake.requests.length, 0);
+    });
+
+    it('/plan <task> switches to plan mode and runs the task; // escapes a leading slash', async () => {
+      fake.enqueue({ text: 'A plan.' }, { text: 'It is a folder.' });
+      const plan = await opendev(['-p', '/plan add a multiply function'], openai());
+      assert.equal(plan.code, 0, plan.stderr);
+      assert.equal(plan.stdout, 'A plan.\n');
+      assert.ok(lastUserText(fake.requests[0]!).startsWith('add a multiply function'), lastUserText(fake.requests[0]!));
+
+      const escaped = await opendev(['-p', '//etc is what?'], openai());
+      assert.equal(escaped.code, 0, escaped.stderr);
+      assert.equal(lastUserText(fake.requests[1]!), '/etc is what?');
+    });
   });
 
-  it('exits 1 when the provider is unreachable, naming the URL', async () => {
-    const r = await opendev(['-p', 'hi'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /Cannot reach OpenAI at http:\/\/127\.0\.0\.1:9\/v1/);
+  describe('interactive (piped input)', () => {
+    it('runs lines in order, answers from the model, slash commands, and /exit', async () => {
+      fake.enqueue({ text: 'Hello from the model.' });
+      const r = await opendev(['--thinking', 'off'], openai(), { input: 'hi\n/mode plan\n/exit\n' });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /Hello from the model\./);
+      assert.match(r.stdout, /Mode: plan\./);
+      assert.equal(fake.requests.length, 1);
+      assert.equal(fake.requests[0]!.body.tools.length > 0, true);
+    });
+
+    it('defaults to thinking medium interactively', async () => {
+      fake.enqueue({ text: 'reasoning' }, { text: 'Answer.' });
+      const r = await opendev([], openai(), { input: 'hi\n' });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(fake.requests.length, 2);
+      assert.ok(!fake.requests[0]!.body.tools);
+    });
   });
 
-  it('rejects bad usage with exit 2 and a pointer to --help', async () => {
-    const bad = await opendev(['--provider', 'gemini', '-p', 'x'], {});
-    assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /--provider.*opendev --help/s);
-    const help = await opendev(['--help'], {});
-    assert.equal(help.code, 0);
-    assert.match(help.stdout, /opendev -p "<prompt>"/);
-    const version = await opendev(['--version'], {});
-    assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  describe('usage errors', () => {
+    it('without a key names the variable to set, with no stack trace', async () => {
+      const r = await opendev(['-p', 'hi'], { OPENDEV_HOME: home });
+      assert.equal(r.code, 2);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /no API key for OpenAI\. Set OPENAI_API_KEY/);
+      assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+    });
+
+    it('rejects bad flags with exit 2, the fix, and a pointer to --help', async () => {
+      const cases: Array<[string[], RegExp]> = [
+        [['--provider', 'gemini', '-p', 'x'], /--provider must be one of openai, anthropic, openai-compatible \(got "gemini"\)/],
+        [['--approval', 'yolo', '-p', 'x'], /--approval must be one of manual, semi-auto, auto/],
+        [['--thinking', 'max', '-p', 'x'], /--thinking must be one of off, low, medium, high/],
+        [['--output-format', 'xml', '-p', 'x'], /--output-format must be one of text, json, stream-json/],
+        [['--max-iterations', '0', '-p', 'x'], /--max-iterations must be at least 1/],
+        [['--max-iterations', 'many', '-p', 'x'], /--max-iterations must be a whole number/],
+        [['--continue', '--resume', 'abcd1234', '-p', 'x'], /cannot be used together/],
+        [['--output-format', 'json'], /needs -p/],
+        [['--bogus'], /unknown option --bogus/],
+        [['-p'], /--prompt needs a value/],
+        [['do it'], /unexpected argument "do it": pass a prompt with -p/],
+      ];
+      for (const [args, message] of cases) {
+        const r = await opendev(args, openai());
+        assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, message);
+        assert.match(r.stderr, /opendev --help/);
+      }
+      assert.equal(fake.requests.length, 0);
+    });
+
+    it('--help and --version', async () => {
+      const help = await opendev(['--help'], {});
+      assert.equal(help.code, 0);
+      assert.match(help.stdout, /opendev -p "<prompt>"/);
+      assert.match(help.stdout, /--output-format <fmt>\s+text \| json \| stream-json/);
+      assert.match(help.stdout, /OPENDEV_THINKING/);
+      const version = await opendev(['--version'], {});
+      assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+    });
   });
 });

@@ -212,6 +212,30 @@ for (const wire of ['openai', 'anthropic'] as WireFormat[]) {
       assert.match(allText(fake.requests[1]!), /interrupted/);
     });
 
+    it('a 429 with retry-after is retried visibly, and only the successful attempt reaches the answer', async () => {
+      const agent = testAgent({ wire, fake, tools: [] });
+      fake.enqueue({ failure: { kind: 'status', status: 429, retryAfterSeconds: 1 } }, { text: 'after the wait' });
+      const retries: Array<{ attempt: number; delayMs: number; reason: string }> = [];
+      const { ui, log } = recorder({ onRetry: (r) => retries.push(r) });
+      const result = await agent.runTurn('hi', ui);
+      assert.equal(result.text, 'after the wait');
+      assert.equal(log.text, 'after the wait');
+      assert.equal(retries.length, 1);
+      assert.equal(retries[0]!.delayMs, 1000);
+      assert.match(retries[0]!.reason, /429/);
+      assert.ok(fake.requests[1]!.at - fake.requests[0]!.at >= 950);
+    });
+
+    it('a stream cut mid-answer is retried and the partial text is discarded', async () => {
+      const agent = testAgent({ wire, fake, tools: [] });
+      fake.enqueue({ text: 'partial partial partial', failure: { kind: 'cut', afterChunks: 3 } }, { text: 'complete answer' });
+      const retries: unknown[] = [];
+      const result = await agent.runTurn('hi', recorder({ onRetry: (r) => retries.push(r) }).ui);
+      assert.equal(result.text, 'complete answer');
+      assert.equal(retries.length, 1);
+      assert.deepEqual(agent.messages.filter((m) => m.role === 'assistant').map((m) => m.content), ['complete answer']);
+    });
+
     it('an interrupt while an approval is open cancels the approval first, then stops', async () => {
       const agent = testAgent({ wire, fake, tools: [slowTool('wait', [])] });
       const same = { toolCalls: [{ name: 'wait', arguments: { ms: 1 } }] };

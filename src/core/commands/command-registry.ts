@@ -1,0 +1,134 @@
+// The slash-command registry and its types. `slash-commands.ts` is the entry point other code imports.
+import type { Agent } from '../agent/agent';
+import type { SessionRecord, SessionStore } from '../session/session-store';
+
+/** The part of the agent commands use (a structural subset, so tests and other hosts can stand in). */
+export type CommandAgent = Pick<
+  Agent,
+  'mode' | 'setMode' | 'thinkingLevel' | 'setThinkingLevel' | 'messages' | 'clear' | 'todos' | 'cost' | 'subagentTypes' | 'toolNames' | 'running'
+>;
+
+/** One configured model, for /models. */
+export interface ModelInfo {
+  role: string;
+  provider: string;
+  model: string;
+  baseUrl?: string;
+}
+
+export interface CommandContext {
+  agent: CommandAgent;
+  sessions?: SessionStore;
+  /** The session being written, when one exists yet. */
+  session?: SessionRecord;
+  front: 'cli' | 'vscode';
+  /** The project folder (for /sessions); defaults to the session's. */
+  workingDir?: string;
+  /** The configured models (for /models). */
+  models?: readonly ModelInfo[];
+}
+
+export interface CommandResult {
+  /** What to show the user (may be several lines; no trailing newline needed). */
+  output: string;
+  /** Run this text as a prompt next (e.g. `/plan <task>`). */
+  runPrompt?: string;
+  /** The front end should end the session (/exit). */
+  exit?: boolean;
+  clearScreen?: boolean;
+  /** The conversation was cleared: the next turn belongs to a new session. */
+  newSession?: boolean;
+  /** `usage`: unknown command or bad arguments (exit 2 in -p); `unavailable`: not built yet (exit 1 in -p). */
+  error?: 'usage' | 'unavailable';
+}
+
+export interface SlashCommand {
+  /** Without the slash. */
+  name: string;
+  summary: string;
+  /** e.g. `/thinking [off|low|medium|high]`. */
+  usage: string;
+  /** Values the first argument may take, for completion. */
+  argChoices?: readonly string[];
+  /** Safe to run while the agent is working (it does not change the conversation). */
+  whileRunning?: boolean;
+  /** False for commands that are listed but not built yet. */
+  available?: boolean;
+  run(args: string, ctx: CommandContext): Promise<CommandResult>;
+}
+
+/** `/name args…` → its parts; undefined when the text is not a command. `//text` is not a command (see `escapedPrompt`). */
+export function parseSlashCommand(text: string): { name: string; args: string } | undefined {
+  if (!text.startsWith('/') || text.startsWith('//')) return undefined;
+  const body = text.slice(1).trim();
+  const space = body.search(/\s/);
+  return space < 0 ? { name: body.toLowerCase(), args: '' } : { name: body.slice(0, space).toLowerCase(), args: body.slice(space + 1).trim() };
+}
+
+/** A prompt that starts with `//` is sent to the model with one slash removed (`//etc/hosts …`). */
+export function escapedPrompt(text: string): string {
+  return text.startsWith('//') ? text.slice(1) : text;
+}
+
+export function isSlashCommand(text: string): boolean {
+  return parseSlashCommand(text) !== undefined;
+}
+
+export class SlashCommandRegistry {
+  private readonly commands = new Map<string, SlashCommand>();
+
+  register(...commands: SlashCommand[]): this {
+    for (const c of commands) this.commands.set(c.name, c);
+    return this;
+  }
+
+  get(name: string): SlashCommand | undefined {
+    return this.commands.get(name.replace(/^\//, '').toLowerCase());
+  }
+
+  list(): SlashCommand[] {
+    return [...this.commands.values()];
+  }
+
+  /** Runs a command line (`/mode plan`). Unknown commands and thrown errors become a `usage` error result. */
+  async run(text: string, ctx: CommandContext): Promise<CommandResult> {
+    const parsed = parseSlashCommand(text);
+    if (!parsed) return { output: `Not a command: ${text}`, error: 'usage' };
+    const command = this.commands.get(parsed.name);
+    if (!command) return { output: this.unknown(parsed.name), error: 'usage' };
+    try {
+      return await command.run(parsed.args, ctx);
+    } catch (err) {
+      return { output: `/${command.name} failed: ${(err as Error).message ?? String(err)}`, error: 'usage' };
+    }
+  }
+
+  /**
+   * Completions of a partial command line: command names for `/th`, argument values for
+   * `/thinking h`. Full lines, sorted; empty when nothing matches or the text is not a command.
+   */
+  complete(prefix: string): string[] {
+    if (!prefix.startsWith('/') || prefix.startsWith('//')) return [];
+    const body = prefix.slice(1);
+    const space = body.indexOf(' ');
+    if (space < 0) {
+      const start = body.toLowerCase();
+      return this.list()
+        .map((c) => `/${c.name}`)
+        .filter((n) => n.startsWith(`/${start}`))
+        .sort();
+    }
+    const command = this.commands.get(body.slice(0, space).toLowerCase());
+    const arg = body.slice(space + 1).trimStart().toLowerCase();
+    if (!command?.argChoices || arg.includes(' ')) return [];
+    return command.argChoices.filter((c) => c.startsWith(arg)).map((c) => `/${command.name} ${c}`);
+  }
+
+  private unknown(name: string): string {
+    const names = this.list().map((c) => `/${c.name}`);
+    const close = names.filter((n) => name && (n.slice(1).startsWith(name.slice(0, 2)) || name.startsWith(n.slice(1))));
+    const hint = close.length > 0 ? ` Did you mean ${close.join(' or ')}?` : '';
+    const label = name ? `/${name}` : '/';
+    return `Unknown command ${label}.${hint}\nCommands: ${names.join(', ')}. Type /help for details; start a message with // to send a leading slash to the agent.`;
+  }
+}

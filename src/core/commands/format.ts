@@ -1,0 +1,49 @@
+// Plain-text formatting shared by slash commands and the terminal renderer (user-facing, not prompts).
+import type { SessionMeta } from '../session/session-store';
+import type { Todo } from '../todos/todo';
+import type { CostSnapshot } from '../ui';
+
+const TODO_MARK: Record<Todo['status'], string> = { todo: '[ ]', doing: '[~]', done: '[x]' };
+
+export function formatTodos(todos: readonly Todo[]): string {
+  if (todos.length === 0) return 'No todos.';
+  const done = todos.filter((t) => t.status === 'done').length;
+  return [`Todos (${done}/${todos.length} done):`, ...todos.map((t) => `  ${TODO_MARK[t.status]} ${t.id}. ${t.title}`)].join('\n');
+}
+
+export function formatCost(cost: CostSnapshot): string {
+  const usd = cost.usd === undefined ? 'price unknown for this model' : `$${cost.usd.toFixed(cost.usd < 1 ? 4 : 2)}`;
+  const cached = cost.cachedTokens > 0 ? ` (${n(cost.cachedTokens)} cached)` : '';
+  return `${n(cost.inputTokens)} input tokens${cached}, ${n(cost.outputTokens)} output tokens, ${cost.calls} model call${cost.calls === 1 ? '' : 's'} · ${usd}`;
+}
+
+export function formatSessions(sessions: readonly SessionMeta[], currentId: string | undefined, now = new Date()): string {
+  if (sessions.length === 0) return 'No saved sessions for this project yet.';
+  const rows = sessions.map((s) => [
+    `${s.id === currentId ? '*' : ' '} ${s.id}`,
+    s.title || '(untitled)',
+    relativeTime(s.updatedAt, now),
+    `${s.messageCount} msg${s.messageCount === 1 ? '' : 's'}`,
+  ]);
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  '));
+  return [`Sessions in this project (newest first; resume one with opendev --resume <id>):`, ...lines].join('\n');
+}
+
+export function relativeTime(iso: string, now = new Date()): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso;
+  const seconds = Math.max(0, Math.round((now.getTime() - then) / 1000));
+  if (seconds < 60) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  if (days < 14) return `${days} d ago`;
+  return new Date(then).toISOString().slice(0, 10);
+}
+
+function n(value: number): string {
+  return value.toLocaleString('en-US');
+}

@@ -1,0 +1,35 @@
+// Slash commands (paper §2.2.4): a prompt starting with `/` is handled by the front end without the
+// model, in the CLI (-p and the REPL), the OpenDev terminal and the VS Code chat view. Their text
+// output is for the user, not the model.
+//
+//   const commands = createSlashCommands();
+//   if (isSlashCommand(text)) {
+//     const result = await commands.run(text, { agent, sessions, session, front: 'vscode', workingDir, models });
+//     show(result.output); if (result.runPrompt) send(result.runPrompt); if (result.newSession) …
+//   }
+import { registerBuiltinCommands } from './builtin-commands';
+import { SlashCommandRegistry } from './command-registry';
+
+export {
+  escapedPrompt,
+  isSlashCommand,
+  parseSlashCommand,
+  SlashCommandRegistry,
+  type CommandAgent,
+  type CommandContext,
+  type CommandResult,
+  type ModelInfo,
+  type SlashCommand,
+} from './command-registry';
+
+/** A registry with every built-in command (a fresh one each call: hosts may register more). */
+export function createSlashCommands(): SlashCommandRegistry {
+  return registerBuiltinCommands(new SlashCommandRegistry());
+}
+
+const builtin = createSlashCommands();
+
+/** Autocomplete for the built-in commands: `/th` → `/thinking`, `/thinking h` → `/thinking high`. */
+export function completeSlashCommand(prefix: string): string[] {
+  return builtin.complete(prefix);
+}

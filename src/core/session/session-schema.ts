@@ -1,0 +1,94 @@
+// The on-disk shapes of a session, validated with zod when read back (a session file is a trust
+// boundary: it may be truncated by a crash, hand-edited, or written by another version).
+import { z } from 'zod';
+import type { Message } from '../messages';
+
+/** Session ids: 8 characters of [a-z0-9] (paper appendix I). */
+export const SESSION_ID_PATTERN = /^[a-z0-9]{8}$/;
+
+const CostSchema = z.object({
+  inputTokens: z.number(),
+  cachedTokens: z.number(),
+  outputTokens: z.number(),
+  usd: z.number().optional(),
+  calls: z.number(),
+});
+
+/** `<id>.json`: what a session is, without its messages. */
+export const SessionMetaSchema = z.object({
+  id: z.string().regex(SESSION_ID_PATTERN),
+  title: z.string(),
+  workingDir: z.string().min(1),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number().int().min(0),
+  cost: CostSchema.optional(),
+});
+export type SessionMeta = z.infer<typeof SessionMetaSchema>;
+
+const ToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+/** One line of `<id>.jsonl`: a provider-neutral message plus the time it was recorded. */
+export const TranscriptLineSchema = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string(), timestamp: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string(), timestamp: z.string() }),
+  z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(ToolCallSchema), timestamp: z.string() }),
+  z.object({
+    role: z.literal('tool'),
+    toolCallId: z.string(),
+    name: z.string(),
+    content: z.string(),
+    isError: z.boolean(),
+    timestamp: z.string(),
+  }),
+]);
+export type TranscriptLine = z.infer<typeof TranscriptLineSchema>;
+
+export function toTranscriptLine(message: Message, timestamp: string): TranscriptLine {
+  return { ...message, timestamp };
+}
+
+/** Drops the timestamp (and anything else not part of a Message). */
+export function fromTranscriptLine(line: TranscriptLine): Message {
+  switch (line.role) {
+    case 'system':
+    case 'user':
+      return { role: line.role, content: line.content };
+    case 'assistant':
+      return { role: 'assistant', content: line.content, toolCalls: line.toolCalls.map((c) => ({ ...c })) };
+    case 'tool':
+      return { role: 'tool', toolCallId: line.toolCallId, name: line.name, content: line.content, isError: line.isError };
+  }
+}
+
+/**
+ * Makes a transcript with lost lines valid again for a provider: a tool result must follow the
+ * assistant message that asked for it, and every tool call needs a result. Orphan results are
+ * dropped; calls without a result are removed from their assistant message (an assistant message
+ * left with neither text nor calls is dropped). Returns how many messages were changed.
+ */
+export function repairConversation(messages: readonly Message[]): { messages: Message[]; repaired: number } {
+  const answered = new Set<string>();
+  const requested = new Set<string>();
+  for (const m of messages) {
+    if (m.role === 'assistant') for (const c of m.toolCalls) requested.add(c.id);
+    if (m.role === 'tool' && requested.has(m.toolCallId)) answered.add(m.toolCallId);
+  }
+  const out: Message[] = [];
+  let repaired = 0;
+  for (const m of messages) {
+    if (m.role === 'tool' && !answered.has(m.toolCallId)) {
+      repaired++;
+      continue;
+    }
+    if (m.role === 'assistant' && m.toolCalls.some((c) => !answered.has(c.id))) {
+      repaired++;
+      const toolCalls = m.toolCalls.filter((c) => answered.has(c.id));
+      if (!m.content && toolCalls.length === 0) continue;
+      out.push({ ...m, toolCalls });
+      continue;
+    }
+    out.push(m);
+  }
+  return { messages: out, repaired };
+}

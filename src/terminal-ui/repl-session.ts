@@ -1,0 +1,291 @@
+import type { Agent } from '../core/agent/agent';
+import type { TurnResult } from '../core/agent/turn-result';
+import { createSlashCommands, escapedPrompt, isSlashCommand, parseSlashCommand, type CommandAgent, type CommandContext, type CommandResult, type ModelInfo, type SlashCommandRegistry } from '../core/commands/slash-commands';
+import type { SessionRecorder } from '../core/session/session-recorder';
+import type { UICallback } from '../core/ui';
+import { CLEAR_SCREEN, style } from './ansi';
+import type { LineSource } from './line-source';
+import { approvalMenu, askUserMenu, planReviewMenu, type MenuIO } from './menus';
+import { StreamRenderer } from './stream-renderer';
+
+/** What the REPL needs from the agent (the real Agent, or a stand-in in tests). */
+export type ReplAgent = CommandAgent & Pick<Agent, 'runTurn' | 'inject' | 'interrupt'>;
+
+/** The output side of a terminal: a byte sink, plus an optional prompt that the transport keeps on screen. */
+export interface TerminalIO {
+  write(text: string): void;
+  /** Shows the input prompt (readline redraws it while the user edits). Without it the prompt is written as text. */
+  prompt?(text: string): void;
+}
+
+export interface ReplOptions {
+  agent: ReplAgent;
+  input: LineSource;
+  io: TerminalIO;
+  color: boolean;
+  commands?: SlashCommandRegistry;
+  /** Saves the conversation after every turn; absent = nothing is saved. */
+  recorder?: SessionRecorder;
+  /**
+   * What a line typed while the agent works does: `inject` (a person at a terminal) queues it into
+   * the running turn with agent.inject(); `queue` (piped input) keeps it for after the turn, so a
+   * script of lines runs in order and menu answers reach their menus.
+   */
+  typeAhead?: 'inject' | 'queue';
+  models?: readonly ModelInfo[];
+  front?: CommandContext['front'];
+  /** Printed once at the start. */
+  greeting?: string;
+  showThinking?: boolean;
+  /** Write each line read after its prompt (for input that the terminal does not echo: pipes, tests). */
+  echoInput?: boolean;
+}
+
+/**
+ * The line-based interactive session: a prompt, streamed answers and tool lines, numbered menus
+ * for approvals, questions and plan reviews, slash commands, follow-ups queued while the agent
+ * works. It reads a LineSource and writes to a TerminalIO, so the CLI (readline on stdin/stdout)
+ * and the OpenDev pseudoterminal can both drive it. The host calls interrupt() on Ctrl+C.
+ */
+export class ReplSession {
+  private readonly agent: ReplAgent;
+  private readonly renderer: StreamRenderer;
+  private readonly commands: SlashCommandRegistry;
+  private readonly typeAhead: 'inject' | 'queue';
+  private readonly ui: UICallback;
+  private readonly menuIO: MenuIO;
+  /** Lines read but not consumed yet. */
+  private readonly pending: string[] = [];
+  /** The one reader waiting for a line: the idle prompt or an open menu. */
+  private waiter: ((line: string | undefined) => void) | undefined;
+  private inputEnded = false;
+  private quitting = false;
+  private turnActive = false;
+  private ctrlCAtPrompt = false;
+
+  constructor(private readonly options: ReplOptions) {
+    this.agent = options.agent;
+    this.renderer = new StreamRenderer((t) => options.io.write(t), { color: options.color, showThinking: options.showThinking });
+    this.commands = options.commands ?? createSlashCommands();
+    this.typeAhead = options.typeAhead ?? 'inject';
+    this.menuIO = {
+      color: options.color,
+      write: (text) => {
+        this.renderer.newline();
+        this.renderer.raw(text);
+      },
+      ask: async (prompt, signal) => {
+        this.prompt(prompt);
+        return this.echo(await this.nextLine(signal));
+      },
+    };
+    const r = this.renderer;
+    this.ui = {
+      onTextDelta: (d) => r.onTextDelta(d),
+      onToolStart: (c) => r.onToolStart(c),
+      onToolEnd: (c, res) => r.onToolEnd(c, res),
+      onThinkingDelta: (d) => r.onThinkingDelta(d),
+      onThinkingTrace: (t, p) => r.onThinkingTrace(t, p),
+      onRetry: (i) => r.onRetry(i),
+      onNotice: (t, l) => r.onNotice(t, l),
+      onTodos: (t) => r.onTodos(t),
+      onSubagentStart: (i) => r.onSubagentStart(i),
+      onSubagentEnd: (i) => r.onSubagentEnd(i),
+      onModeChange: (m) => r.onModeChange(m),
+      requestApproval: (req, signal) => approvalMenu(this.menuIO, req, signal),
+      askUser: (questions, signal) => askUserMenu(this.menuIO, questions, signal),
+      reviewPlan: (plan, signal) => planReviewMenu(this.menuIO, plan, signal),
+    };
+  }
+
+  /** Runs until /exit, Ctrl+C twice at the prompt, or the end of the input. Returns the exit code. */
+  async run(): Promise<number> {
+    if (this.options.greeting) this.renderer.line(this.options.greeting);
+    void this.pump();
+    while (!this.quitting) {
+      this.prompt(this.agent.mode === 'plan' ? 'plan › ' : '› ', 'cyan');
+      const line = this.echo(await this.nextLine());
+      if (line === undefined) break;
+      this.ctrlCAtPrompt = false;
+      await this.handle(line);
+    }
+    this.renderer.newline();
+    return 0;
+  }
+
+  /** Ctrl+C: cancels an open menu, else stops the running turn; at the prompt, twice in a row quits. */
+  interrupt(): void {
+    if (this.turnActive) {
+      const what = this.agent.interrupt();
+      if (what === 'modal_cancelled') this.renderer.line('(cancelled)', 'dim');
+      else if (what === 'interrupted') this.renderer.line('(stopping…)', 'dim');
+      return;
+    }
+    if (this.ctrlCAtPrompt) {
+      this.quitting = true;
+      this.deliver(undefined);
+      return;
+    }
+    this.ctrlCAtPrompt = true;
+    // The cursor sits after the prompt (and whatever was typed): end that line first.
+    if (this.options.io.prompt) this.renderer.raw('\n');
+    this.renderer.line('(press Ctrl+C again to exit, or type /exit)', 'dim');
+    this.prompt(this.agent.mode === 'plan' ? 'plan › ' : '› ', 'cyan');
+  }
+
+  private async handle(line: string): Promise<void> {
+    const text = line.trim();
+    if (!text) return;
+    if (isSlashCommand(text)) return this.runCommand(text);
+    await this.runTurn(escapedPrompt(text));
+  }
+
+  private async runCommand(text: string): Promise<void> {
+    const result = await this.commands.run(text, this.context());
+    this.showCommandResult(result);
+    if (result.newSession) this.options.recorder?.detach();
+    if (result.exit) this.quitting = true;
+    if (result.runPrompt && !this.quitting) await this.runTurn(result.runPrompt);
+  }
+
+  private showCommandResult(result: CommandResult): void {
+    if (result.clearScreen && this.options.color) this.renderer.raw(CLEAR_SCREEN);
+    if (result.output) this.renderer.line(result.output, result.error === 'usage' ? 'red' : result.error === 'unavailable' ? 'yellow' : undefined);
+  }
+
+  private async runTurn(text: string): Promise<void> {
+    this.turnActive = true;
+    this.renderer.startTurn();
+    let result: TurnResult;
+    try {
+      result = await this.agent.runTurn(text, this.ui);
+    } catch (err) {
+      this.renderer.line(`Error: ${(err as Error).message ?? String(err)}`, 'red');
+      return;
+    } finally {
+      this.turnActive = false;
+    }
+    this.renderer.newline();
+    const answer = result.text.trim();
+    if (answer && !this.renderer.streamedText.includes(answer)) this.renderer.line(answer);
+    this.showOutcome(result);
+    await this.save();
+  }
+
+  private showOutcome(result: TurnResult): void {
+    switch (result.status) {
+      case 'failed':
+        this.renderer.line(result.error.message, 'red');
+        break;
+      case 'stopped':
+        this.renderer.line('(stopped)', 'dim');
+        break;
+      case 'iteration_limit':
+        this.renderer.line(`! The agent stopped at its iteration limit (${result.iterations} steps). Type "continue" to let it go on.`, 'yellow');
+        break;
+      case 'completed':
+        if (result.taskStatus === 'failure') this.renderer.line('! The agent reports that it could not complete the task.', 'yellow');
+        break;
+    }
+  }
+
+  private async save(): Promise<void> {
+    const recorder = this.options.recorder;
+    if (!recorder) return;
+    try {
+      await recorder.save(this.agent);
+    } catch (err) {
+      this.renderer.line(`! Could not save the session: ${(err as Error).message}`, 'yellow');
+    }
+  }
+
+  private context(): CommandContext {
+    const recorder = this.options.recorder;
+    return {
+      agent: this.agent,
+      sessions: recorder?.store,
+      session: recorder?.current,
+      front: this.options.front ?? 'cli',
+      workingDir: recorder?.workingDir,
+      models: this.options.models,
+    };
+  }
+
+  /** A line typed while a turn runs (and no menu is open), in `inject` mode. */
+  private async onTypeAhead(line: string): Promise<void> {
+    const text = line.trim();
+    if (!text) return;
+    if (isSlashCommand(text)) {
+      const command = this.commands.get(parseSlashCommand(text)!.name);
+      if (command && !command.whileRunning) {
+        this.pending.push(line);
+        this.renderer.line(`(/${command.name} will run when the agent finishes)`, 'dim');
+        return;
+      }
+      const result = await this.commands.run(text, this.context());
+      this.showCommandResult({ ...result, clearScreen: false });
+      if (result.exit) {
+        this.quitting = true;
+        this.agent.interrupt();
+      }
+      return;
+    }
+    if (this.agent.inject(escapedPrompt(text))) {
+      this.renderer.line(`queued: ${text}`, 'dim');
+    } else if (!this.agent.running) {
+      this.pending.push(line); // the turn just ended: it becomes the next prompt
+    } else {
+      this.pending.push(line);
+      this.renderer.line('(the follow-up queue is full: this message will be sent when the agent finishes)', 'yellow');
+    }
+  }
+
+  private prompt(text: string, kind?: 'cyan'): void {
+    this.renderer.newline();
+    const shown = kind ? style(text, kind, this.options.color) : text;
+    if (this.options.io.prompt) this.options.io.prompt(shown);
+    else this.renderer.raw(shown);
+  }
+
+  private echo(line: string | undefined): string | undefined {
+    if (this.options.echoInput && line !== undefined) this.renderer.raw(`${line}\n`);
+    return line;
+  }
+
+  private nextLine(signal?: AbortSignal): Promise<string | undefined> {
+    if (this.pending.length > 0) return Promise.resolve(this.pending.shift());
+    if (this.inputEnded || this.quitting || signal?.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const onAbort = () => finish(undefined);
+      const finish = (line: string | undefined) => {
+        if (this.waiter === finish) this.waiter = undefined;
+        signal?.removeEventListener('abort', onAbort);
+        resolve(line);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiter = finish;
+    });
+  }
+
+  private deliver(line: string | undefined): boolean {
+    const waiter = this.waiter;
+    if (!waiter) return false;
+    waiter(line);
+    return true;
+  }
+
+  /** Reads the input for as long as it lasts and routes each line. */
+  private async pump(): Promise<void> {
+    for (;;) {
+      const line = await this.options.input.next();
+      if (line === undefined) {
+        this.inputEnded = true;
+        this.deliver(undefined);
+        return;
+      }
+      if (this.deliver(line)) continue;
+      if (this.turnActive && this.typeAhead === 'inject') void this.onTypeAhead(line);
+      else this.pending.push(line);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import * as assert from 'node:assert/strict';
+import { parseCliArgs, UsageError } from '../../../src/cli/args';
+import { settingsFromEnv, thinkingLevel } from '../../../src/cli/settings-from-env';
+
+describe('CLI flags', () => {
+  it('parses every flag, with defaults', () => {
+    const o = parseCliArgs(['-p', 'do it', '-C', '/tmp', '--provider', 'anthropic', '-m', 'claude-x', '--approval', 'auto', '--thinking', 'high', '--output-format', 'stream-json', '--resume', 'abcd1234', '--max-iterations', '12', '-v']);
+    assert.deepEqual(
+      { ...o },
+      {
+        prompt: 'do it',
+        workingDir: '/tmp',
+        provider: 'anthropic',
+        model: 'claude-x',
+        approval: 'auto',
+        thinking: 'high',
+        outputFormat: 'stream-json',
+        continue: false,
+        resume: 'abcd1234',
+        maxIterations: 12,
+        verbose: true,
+        version: false,
+        help: false,
+      },
+    );
+    const d = parseCliArgs([]);
+    assert.equal(d.approval, 'semi-auto');
+    assert.equal(d.outputFormat, 'text');
+    assert.equal(d.thinking, undefined);
+    assert.equal(parseCliArgs(['-c', '-p', 'x']).continue, true);
+  });
+
+  it('throws a UsageError that says how to fix a bad value', () => {
+    assert.throws(() => parseCliArgs(['--approval', 'always']), (e: Error) => e instanceof UsageError && /--approval must be one of manual, semi-auto, auto \(got "always"\)/.test(e.message));
+    assert.throws(() => parseCliArgs(['-p', '   ']), /--prompt is empty/);
+    assert.throws(() => parseCliArgs(['--max-iterations', '5000']), /at most 1000/);
+    assert.throws(() => parseCliArgs(['--continue=yes']), /--continue does not take a value/);
+  });
+
+  it('thinking: the flag, else OPENDEV_THINKING, else off for -p and medium interactively', () => {
+    const o = parseCliArgs(['-p', 'x']);
+    assert.equal(thinkingLevel(o, {}, false), 'off');
+    assert.equal(thinkingLevel(o, {}, true), 'medium');
+    assert.equal(thinkingLevel(o, { OPENDEV_THINKING: 'HIGH' }, false), 'high');
+    assert.equal(thinkingLevel(parseCliArgs(['--thinking', 'low']), { OPENDEV_THINKING: 'high' }, true), 'low');
+    assert.throws(() => thinkingLevel(o, { OPENDEV_THINKING: 'max' }, true), UsageError);
+  });
+
+  it('provider settings: flags over OPENDEV_* over defaults, keys and endpoints from the environment', () => {
+    const env = { OPENDEV_PROVIDER: 'anthropic', OPENDEV_MODEL: 'claude-y', ANTHROPIC_API_KEY: 'ak', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1/' };
+    assert.deepEqual(settingsFromEnv(parseCliArgs([]), env), { provider: 'anthropic', model: 'claude-y', apiKey: 'ak', baseUrl: 'http://127.0.0.1:1/' });
+    const flags = settingsFromEnv(parseCliArgs(['--provider', 'openai', '-m', 'gpt-x']), { ...env, OPENAI_API_KEY: 'ok' });
+    assert.deepEqual([flags.provider, flags.model, flags.apiKey, flags.baseUrl], ['openai', 'gpt-x', 'ok', undefined]);
+    assert.equal(settingsFromEnv(parseCliArgs([]), {}).model, 'gpt-4.1');
+    assert.throws(() => settingsFromEnv(parseCliArgs([]), { OPENDEV_PROVIDER: 'gemini' }), /OPENDEV_PROVIDER="gemini" is not one of/);
+    assert.throws(() => settingsFromEnv(parseCliArgs([]), { OPENAI_BASE_URL: 'not a url' }), /OPENAI_BASE_URL/);
+  });
+});

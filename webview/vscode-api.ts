@@ -1,8 +1,8 @@
-import type { ChatEntry, WebviewToExtension } from '../src/shared/protocol';
+import type { AgentModeView, ChatEntry, CostView, ThinkingLevelView, TodoView, WebviewToExtension } from '../src/shared/protocol';
 
 interface VsCodeApi {
   postMessage(message: WebviewToExtension): void;
-  getState(): PersistedState | undefined;
+  getState(): Partial<PersistedState> | undefined;
   setState(state: PersistedState): void;
 }
 
@@ -10,6 +10,15 @@ interface VsCodeApi {
 export interface PersistedState {
   entries: ChatEntry[];
   draft: string;
+  busy: boolean;
+  todos: TodoView[];
+  cost: CostView | undefined;
+  mode: AgentModeView;
+  thinkingLevel: ThinkingLevelView;
+  /** What the user has typed or picked in open cards, by `<entry id>:<field>`. */
+  drafts: Record<string, string>;
+  /** Ids of the collapsible cards the user opened (thinking traces…), and `todos` when the list is folded. */
+  toggled: string[];
 }
 
 declare function acquireVsCodeApi(): VsCodeApi;

@@ -3,7 +3,7 @@ import { createMainAgent } from '../core/agent/create-agent';
 import { PROVIDER_LABELS } from '../core/config/provider-settings';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import type { AgentSource } from './chat-controller';
-import { readProviderSettings } from './settings';
+import { readProviderSettings, readThinkingLevel } from './settings';
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
  * (the controller gives the entry its id). */
@@ -16,7 +16,10 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage): AgentSource {
     const outcome = await readProviderSettings(secrets);
     if (!outcome.ok) return { problem: { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' } };
     try {
-      return { agent: await createMainAgent({ roles: { action: outcome.settings }, workspaceRoot: folder.uri.fsPath }) };
+      const settings = outcome.settings;
+      const agent = await createMainAgent({ roles: { action: settings }, workspaceRoot: folder.uri.fsPath, thinkingLevel: readThinkingLevel() });
+      const models = [{ role: 'action', provider: PROVIDER_LABELS[settings.provider], model: settings.model, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}) }];
+      return { agent, models };
     } catch (err) {
       if (err instanceof MissingApiKeyError) {
         return {

@@ -1,141 +1,387 @@
 import type { Agent } from '../core/agent/agent';
+import type { ThinkingLevel } from '../core/agent/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
-import type { ToolResult } from '../core/tools/tool';
-import type { UICallback } from '../core/ui';
-import type { ChatEntry, ExtensionToWebview } from '../shared/protocol';
+import type { ModelInfo } from '../core/commands/slash-commands';
+import type { TokenUsage } from '../core/llm/provider';
+import type { Todo } from '../core/todos/todo';
+import type { AgentMode, CostSnapshot } from '../core/ui';
+import type { AnswerMessage, ChatEntry, CostView, ExtensionToWebview, SlashCompletion, TodoView } from '../shared/protocol';
+import { FollowUps } from './follow-ups';
+import { PendingRequests, type AnswerOutcome } from './pending-requests';
+import type { SlashCommandPort } from './slash-port';
+import { Transcript } from './transcript';
+import { turnUi } from './turn-ui';
 
 /** Builds the agent for the current settings, or says why it cannot (no key, no folder…). */
-export type AgentSource = () => Promise<{ agent: Agent } | { problem: ChatEntry }>;
+export type AgentSource = () => Promise<{ agent: Agent; models?: readonly ModelInfo[] } | { problem: ChatEntry }>;
+
+export interface ChatControllerOptions {
+  /** The shared slash-command registry; without it every message goes to the model. */
+  slash?: SlashCommandPort;
+  /** The `opendev.thinkingLevel` setting; undefined keeps the level the agent was built with. */
+  thinkingLevel?: ThinkingLevel;
+  /** The workspace folder, for commands that list project state. */
+  workingDir?: string;
+}
 
 /**
- * One chat: the transcript the webview shows, the agent behind it, and the running turn.
- * It is the single source of truth; the webview only renders what it is sent.
+ * One chat: the transcript the webview shows, the agent behind it, the running turn and the
+ * live state around it (todos, cost, mode, open requests). It is the single source of truth;
+ * the webview only renders what it is sent and answers the cards it is shown.
  */
 export class ChatController {
-  private entries: ChatEntry[] = [];
+  private readonly entries = new Transcript();
+  private readonly requests = new PendingRequests(this.entries);
   private agent: Agent | undefined;
+  private models: readonly ModelInfo[] | undefined;
+  private building: ReturnType<AgentSource> | undefined;
   private running: AbortController | undefined;
-  private nextId = 0;
-  private readonly listeners = new Set<(message: ExtensionToWebview) => void>();
+  /** Bumped by New Chat: whatever an older turn still reports is dropped. */
+  private generation = 0;
+  private mode: AgentMode = 'normal';
+  private level: ThinkingLevel | undefined;
+  private todoList: readonly Todo[] = [];
+  private costView: CostView | undefined;
+  private costFromSink = false;
+  private readonly followUps = new FollowUps(this.entries, (text) => this.notice(text, 'warning'));
 
-  constructor(private readonly agentSource: AgentSource) {}
+  constructor(
+    private readonly agentSource: AgentSource,
+    private readonly options: ChatControllerOptions = {},
+  ) {
+    this.level = options.thinkingLevel;
+  }
 
   get busy(): boolean {
     return this.running !== undefined;
   }
 
   transcript(): readonly ChatEntry[] {
-    return this.entries;
+    return this.entries.list();
   }
 
   onMessage(listener: (message: ExtensionToWebview) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.entries.onMessage(listener);
   }
 
   snapshot(): ExtensionToWebview {
-    return { type: 'snapshot', entries: [...this.entries], busy: this.busy };
+    return {
+      type: 'snapshot',
+      entries: [...this.entries.list()],
+      busy: this.busy,
+      todos: this.todoList.map(todoView),
+      ...(this.costView ? { cost: this.costView } : {}),
+      mode: this.currentMode,
+      thinkingLevel: this.currentThinkingLevel,
+    };
   }
 
-  /** Runs one user turn; resolves when the turn has ended, whatever the outcome. */
+  get currentMode(): AgentMode {
+    return this.agent?.mode ?? this.mode;
+  }
+
+  get currentThinkingLevel(): ThinkingLevel {
+    return this.agent?.thinkingLevel ?? this.level ?? 'off';
+  }
+
+  /**
+   * What the user typed: a slash command runs through the registry (no model call); while the
+   * agent works, a message joins the running turn as a queued follow-up; otherwise it starts a
+   * turn. Resolves when the turn (if any) has ended, whatever the outcome.
+   */
   async send(text: string): Promise<TurnResult | undefined> {
+    let prompt = text.trim();
+    if (!prompt) return undefined;
+    if (this.options.slash) {
+      const parsed = this.options.slash.parse(prompt);
+      if ('command' in parsed) return this.runCommand(parsed.command, parsed.name);
+      prompt = parsed.prompt;
+    }
     if (this.running) {
-      this.upsert({ kind: 'notice', id: this.id(), text: 'OpenDev is still working. Stop it first, or wait.' });
+      this.followUps.add(this.agent, prompt);
       return undefined;
     }
-    this.upsert({ kind: 'user', id: this.id(), text });
-    const controller = new AbortController();
-    this.setRunning(controller);
-    try {
-      if (!this.agent) {
-        const built = await this.agentSource();
-        if ('problem' in built) {
-          this.upsert({ ...built.problem, id: this.id() });
-          return undefined;
-        }
-        this.agent = built.agent;
-      }
-      const agent = this.agent;
-      const result = await agent.runTurn(text, this.uiFor(), controller.signal);
-      this.reportOutcome(result);
-      return result;
-    } catch (err) {
-      this.upsert({ kind: 'error', id: this.id(), text: `OpenDev hit an internal error: ${(err as Error).message}` });
-      return undefined;
-    } finally {
-      this.setRunning(undefined);
-    }
+    return this.runTurn(prompt);
   }
 
+  /**
+   * Stop. An open card (approval, question, plan review) is cancelled first and the agent goes
+   * on without it, as the core's interrupt does; the next Stop ends the turn.
+   */
   stop(): void {
-    this.running?.abort();
+    if (!this.running) return;
+    const agent = this.agent;
+    if (agent?.running) {
+      if (agent.interrupt() === 'modal_cancelled') {
+        this.notice('Cancelled the open request; OpenDev goes on without it. Press Stop again to stop it.');
+      }
+      return;
+    }
+    this.running.abort(); // still building the agent: the turn stops before its first call
   }
 
   /** Forgets the conversation; the next message starts a fresh agent with the current settings. */
   newChat(): void {
-    this.stop();
+    this.mode = this.currentMode;
+    this.generation++;
+    this.halt();
+    this.agent?.dispose();
     this.agent = undefined;
-    this.entries = [];
-    this.emit(this.snapshot());
+    this.building = undefined;
+    this.entries.clear();
+    this.todoList = [];
+    this.costView = undefined;
+    this.costFromSink = false;
+    this.followUps.reset();
+    this.running = undefined;
+    this.entries.emit(this.snapshot());
+  }
+
+  /** Stops everything at once (the extension shuts down). */
+  dispose(): void {
+    this.halt();
+    this.agent?.dispose();
   }
 
   /** Settings or keys changed: the next turn builds a new agent (the transcript stays visible). */
   invalidateAgent(): void {
-    if (!this.running) this.agent = undefined;
+    if (this.running) return;
+    this.mode = this.currentMode;
+    this.agent?.dispose();
+    this.agent = undefined;
   }
 
-  private uiFor(): UICallback {
-    let textId: string | undefined;
-    return {
-      onTextDelta: (delta) => {
-        if (!textId) {
-          textId = this.id();
-          this.upsert({ kind: 'assistant', id: textId, text: '' });
-        }
-        const entry = this.entries.find((e) => e.id === textId);
-        if (entry?.kind === 'assistant') entry.text += delta;
-        this.emit({ type: 'textDelta', id: textId, delta });
+  /** An answer to a card, from the view (already validated against the protocol). */
+  answer(message: AnswerMessage): AnswerOutcome {
+    return this.requests.answer(message);
+  }
+
+  /** Slash commands (or argument values) completing what the user typed. */
+  complete(text: string): SlashCompletion[] {
+    return this.options.slash?.complete(text) ?? [];
+  }
+
+  /** Offers completions to the view. */
+  sendCompletions(text: string): void {
+    this.entries.emit({ type: 'completions', text, items: this.complete(text) });
+  }
+
+  setMode(mode: AgentMode): void {
+    this.mode = mode;
+    this.agent?.setMode(mode);
+    this.emitAgentState();
+  }
+
+  /** Switch Mode (Shift+Tab): plan ⇄ normal. Returns the new mode. */
+  toggleMode(): AgentMode {
+    this.setMode(this.currentMode === 'plan' ? 'normal' : 'plan');
+    return this.currentMode;
+  }
+
+  /** The `opendev.thinkingLevel` setting changed: applies to the agent, mid-conversation too. */
+  setThinkingLevel(level: ThinkingLevel): void {
+    this.level = level;
+    this.agent?.setThinkingLevel(level);
+    this.emitAgentState();
+  }
+
+  private async runTurn(text: string): Promise<TurnResult | undefined> {
+    this.entries.upsert({ kind: 'user', id: this.entries.newId(), text });
+    const controller = new AbortController();
+    const generation = this.generation;
+    this.setRunning(controller);
+    try {
+      const agent = await this.ensureAgent();
+      if (!agent || generation !== this.generation) {
+        this.followUps.drop();
+        return undefined;
+      }
+      const turn = agent.runTurn(text, this.turnUi(generation), controller.signal);
+      this.followUps.flush(agent);
+      const result = await turn;
+      if (generation === this.generation) this.reportOutcome(result);
+      return result;
+    } catch (err) {
+      if (generation === this.generation) this.error(`OpenDev hit an internal error: ${(err as Error).message}`);
+      return undefined;
+    } finally {
+      if (this.running === controller) {
+        this.followUps.settle();
+        this.syncFromAgent();
+        this.setRunning(undefined);
+      }
+    }
+  }
+
+  private async runCommand(command: string, name: string): Promise<TurnResult | undefined> {
+    const slash = this.options.slash!;
+    if (this.running && !slash.runsWhileBusy(name)) {
+      this.notice(`/${name} cannot run while OpenDev is working. Wait for it to finish, or press Stop.`, 'warning', command);
+      return undefined;
+    }
+    const agent = await this.ensureAgent();
+    if (!agent) return undefined;
+    const generation = this.generation;
+    let result;
+    try {
+      result = await slash.run(command, {
+        agent,
+        front: 'vscode',
+        ...(this.models ? { models: this.models } : {}),
+        ...(this.options.workingDir ? { workingDir: this.options.workingDir } : {}),
+      });
+    } catch (err) {
+      this.error(`${command.split(/\s/)[0]} failed: ${(err as Error).message}`);
+      return undefined;
+    }
+    if (generation !== this.generation) return undefined;
+    if (result.clearScreen || result.newSession) {
+      this.entries.clear();
+      this.followUps.reset();
+    }
+    if (result.output.trim()) this.notice(result.output, result.error ? 'warning' : 'info', command);
+    this.syncFromAgent();
+    if (result.clearScreen || result.newSession) this.entries.emit(this.snapshot());
+    if (!result.runPrompt?.trim()) return undefined;
+    if (this.running) {
+      this.followUps.add(this.agent, result.runPrompt.trim());
+      return undefined;
+    }
+    return this.runTurn(result.runPrompt.trim());
+  }
+
+  private async ensureAgent(): Promise<Agent | undefined> {
+    if (this.agent) return this.agent;
+    const generation = this.generation;
+    this.building ??= this.agentSource();
+    const building = this.building;
+    let built: Awaited<ReturnType<AgentSource>>;
+    try {
+      built = await building;
+    } finally {
+      if (this.building === building) this.building = undefined;
+    }
+    if (generation !== this.generation) return undefined;
+    if ('problem' in built) {
+      this.entries.upsert({ ...built.problem, id: this.entries.newId() });
+      return undefined;
+    }
+    if (!this.agent) {
+      this.agent = built.agent;
+      this.models = built.models;
+      this.agent.setMode(this.mode);
+      if (this.level) this.agent.setThinkingLevel(this.level);
+      this.emitAgentState();
+    }
+    return this.agent;
+  }
+
+  private turnUi(generation: number) {
+    return turnUi({
+      transcript: this.entries,
+      requests: this.requests,
+      live: () => generation === this.generation,
+      todos: (todos) => this.setTodos(todos),
+      cost: (cost) => this.setCost(cost),
+      usage: (usage) => this.addUsage(usage),
+      mode: (mode) => {
+        this.mode = mode;
+        this.emitAgentState();
       },
-      onToolStart: (call) => {
-        textId = undefined; // text after a tool call starts a new message below the card
-        this.upsert({ kind: 'tool', id: `tool-${call.id}`, name: call.name, args: call.args, status: 'running' });
-      },
-      onToolEnd: (call, result: ToolResult) => {
-        const entry = this.entries.find((e) => e.id === `tool-${call.id}`);
-        if (entry?.kind !== 'tool') return;
-        this.upsert({ ...entry, status: result.ok ? 'ok' : 'error', summary: result.summary });
-      },
+    });
+  }
+
+  private setTodos(todos: readonly Todo[]): void {
+    this.todoList = todos.map((t) => ({ ...t }));
+    this.entries.emit({ type: 'todos', todos: this.todoList.map(todoView) });
+  }
+
+  private setCost(cost: CostSnapshot): void {
+    this.costFromSink = true;
+    this.costView = costView(cost);
+    this.entries.emit({ type: 'cost', cost: this.costView });
+  }
+
+  /** Without a cost tracker in the agent, the footer still counts tokens from the usage events. */
+  private addUsage(usage: TokenUsage): void {
+    if (this.costFromSink) return;
+    const c = this.costView ?? { inputTokens: 0, cachedTokens: 0, outputTokens: 0, calls: 0 };
+    this.costView = {
+      inputTokens: c.inputTokens + usage.promptTokens,
+      cachedTokens: c.cachedTokens + usage.cachedTokens,
+      outputTokens: c.outputTokens + usage.outputTokens,
+      calls: c.calls + 1,
     };
+    this.entries.emit({ type: 'cost', cost: this.costView });
+  }
+
+  /** After a command or a turn: the agent's own view of todos, cost, mode and thinking level. */
+  private syncFromAgent(): void {
+    const agent = this.agent;
+    if (!agent) return;
+    this.mode = agent.mode;
+    this.emitAgentState();
+    const todos = agent.todos();
+    if (!sameTodos(todos, this.todoList)) this.setTodos(todos);
+    const cost = agent.cost();
+    if (cost) this.setCost(cost);
+  }
+
+  private emitAgentState(): void {
+    this.entries.emit({ type: 'agentState', mode: this.currentMode, thinkingLevel: this.currentThinkingLevel });
+  }
+
+  /** Stops the turn (an open card first, then the turn itself) and withdraws every card. */
+  private halt(): void {
+    const agent = this.agent;
+    if (agent?.running) {
+      for (let i = 0; i < 3 && agent.interrupt() === 'modal_cancelled'; i++);
+    }
+    this.running?.abort();
+    this.requests.cancelAll();
   }
 
   private reportOutcome(result: TurnResult): void {
     if (result.status === 'failed') {
       const action = result.error.kind === 'auth' ? 'setApiKey' : result.error.kind === 'unreachable' ? 'openSettings' : undefined;
-      this.upsert({ kind: 'error', id: this.id(), text: result.error.message, ...(action ? { action } : {}) });
+      this.entries.upsert({ kind: 'error', id: this.entries.newId(), text: result.error.message, ...(action ? { action } : {}) });
     } else if (result.status === 'stopped') {
-      this.upsert({ kind: 'notice', id: this.id(), text: 'Stopped.' });
+      this.notice('Stopped.');
     } else if (result.status === 'iteration_limit') {
-      this.upsert({ kind: 'notice', id: this.id(), text: 'OpenDev reached its step limit for this message. Send "continue" to go on.' });
+      this.notice('OpenDev reached its step limit for this message. Send "continue" to go on.');
     }
+  }
+
+  private notice(text: string, level?: 'info' | 'warning', command?: string): void {
+    this.entries.upsert({
+      kind: 'notice',
+      id: this.entries.newId(),
+      text,
+      ...(level ? { level } : {}),
+      ...(command ? { command } : {}),
+    });
+  }
+
+  private error(text: string): void {
+    this.entries.upsert({ kind: 'error', id: this.entries.newId(), text });
   }
 
   private setRunning(controller: AbortController | undefined): void {
     this.running = controller;
-    this.emit({ type: 'busy', busy: controller !== undefined });
+    this.entries.emit({ type: 'busy', busy: controller !== undefined });
   }
+}
 
-  private upsert(entry: ChatEntry): void {
-    const index = this.entries.findIndex((e) => e.id === entry.id);
-    if (index >= 0) this.entries[index] = entry;
-    else this.entries.push(entry);
-    this.emit({ type: 'upsert', entry });
-  }
+function todoView(todo: Todo): TodoView {
+  return { id: todo.id, title: todo.title, description: todo.description, status: todo.status, ...(todo.log ? { log: todo.log } : {}) };
+}
 
-  private emit(message: ExtensionToWebview): void {
-    for (const listener of this.listeners) listener(message);
-  }
+function costView(cost: CostSnapshot): CostView {
+  const view: CostView = { inputTokens: cost.inputTokens, cachedTokens: cost.cachedTokens, outputTokens: cost.outputTokens, calls: cost.calls };
+  if (cost.usd !== undefined) view.usd = cost.usd;
+  return view;
+}
 
-  private id(): string {
-    return `e${++this.nextId}`;
-  }
+function sameTodos(a: readonly Todo[], b: readonly Todo[]): boolean {
+  return a.length === b.length && a.every((t, i) => t.id === b[i]!.id && t.status === b[i]!.status && t.title === b[i]!.title);
 }

@@ -4,6 +4,13 @@ import { WebviewToExtensionSchema, type WebviewToExtension } from '../shared/pro
 import type { ChatController } from './chat-controller';
 
 export const CHAT_VIEW_ID = 'opendev.chatView';
+/**
+ * Context keys the view sets for its keybindings (Escape = Stop, Shift+Tab = Switch Mode).
+ * `focusedView` is not set while the focus is inside a webview view, hence keys of our own.
+ */
+export const VIEW_FOCUSED_KEY = 'opendev.chatFocused';
+export const INPUT_FOCUSED_KEY = 'opendev.chatInputFocused';
+export const SUGGESTING_KEY = 'opendev.chatSuggesting';
 
 /** Hosts the chat webview in the OpenDev activity-bar container and relays the typed protocol. */
 export class ChatViewProvider implements vscode.WebviewViewProvider {
@@ -28,6 +35,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     view.onDidDispose(() => {
       subscription.dispose();
       this.view = undefined;
+      this.setInputState(false, false, false);
+    });
+    view.onDidChangeVisibility(() => {
+      if (!view.visible) this.setInputState(false, false, false);
     });
     webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
   }
@@ -64,7 +75,29 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case 'action':
         this.onAction(message.action);
         return;
+      case 'answerApproval':
+      case 'answerQuestions':
+      case 'answerPlan': {
+        const outcome = this.chat.answer(message);
+        if (!outcome.ok) this.log.warn(`Dropped an answer from the chat view: ${outcome.reason}`);
+        return;
+      }
+      case 'complete':
+        this.chat.sendCompletions(message.text);
+        return;
+      case 'switchMode':
+        this.chat.toggleMode();
+        return;
+      case 'inputState':
+        this.setInputState(message.viewFocused, message.inputFocused, message.suggesting);
+        return;
     }
+  }
+
+  private setInputState(viewFocused: boolean, inputFocused: boolean, suggesting: boolean): void {
+    void vscode.commands.executeCommand('setContext', VIEW_FOCUSED_KEY, viewFocused);
+    void vscode.commands.executeCommand('setContext', INPUT_FOCUSED_KEY, inputFocused);
+    void vscode.commands.executeCommand('setContext', SUGGESTING_KEY, suggesting);
   }
 
   private html(webview: vscode.Webview): string {

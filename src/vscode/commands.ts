@@ -10,7 +10,6 @@ const NOT_YET_AVAILABLE: Record<string, string> = {
   'opendev.undo': 'Undo Last Step',
   'opendev.showSessions': 'Session history',
   'opendev.compact': 'Compact Context',
-  'opendev.switchMode': 'Plan mode',
 };
 
 const SUGGESTED_MODELS: Record<ProviderKind, string[]> = {
@@ -34,6 +33,11 @@ export function registerCommands(
   register('opendev.stop', () => chat.stop());
   register('opendev.setApiKey', (provider?: unknown, key?: unknown) => setApiKey(context.secrets, chat, provider, key));
   register('opendev.selectModel', () => selectModel());
+  register('opendev.switchMode', () => {
+    const mode = chat.toggleMode();
+    // The chat view shows the mode; the status bar says it too when the view is not in sight.
+    vscode.window.setStatusBarMessage(`OpenDev: ${mode === 'plan' ? 'Plan mode: the agent plans before it changes anything' : 'Normal mode'}`, 4000);
+  });
   for (const [id, feature] of Object.entries(NOT_YET_AVAILABLE)) {
     register(id, () => {
       void vscode.window.showInformationMessage(`OpenDev: ${feature} is not available yet in this version.`);

@@ -1,22 +1,33 @@
 import * as vscode from 'vscode';
+import type { ThinkingLevel } from '../core/agent/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
+import type { AgentMode } from '../core/ui';
 import type { ChatEntry } from '../shared/protocol';
 import { vscodeAgentSource } from './agent-source';
 import { ChatController } from './chat-controller';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat-view-provider';
 import { registerCommands } from './commands';
-import { SECTION } from './settings';
+import { AGENT_SETTINGS, readThinkingLevel, SECTION } from './settings';
+import { builtinSlashPort } from './slash-port';
 
 /** What the extension returns from activate(): used by other extensions and by our integration tests. */
 export interface OpenDevApi {
   send(text: string): Promise<TurnResult | undefined>;
   transcript(): readonly ChatEntry[];
   newChat(): void;
+  /** The chat's mode (normal or plan), as the view shows it. */
+  mode(): AgentMode;
+  /** The thinking level the agent runs with (from `opendev.thinkingLevel` or `/thinking`). */
+  thinkingLevel(): ThinkingLevel;
 }
 
 export function activate(context: vscode.ExtensionContext): OpenDevApi {
   const log = vscode.window.createOutputChannel('OpenDev', { log: true });
-  const chat = new ChatController(vscodeAgentSource(context.secrets));
+  const chat = new ChatController(vscodeAgentSource(context.secrets), {
+    slash: builtinSlashPort(),
+    thinkingLevel: readThinkingLevel(),
+    workingDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+  });
   const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => {
     if (action === 'setApiKey') void vscode.commands.executeCommand('opendev.setApiKey');
     else void vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`);
@@ -27,10 +38,15 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
     chat.onMessage((m) => {
       if (m.type === 'busy') void vscode.commands.executeCommand('setContext', 'opendev.busy', m.busy);
+      if (m.type === 'agentState' || m.type === 'snapshot') void vscode.commands.executeCommand('setContext', 'opendev.mode', m.mode);
     }),
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(SECTION) && chat.invalidateAgent()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      // The thinking level applies to the running agent; provider, model and approvals need a new one.
+      if (e.affectsConfiguration(`${SECTION}.thinkingLevel`)) chat.setThinkingLevel(readThinkingLevel());
+      if (AGENT_SETTINGS.some((key) => e.affectsConfiguration(key))) chat.invalidateAgent();
+    }),
     context.secrets.onDidChange(() => chat.invalidateAgent()),
-    { dispose: () => chat.stop() },
+    { dispose: () => chat.dispose() },
   );
   registerCommands(context, chat, view);
 
@@ -38,6 +54,8 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     send: (text) => chat.send(text),
     transcript: () => chat.transcript(),
     newChat: () => chat.newChat(),
+    mode: () => chat.currentMode,
+    thinkingLevel: () => chat.currentThinkingLevel,
   };
 }
 

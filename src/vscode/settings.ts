@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { THINKING_LEVELS, type ThinkingLevel } from '../core/agent/thinking-level';
 import {
   DEFAULT_MODELS,
   PROVIDER_KINDS,
@@ -36,3 +37,12 @@ export async function readProviderSettings(secrets: vscode.SecretStorage): Promi
   }
   return { ok: true, settings: parsed.data };
 }
+
+/** `opendev.thinkingLevel`; an unknown value falls back to the default (medium). */
+export function readThinkingLevel(): ThinkingLevel {
+  const value = vscode.workspace.getConfiguration(SECTION).get<string>('thinkingLevel', 'medium');
+  return (THINKING_LEVELS as readonly string[]).includes(value) ? (value as ThinkingLevel) : 'medium';
+}
+
+/** Settings whose change needs a new agent (provider, model, endpoint, approvals); the thinking level does not. */
+export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'approvalLevel'].map((key) => `${SECTION}.${key}`);

@@ -39,7 +39,8 @@ describe('chat view (end to end)', function () {
   before(async () => {
     await fake.start();
     host = (await import(join(repo, 'test/host/e2e.mjs'))) as E2eHost;
-    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl } });
+    // Thinking off: each message is one model call, which the responder above scripts.
+    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
     await host.runCommand(wb.page, 'OpenDev: New Chat');
     chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
   });

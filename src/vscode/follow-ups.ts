@@ -1,0 +1,77 @@
+import type { Agent } from '../core/agent/agent';
+import type { Transcript } from './transcript';
+
+type Notice = (text: string) => void;
+
+/**
+ * Messages typed while the agent works. Each goes to `agent.inject()` and shows as a "queued" user
+ * entry until the turn ends (the agent reads it at its next step). One typed while the agent is
+ * still being built waits here and is injected as soon as the turn starts.
+ */
+export class FollowUps {
+  /** Entry ids shown as queued. */
+  private queued: string[] = [];
+  /** Typed before the turn started: injected by `flush`. */
+  private early: Array<{ id: string; text: string }> = [];
+
+  constructor(
+    private readonly transcript: Transcript,
+    private readonly warn: Notice,
+  ) {}
+
+  /** `agent` is the chat's agent, or undefined while it is being built. */
+  add(agent: Agent | undefined, text: string): void {
+    if (agent?.running) {
+      if (!agent.inject(text)) {
+        this.warn('The follow-up queue is full. Wait until OpenDev has read the queued messages, or press Stop.');
+        return;
+      }
+      this.show(text);
+      return;
+    }
+    this.early.push({ id: this.show(text), text });
+  }
+
+  /** The turn has started: what was typed before it joins now. */
+  flush(agent: Agent): void {
+    for (const { id, text } of this.early.splice(0)) {
+      if (agent.inject(text)) continue;
+      this.forget(id);
+      this.warn(`Not sent (the follow-up queue is full): ${text}`);
+    }
+  }
+
+  /** The agent could not start: what waited for it is taken back. */
+  drop(): void {
+    const dropped = this.early.splice(0);
+    if (dropped.length === 0) return;
+    for (const { id } of dropped) this.forget(id);
+    this.warn(`${dropped.length === 1 ? 'A follow-up was' : `${dropped.length} follow-ups were`} not sent: OpenDev could not start.`);
+  }
+
+  /** The turn is over: its follow-ups have been read (or join the next message), no longer queued. */
+  settle(): void {
+    for (const id of this.queued.splice(0)) {
+      const entry = this.transcript.find(id);
+      if (entry?.kind === 'user') this.transcript.upsert({ kind: 'user', id, text: entry.text });
+    }
+  }
+
+  /** New Chat, /clear: nothing is queued any more. */
+  reset(): void {
+    this.queued = [];
+    this.early = [];
+  }
+
+  private show(text: string): string {
+    const id = this.transcript.newId();
+    this.transcript.upsert({ kind: 'user', id, text, queued: true });
+    this.queued.push(id);
+    return id;
+  }
+
+  private forget(id: string): void {
+    this.queued = this.queued.filter((q) => q !== id);
+    this.transcript.remove(id);
+  }
+}

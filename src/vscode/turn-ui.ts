@@ -1,0 +1,140 @@
+import type { TokenUsage } from '../core/llm/provider';
+import type { Todo } from '../core/todos/todo';
+import type { ToolResult } from '../core/tools/tool';
+import type { AgentMode, ApprovalDecision, CostSnapshot, PlanDecision, RetryInfo, UICallback } from '../core/ui';
+import type { PendingRequests } from './pending-requests';
+import type { Transcript } from './transcript';
+
+/** What a turn's UICallback reports to besides the transcript (the controller's live state). */
+export interface TurnUiHost {
+  transcript: Transcript;
+  requests: PendingRequests;
+  /** False once the chat was reset (New Chat): late events of an old turn are dropped. */
+  live(): boolean;
+  todos(todos: readonly Todo[]): void;
+  cost(cost: CostSnapshot): void;
+  usage(usage: TokenUsage): void;
+  mode(mode: AgentMode): void;
+}
+
+const STALE_APPROVAL: ApprovalDecision = { action: 'deny', feedback: 'the chat was reset' };
+const STALE_PLAN: PlanDecision = { action: 'modify', feedback: 'The chat was reset.' };
+
+/**
+ * The chat view's implementation of the core's UICallback for one turn: every event becomes a
+ * transcript entry (streamed text, thinking cards, tool cards, notices, subagent cards, request
+ * cards) or a piece of live state (todos, cost, mode).
+ */
+export function turnUi(host: TurnUiHost): UICallback {
+  const { transcript } = host;
+  /** The assistant entry the current model call streams into, and its native reasoning entry. */
+  let textId: string | undefined;
+  let reasoningId: string | undefined;
+  const subagentEntries = new Map<string, string>();
+  /** Running tool cards by entry id → tool name; a question or plan card stands in for its tool's card. */
+  const runningTools = new Map<string, string>();
+  const absorbed = new Set<string>();
+  const absorbToolCard = (toolName: string) => {
+    const id = [...runningTools].reverse().find(([, name]) => name === toolName)?.[0];
+    if (!id) return;
+    runningTools.delete(id);
+    absorbed.add(id);
+    transcript.remove(id);
+  };
+  /** Text after a tool card, a trace or a finished call starts a new entry below it. */
+  const breakStreams = () => {
+    textId = undefined;
+    reasoningId = undefined;
+  };
+  const live = <A extends unknown[]>(handler: (...args: A) => void) => (...args: A) => {
+    if (host.live()) handler(...args);
+  };
+
+  return {
+    onTextDelta: live((delta: string) => {
+      if (!textId) {
+        textId = transcript.newId();
+        transcript.upsert({ kind: 'assistant', id: textId, text: '' });
+      }
+      transcript.appendText(textId, delta);
+    }),
+    onThinkingDelta: live((delta: string) => {
+      if (!reasoningId) {
+        reasoningId = transcript.newId();
+        transcript.upsert({ kind: 'thinking', id: reasoningId, phase: 'reasoning', text: '' });
+      }
+      transcript.appendText(reasoningId, delta);
+    }),
+    onThinkingTrace: live((trace, phase) => {
+      breakStreams();
+      transcript.upsert({ kind: 'thinking', id: transcript.newId(), phase, text: trace });
+    }),
+    onToolStart: live((call) => {
+      breakStreams();
+      runningTools.set(`tool-${call.id}`, call.name);
+      transcript.upsert({ kind: 'tool', id: `tool-${call.id}`, name: call.name, args: call.args, status: 'running' });
+    }),
+    onToolEnd: live((call, result: ToolResult) => {
+      runningTools.delete(`tool-${call.id}`);
+      if (absorbed.delete(`tool-${call.id}`)) return; // its card says how it ended
+      const entry = transcript.find(`tool-${call.id}`);
+      if (entry?.kind !== 'tool') return;
+      transcript.upsert({ ...entry, status: result.ok ? 'ok' : 'error', summary: result.summary });
+    }),
+    onUsage: live((usage) => {
+      breakStreams(); // usage closes a model call: the next call's text is a new message
+      host.usage(usage);
+    }),
+    onCost: live((cost) => host.cost(cost)),
+    onRetry: live((info: RetryInfo) => {
+      // The retried call starts over: what it streamed so far is discarded here too.
+      for (const id of [textId, reasoningId]) if (id) transcript.remove(id);
+      breakStreams();
+      transcript.upsert({ kind: 'notice', id: transcript.newId(), level: 'warning', text: retryText(info) });
+    }),
+    onNotice: live((text, level) => {
+      breakStreams();
+      transcript.upsert({ kind: 'notice', id: transcript.newId(), text, level });
+    }),
+    onTodos: live((todos) => host.todos(todos)),
+    onModeChange: live((mode) => host.mode(mode)),
+    onSubagentStart: live((info) => {
+      breakStreams();
+      const id = transcript.newId();
+      subagentEntries.set(info.agentId, id);
+      transcript.upsert({ kind: 'subagent', id, agentId: info.agentId, type: info.type, task: info.task, background: info.background, status: 'running' });
+    }),
+    onSubagentEnd: live((info) => {
+      const id = subagentEntries.get(info.agentId);
+      const base = { kind: 'subagent' as const, agentId: info.agentId, type: info.type, task: info.task, background: info.background };
+      transcript.upsert({ ...base, id: id ?? transcript.newId(), status: info.status, summary: info.summary });
+    }),
+    requestApproval: (request, signal) => {
+      if (!host.live()) return Promise.resolve(STALE_APPROVAL);
+      breakStreams();
+      return host.requests.approval(request, signal);
+    },
+    askUser: (questions, signal) => {
+      if (!host.live()) return Promise.resolve(undefined);
+      breakStreams();
+      absorbToolCard('ask_user');
+      return host.requests.questions(questions, signal);
+    },
+    reviewPlan: (plan, signal) => {
+      if (!host.live()) return Promise.resolve(STALE_PLAN);
+      breakStreams();
+      absorbToolCard('present_plan');
+      return host.requests.plan(plan, signal);
+    },
+  };
+}
+
+/** "Retrying in 2 s (attempt 2/4): rate limited (429)". */
+export function retryText(info: RetryInfo): string {
+  return `Retrying in ${seconds(info.delayMs)} (attempt ${info.attempt}/${info.maxAttempts}): ${info.reason}`;
+}
+
+function seconds(ms: number): string {
+  if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
+  return `${Math.round(ms / 1000)} s`;
+}

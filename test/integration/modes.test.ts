@@ -1,0 +1,77 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { OpenDevApi } from '../../src/vscode/extension';
+import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
+
+/** Waits for something the extension does in reaction to an editor event (a setting change…). */
+async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The mode switch and the thinking level inside a real VS Code: commands and settings reach the agent. */
+describe('modes and thinking in VS Code', () => {
+  const fake = new FakeProvider();
+  let api: OpenDevApi;
+  const config = () => vscode.workspace.getConfiguration('opendev');
+
+  before(async () => {
+    await fake.start();
+    const ext = vscode.extensions.getExtension<OpenDevApi>('opendev.opendev');
+    assert.ok(ext, 'the extension is installed');
+    api = await ext.activate();
+    await config().update('provider', 'openai', vscode.ConfigurationTarget.Global);
+    await config().update('baseUrl', fake.openaiBaseUrl, vscode.ConfigurationTarget.Global);
+    await config().update('thinkingLevel', 'off', vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+  });
+  after(async () => {
+    if (api.mode() === 'plan') await vscode.commands.executeCommand('opendev.switchMode');
+    for (const key of ['provider', 'baseUrl', 'thinkingLevel']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await fake.stop();
+  });
+  beforeEach(() => {
+    fake.reset();
+    api.newChat();
+  });
+
+  it('OpenDev: Switch Mode toggles plan and normal mode, and the agent runs in the chosen mode', async () => {
+    assert.equal(api.mode(), 'normal');
+    await vscode.commands.executeCommand('opendev.switchMode');
+    assert.equal(api.mode(), 'plan');
+
+    fake.enqueue({ text: 'I will plan first.' });
+    await api.send('look at math.ts');
+    assert.match(lastUserText(fake.requests[0]!), /^look at math\.ts[\s\S]*PLAN MODE/, 'the agent got the plan-mode instructions');
+    assert.equal(api.mode(), 'plan', 'the mode stays for the next message');
+
+    await vscode.commands.executeCommand('opendev.switchMode');
+    assert.equal(api.mode(), 'normal');
+    fake.enqueue({ text: 'Doing it.' });
+    await api.send('now do it');
+    assert.doesNotMatch(lastUserText(fake.requests[1]!), /PLAN MODE/);
+  });
+
+  it('the opendev.thinkingLevel setting reaches the agent, also in the middle of a conversation', async () => {
+    await config().update('thinkingLevel', 'low', vscode.ConfigurationTarget.Global);
+    await until(() => api.thinkingLevel() === 'low', 'the thinking level low');
+    fake.enqueue({ text: 'A greeting needs no tools.' }, { text: 'Hello!' });
+    await api.send('hi');
+    assert.equal(fake.requests.length, 2, 'low: a thinking call, then the action call');
+    assert.equal(fake.requests[0]!.body.tools, undefined, 'the thinking call has no tools');
+    assert.deepEqual(
+      api.transcript().map((e) => e.kind),
+      ['user', 'thinking', 'assistant'],
+    );
+
+    await config().update('thinkingLevel', 'off', vscode.ConfigurationTarget.Global);
+    await until(() => api.thinkingLevel() === 'off', 'the thinking level off');
+    fake.enqueue({ text: 'Bye!' });
+    await api.send('bye');
+    assert.equal(fake.requests.length, 3, 'off: the action call only');
+    assert.match(JSON.stringify(fake.requests[2]!.body.messages), /"hi"/, 'the same agent, the same conversation');
+  });
+});

@@ -1,0 +1,274 @@
+import type { ChatEntryOf } from '../src/shared/protocol';
+import { basename, button, h, prettyJson } from './dom';
+import type { RenderContext } from './entries';
+import { renderMarkdown } from './markdown';
+
+/**
+ * The blocking requests as inline cards: approval, ask_user survey, plan review. A pending card
+ * takes the user's answer and posts it; an answered or cancelled card says what happened. What the
+ * user typed or picked in a pending card is kept as a draft, so hiding the view loses nothing.
+ */
+
+const OTHER = 'Other';
+
+type State = ChatEntryOf<'approval'>['state'];
+
+function card(state: State, title: string, icon: string): HTMLElement {
+  return h(
+    'article',
+    { class: 'card', data: { state }, attrs: { 'aria-label': title } },
+    h('header', { class: 'card-head' }, h('span', { class: 'card-icon', text: icon, attrs: { 'aria-hidden': 'true' } }), h('span', { text: title })),
+  );
+}
+
+function outcome(text: string, tone: 'ok' | 'no' | 'muted'): HTMLElement {
+  return h('p', { class: `card-outcome ${tone}`, text, attrs: { role: 'status' } });
+}
+
+/** A text input bound to a draft key. */
+function draftInput(ctx: RenderContext, key: string, options: { multiline?: boolean; placeholder: string; label: string; initial?: string }): HTMLInputElement | HTMLTextAreaElement {
+  const input = options.multiline ? h('textarea', { attrs: { rows: '3' } }) : h('input', { attrs: { type: 'text' } });
+  input.placeholder = options.placeholder;
+  input.setAttribute('aria-label', options.label);
+  input.value = ctx.draft(key) ?? options.initial ?? '';
+  input.addEventListener('input', () => ctx.setDraft(key, input.value));
+  return input;
+}
+
+// ───────────────────────────── approval ─────────────────────────────
+
+export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContext): HTMLElement {
+  const { request } = entry;
+  const repeated = request.kind === 'doom_loop';
+  const el = card(entry.state, repeated ? `Repeated action · ${request.toolName}` : `Approval needed · ${request.toolName}`, repeated ? '↻' : '⚠');
+  el.append(h('p', { class: 'card-title', text: request.title }));
+
+  let command: HTMLInputElement | HTMLTextAreaElement | undefined;
+  if (request.command !== undefined) {
+    if (entry.state === 'pending') {
+      command = draftInput(ctx, `${entry.id}:command`, { placeholder: 'Command', label: 'Command to run (you may edit it)', initial: request.command });
+      command.classList.add('command-input');
+      el.append(h('label', { class: 'field-label', text: 'Command' }), command);
+    } else {
+      el.append(h('pre', { class: 'command-text', text: request.command }));
+    }
+  }
+  if (request.diff) el.append(diffView(request.diff));
+  if (request.args.trim() && request.args.trim() !== '{}') {
+    const args = h('details', { class: 'card-args' }, h('summary', { text: 'Arguments' }), h('pre', { text: prettyJson(request.args) }));
+    args.open = request.command === undefined && !request.diff && entry.state === 'pending';
+    el.append(args);
+  }
+
+  if (entry.state === 'cancelled') {
+    el.append(outcome('Cancelled: the request was withdrawn.', 'muted'));
+    return el;
+  }
+  if (entry.state === 'answered' && entry.decision) {
+    const d = entry.decision;
+    const text =
+      d.action === 'allow'
+        ? '✓ Allowed'
+        : d.action === 'always'
+          ? '✓ Always allowed'
+          : d.action === 'edit'
+            ? `✓ Ran the edited command: ${d.command}`
+            : `✗ Denied${d.feedback ? `: ${d.feedback}` : ''}`;
+    el.append(outcome(text, d.action === 'deny' ? 'no' : 'ok'));
+    return el;
+  }
+
+  const feedback = draftInput(ctx, `${entry.id}:feedback`, { placeholder: 'Why not? (optional, sent with Deny)', label: 'Feedback sent with Deny' });
+  feedback.classList.add('feedback-input');
+  const post = (decision: ChatEntryOf<'approval'>['decision'] & object) => ctx.post({ type: 'answerApproval', id: entry.id, decision });
+  const allow = button('Allow', 'allow', () => post({ action: 'allow' }));
+  const always = !repeated && button('Always allow', 'always', () => post({ action: 'always' }), { secondary: true, title: `Allow, and do not ask again for ${request.toolName}` });
+  const deny = button('Deny', 'deny', () => post(feedback.value.trim() ? { action: 'deny', feedback: feedback.value.trim() } : { action: 'deny' }), { secondary: true });
+  const buttons = h('div', { class: 'card-buttons' }, allow, always, deny);
+  if (command) {
+    // Once the command is edited, the card offers to run the edited one (or to undo the edit).
+    const input = command;
+    const original = request.command!;
+    const runEdited = button('Run edited', 'edit', () => post({ action: 'edit', command: input.value.trim() }), { title: 'Run the command as you edited it' });
+    const undo = button('Undo edit', 'undo-edit', () => {
+      input.value = original;
+      ctx.setDraft(`${entry.id}:command`, undefined);
+      sync();
+    }, { secondary: true });
+    const sync = () => {
+      const edited = input.value.trim() !== '' && input.value.trim() !== original.trim();
+      runEdited.hidden = !edited;
+      undo.hidden = !edited;
+      allow.hidden = edited;
+      if (always) always.hidden = edited;
+    };
+    input.addEventListener('input', sync);
+    buttons.prepend(runEdited);
+    buttons.append(undo);
+    sync();
+  }
+  el.append(buttons, feedback);
+  return el;
+}
+
+function diffView(diff: string): HTMLElement {
+  const pre = h('pre', { class: 'diff', attrs: { 'aria-label': 'Proposed change (unified diff)' } });
+  for (const line of diff.replace(/\n$/, '').split('\n')) {
+    const kind = line.startsWith('+++') || line.startsWith('---') ? 'file' : line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'ctx';
+    pre.append(h('span', { class: `diff-${kind}`, text: `${line}\n` }));
+  }
+  return pre;
+}
+
+// ───────────────────────────── ask_user ─────────────────────────────
+
+export function renderQuestion(entry: ChatEntryOf<'question'>, ctx: RenderContext): HTMLElement {
+  const count = entry.questions.length;
+  const el = card(entry.state, count === 1 ? 'OpenDev has a question' : `OpenDev has ${count} questions`, '?');
+
+  if (entry.state !== 'pending') {
+    const list = h('dl', { class: 'answers' });
+    entry.questions.forEach((q, i) => {
+      const a = entry.answers?.answers[i];
+      const chosen = a ? [...a.selected.filter((s) => s !== OTHER), ...(a.other ? [`“${a.other}”`] : [])] : [];
+      list.append(h('dt', {}, h('span', { class: 'chip', text: q.header }), ` ${q.question}`), h('dd', { text: chosen.length > 0 ? chosen.join(', ') : '—' }));
+    });
+    el.append(list);
+    if (entry.state === 'cancelled') el.append(outcome('Cancelled: the questions were withdrawn.', 'muted'));
+    else el.append(entry.answers ? outcome('✓ Answered', 'ok') : outcome('Skipped: OpenDev goes on with its own judgement.', 'muted'));
+    return el;
+  }
+
+  const readers: Array<() => { header: string; selected: string[]; other?: string }> = [];
+  entry.questions.forEach((q, qi) => {
+    const name = `${entry.id}-q${qi}`;
+    const key = `${entry.id}:q${qi}`;
+    const picked = new Set<string>(JSON.parse(ctx.draft(key) ?? '[]') as string[]);
+    const fieldset = h(
+      'fieldset',
+      { class: 'question' },
+      h('legend', {}, h('span', { class: 'chip', text: q.header }), h('span', { class: 'question-text', text: q.question })),
+    );
+    if (q.multiSelect) fieldset.append(h('p', { class: 'hint', text: 'Choose any that apply.' }));
+    const options = q.options.some((o) => o.label === OTHER) ? q.options : [...q.options, { label: OTHER, description: 'Type your own answer.' }];
+    const inputs: HTMLInputElement[] = [];
+    let otherText: HTMLInputElement | undefined;
+    const save = () => ctx.setDraft(key, JSON.stringify(inputs.filter((i) => i.checked).map((i) => i.value)));
+    for (const option of options) {
+      const input = h('input', { attrs: { type: q.multiSelect ? 'checkbox' : 'radio', name, value: option.label } });
+      input.checked = picked.has(option.label);
+      input.addEventListener('change', save);
+      inputs.push(input);
+      const label = h(
+        'label',
+        { class: 'option' },
+        input,
+        h('span', { class: 'option-text' }, h('span', { class: 'option-label', text: option.label }), option.description && h('span', { class: 'option-description', text: option.description })),
+      );
+      fieldset.append(label);
+      if (option.label === OTHER) {
+        otherText = draftInput(ctx, `${key}:other`, { placeholder: 'Your answer', label: `Your own answer to: ${q.question}` }) as HTMLInputElement;
+        otherText.classList.add('other-input');
+        // Typing an answer picks "Other".
+        otherText.addEventListener('input', () => {
+          if (otherText!.value.trim() && !input.checked) {
+            input.checked = true;
+            save();
+          }
+        });
+        fieldset.append(otherText);
+      }
+    }
+    fieldset.append(h('p', { class: 'field-error', attrs: { role: 'alert' } }));
+    el.append(fieldset);
+    readers.push(() => {
+      const selected = inputs.filter((i) => i.checked).map((i) => i.value);
+      const other = otherText?.value.trim();
+      return selected.includes(OTHER) ? { header: q.header, selected, other } : { header: q.header, selected };
+    });
+  });
+
+  const submit = () => {
+    const answers = readers.map((read) => read());
+    // "Other" needs its text: say so next to the question instead of sending an answer the extension would refuse.
+    let valid = true;
+    el.querySelectorAll<HTMLElement>('fieldset.question').forEach((fs, i) => {
+      const error = fs.querySelector<HTMLElement>('.field-error')!;
+      const a = answers[i]!;
+      const missing = a.selected.includes(OTHER) && !a.other;
+      error.textContent = missing ? 'Type your answer, or pick another option.' : '';
+      if (missing) valid = false;
+    });
+    if (valid) ctx.post({ type: 'answerQuestions', id: entry.id, answers: { answers } });
+  };
+  el.append(
+    h(
+      'div',
+      { class: 'card-buttons' },
+      button('Submit', 'submit', submit),
+      button('Skip', 'skip', () => ctx.post({ type: 'answerQuestions', id: entry.id, answers: null }), { secondary: true, title: 'Skip: OpenDev decides on its own' }),
+    ),
+  );
+  return el;
+}
+
+// ───────────────────────────── plan review ─────────────────────────────
+
+export function renderPlan(entry: ChatEntryOf<'plan'>, ctx: RenderContext): HTMLElement {
+  const el = card(entry.state, `Plan ready for review · ${basename(entry.path)}`, '☰');
+  const body = h('div', { class: 'plan-body' });
+  renderMarkdown(body, entry.content);
+  if (entry.state === 'pending') {
+    el.append(h('p', { class: 'plan-path', text: entry.path, attrs: { title: entry.path } }), body);
+  } else {
+    // Once decided, the plan folds away; it stays one click from view.
+    const details = h('details', { class: 'plan-details' }, h('summary', { text: 'Show the plan' }), body);
+    details.open = ctx.isToggled(entry.id);
+    details.addEventListener('toggle', () => ctx.setToggled(entry.id, details.open));
+    el.append(details);
+  }
+
+  if (entry.state === 'cancelled') {
+    el.append(outcome('Cancelled: the review was withdrawn.', 'muted'));
+    return el;
+  }
+  if (entry.state === 'answered' && entry.decision) {
+    const d = entry.decision;
+    el.append(
+      d.action === 'modify'
+        ? outcome(`✎ Changes requested: ${d.feedback}`, 'no')
+        : outcome(d.action === 'approve_auto' ? '✓ Approved; edits run without asking' : '✓ Approved; each edit is shown for approval', 'ok'),
+    );
+    return el;
+  }
+
+  const feedbackKey = `${entry.id}:feedback`;
+  const feedback = draftInput(ctx, feedbackKey, { multiline: true, placeholder: 'What should change in the plan?', label: 'Requested changes' });
+  feedback.classList.add('feedback-input');
+  const sendFeedback = button('Send feedback', 'send-feedback', () => {
+    if (feedback.value.trim()) ctx.post({ type: 'answerPlan', id: entry.id, decision: { action: 'modify', feedback: feedback.value.trim() } });
+    else feedback.focus();
+  });
+  const cancelFeedback = button('Cancel', 'cancel-feedback', () => setEditing(false), { secondary: true });
+  const changes = h('div', { class: 'plan-feedback' }, feedback, h('div', { class: 'card-buttons' }, sendFeedback, cancelFeedback));
+  const decide = h(
+    'div',
+    { class: 'card-buttons' },
+    button('Approve & auto-approve edits', 'approve_auto', () => ctx.post({ type: 'answerPlan', id: entry.id, decision: { action: 'approve_auto' } }), {
+      title: 'Approve the plan; its edits run without asking',
+    }),
+    button('Approve', 'approve', () => ctx.post({ type: 'answerPlan', id: entry.id, decision: { action: 'approve' } }), {
+      secondary: true,
+      title: 'Approve the plan; each edit is still shown for approval',
+    }),
+    button('Request changes', 'modify', () => setEditing(true), { secondary: true }),
+  );
+  const setEditing = (on: boolean) => {
+    changes.hidden = !on;
+    ctx.setDraft(`${entry.id}:editing`, on ? '1' : undefined);
+    if (on) feedback.focus();
+  };
+  changes.hidden = ctx.draft(`${entry.id}:editing`) !== '1';
+  el.append(decide, changes);
+  return el;
+}

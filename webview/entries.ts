@@ -1,0 +1,153 @@
+import type { ChatEntry, ChatEntryOf, WebviewToExtension } from '../src/shared/protocol';
+import { renderApproval, renderPlan, renderQuestion } from './cards';
+import { h } from './dom';
+import { renderMarkdown } from './markdown';
+
+/** What entry renderers may use: posting to the extension, and the view state that must survive hide/show. */
+export interface RenderContext {
+  post(message: WebviewToExtension): void;
+  draft(key: string): string | undefined;
+  setDraft(key: string, value: string | undefined): void;
+  isToggled(id: string): boolean;
+  setToggled(id: string, on: boolean): void;
+}
+
+const PHASE_LABELS: Record<ChatEntryOf<'thinking'>['phase'], string> = {
+  thinking: 'Thinking',
+  critique: 'Self-critique',
+  refined: 'Refined thinking',
+  reasoning: 'Reasoning',
+};
+
+const SUBAGENT_STATUS: Record<ChatEntryOf<'subagent'>['status'], string> = {
+  running: 'running…',
+  completed: '✓ completed',
+  failed: '✗ failed',
+  stopped: '■ stopped',
+};
+
+export function renderEntry(entry: ChatEntry, ctx: RenderContext): HTMLElement {
+  const el = renderBody(entry, ctx);
+  el.classList.add('entry', entry.kind);
+  el.dataset.id = entry.id;
+  return el;
+}
+
+/** Streams more text into an already rendered assistant or thinking entry (no re-render of the card). */
+export function updateText(el: HTMLElement, entry: ChatEntry): void {
+  if (entry.kind === 'assistant') renderMarkdown(el, entry.text);
+  else if (entry.kind === 'thinking') {
+    const body = el.querySelector<HTMLElement>('.thinking-body');
+    if (body) renderMarkdown(body, entry.text);
+    const preview = el.querySelector<HTMLElement>('.thinking-preview');
+    if (preview) preview.textContent = firstLine(entry.text);
+  }
+}
+
+function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
+  switch (entry.kind) {
+    case 'user': {
+      const el = h('article', { text: entry.text });
+      if (entry.queued) {
+        el.classList.add('queued');
+        el.append(h('span', { class: 'badge', text: 'Queued', attrs: { title: 'Sent while OpenDev works: it reads this at its next step.' } }));
+      }
+      return el;
+    }
+    case 'assistant': {
+      const el = h('article');
+      renderMarkdown(el, entry.text);
+      return el;
+    }
+    case 'tool': {
+      const el = h(
+        'article',
+        { data: { status: entry.status } },
+        h('div', { class: 'tool-head', text: entry.name }),
+        // The summary carries its own ✓/✗; while running, the arguments say what is happening.
+        h('div', { class: 'tool-detail', text: entry.summary ?? `⋯ ${clip(entry.args.replace(/\s+/g, ' '), 160)}` }),
+      );
+      return el;
+    }
+    case 'error': {
+      const el = h('article', { attrs: { role: 'alert' } }, h('p', { text: entry.text }));
+      if (entry.action) {
+        const action = entry.action;
+        const fix = h('vscode-button', { text: action === 'setApiKey' ? 'Set API Key' : 'Open Settings' });
+        fix.addEventListener('click', () => ctx.post({ type: 'action', action }));
+        el.append(fix);
+      }
+      return el;
+    }
+    case 'notice':
+      return renderNotice(entry);
+    case 'thinking':
+      return renderThinking(entry, ctx);
+    case 'subagent':
+      return renderSubagent(entry);
+    case 'approval':
+      return renderApproval(entry, ctx);
+    case 'question':
+      return renderQuestion(entry, ctx);
+    case 'plan':
+      return renderPlan(entry, ctx);
+  }
+}
+
+function renderNotice(entry: ChatEntryOf<'notice'>): HTMLElement {
+  if (entry.command) {
+    // A slash command's output: the command as typed, then its text as the registry wrote it.
+    return h(
+      'article',
+      { class: `command-output${entry.level === 'warning' ? ' warning' : ''}` },
+      h('div', { class: 'command-line', text: entry.command }),
+      h('pre', { class: 'command-text', text: entry.text }),
+    );
+  }
+  const el = h('article', { text: entry.text });
+  if (entry.level === 'warning') {
+    el.classList.add('warning');
+    el.setAttribute('role', 'status');
+  }
+  return el;
+}
+
+function renderThinking(entry: ChatEntryOf<'thinking'>, ctx: RenderContext): HTMLElement {
+  const body = h('div', { class: 'thinking-body' });
+  renderMarkdown(body, entry.text);
+  const details = h(
+    'details',
+    { data: { phase: entry.phase } },
+    h('summary', {}, h('span', { class: 'thinking-label', text: PHASE_LABELS[entry.phase] }), h('span', { class: 'thinking-preview', text: firstLine(entry.text) })),
+    body,
+  );
+  details.open = ctx.isToggled(entry.id);
+  details.addEventListener('toggle', () => ctx.setToggled(entry.id, details.open));
+  return details;
+}
+
+function renderSubagent(entry: ChatEntryOf<'subagent'>): HTMLElement {
+  const head = h(
+    'div',
+    { class: 'subagent-head' },
+    h('span', { class: 'subagent-type', text: entry.type }),
+    entry.background && h('span', { class: 'badge', text: 'background' }),
+    h('span', { class: 'subagent-status', text: SUBAGENT_STATUS[entry.status] }),
+  );
+  const el = h('article', { data: { status: entry.status }, attrs: { 'aria-busy': entry.status === 'running' ? 'true' : undefined } }, head);
+  el.append(h('div', { class: 'subagent-task', text: entry.task }));
+  if (entry.summary) {
+    const summary = h('div', { class: 'subagent-summary' });
+    renderMarkdown(summary, entry.summary);
+    el.append(summary);
+  }
+  return el;
+}
+
+function firstLine(text: string): string {
+  return clip(text.trim().split('\n')[0] ?? '', 90);
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,67 @@
+import type { CostView, TodoView } from '../src/shared/protocol';
+import { h } from './dom';
+import { renderInline } from './markdown';
+
+const TODO_ICON: Record<TodoView['status'], string> = { doing: '◐', todo: '○', done: '✓' };
+const TODO_STATE: Record<TodoView['status'], string> = { doing: 'in progress', todo: 'to do', done: 'done' };
+
+/** The live todo list pinned above the input: doing first, then to do, then done; foldable. */
+export function renderTodos(panel: HTMLElement, todos: readonly TodoView[], folded: boolean, onFold: (folded: boolean) => void): void {
+  panel.hidden = todos.length === 0;
+  if (todos.length === 0) {
+    panel.replaceChildren();
+    return;
+  }
+  const done = todos.filter((t) => t.status === 'done').length;
+  const doing = todos.find((t) => t.status === 'doing');
+  const details = h(
+    'details',
+    {},
+    h(
+      'summary',
+      {},
+      h('span', { class: 'todos-title', text: 'Todos' }),
+      h('span', { class: 'todos-count', text: `${done}/${todos.length} done` }),
+      doing && h('span', { class: 'todos-current', text: doing.title.replace(/`/g, '') }),
+    ),
+    h(
+      'ul',
+      { class: 'todo-list' },
+      ...todos.map((t) =>
+        h(
+          'li',
+          { class: 'todo', data: { status: t.status }, attrs: { title: t.description || t.title, 'aria-label': `${t.title} (${TODO_STATE[t.status]})` } },
+          h('span', { class: 'todo-icon', text: TODO_ICON[t.status], attrs: { 'aria-hidden': 'true' } }),
+          title(t.title),
+        ),
+      ),
+    ),
+  );
+  details.open = !folded;
+  details.addEventListener('toggle', () => onFold(!details.open));
+  panel.replaceChildren(details);
+}
+
+/** "12.3k in (4.1k cached) · 812 out · $0.0123": tokens always, USD when the model's price is known. */
+export function formatCost(cost: CostView | undefined): { text: string; title: string } {
+  if (!cost || cost.calls === 0) return { text: '', title: '' };
+  const cached = cost.cachedTokens > 0 ? ` (${compact(cost.cachedTokens)} cached)` : '';
+  const usd = cost.usd === undefined ? '' : ` · $${cost.usd.toFixed(cost.usd < 1 ? 4 : 2)}`;
+  const title =
+    `${cost.inputTokens.toLocaleString('en-US')} input tokens (${cost.cachedTokens.toLocaleString('en-US')} cached), ` +
+    `${cost.outputTokens.toLocaleString('en-US')} output tokens in ${cost.calls} model call${cost.calls === 1 ? '' : 's'}` +
+    (cost.usd === undefined ? '; the price of this model is unknown' : '');
+  return { text: `${compact(cost.inputTokens)} in${cached} · ${compact(cost.outputTokens)} out${usd}`, title };
+}
+
+function compact(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${Number((n / 1000).toFixed(n < 10_000 ? 1 : 0))}k`;
+  return `${Number((n / 1_000_000).toFixed(1))}M`;
+}
+
+function title(text: string): HTMLElement {
+  const el = h('span', { class: 'todo-title' });
+  renderInline(el, text);
+  return el;
+}

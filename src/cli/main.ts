@@ -5,6 +5,7 @@ import { createMainAgent } from '../core/agent/create-agent';
 import { createSlashCommands } from '../core/commands/slash-commands';
 import { resolveOpendevHome } from '../core/config/opendev-home';
 import { PROVIDER_ENV, PROVIDER_LABELS, type ProviderSettings } from '../core/config/provider-settings';
+import type { RoleSettings } from '../core/llm/model-roles';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import { SessionRecorder } from '../core/session/session-recorder';
 import { SessionStore, type LoadedSession } from '../core/session/session-store';
@@ -13,7 +14,7 @@ import { HELP } from './help';
 import { EXIT, runPrintMode } from './print-mode';
 import { runRepl } from './repl';
 import { resolveResume } from './resume';
-import { modelInfos, settingsFromEnv, thinkingLevel } from './settings-from-env';
+import { modelInfos, roleSettingsFromEnv, settingsFromEnv, thinkingLevel } from './settings-from-env';
 
 declare const OPENDEV_VERSION: string | undefined;
 
@@ -21,6 +22,7 @@ interface Setup {
   options: CliOptions;
   workspaceRoot: string;
   settings: ProviderSettings;
+  roles: RoleSettings;
   agent: Agent;
   recorder: SessionRecorder;
   resumed: LoadedSession | undefined;
@@ -38,9 +40,9 @@ async function main(argv: string[]): Promise<number> {
     return reportSetupError(err);
   }
   if (typeof setup === 'number') return setup;
-  const { options, agent, recorder, settings } = setup;
+  const { options, agent, recorder, roles } = setup;
   const commands = createSlashCommands();
-  const models = modelInfos(settings);
+  const models = modelInfos(roles);
 
   if (options.prompt === undefined) {
     return runRepl({ agent, recorder, commands, models, greeting: greeting(setup) });
@@ -87,10 +89,11 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
   const interactive = options.prompt === undefined;
   const thinking = thinkingLevel(options, env, interactive);
   const settings = settingsFromEnv(options, env);
+  const roles = roleSettingsFromEnv(settings, env);
   const store = new SessionStore({ home: resolveOpendevHome(env), onProblem: (p) => warn(`skipped damaged session data: ${p}`) });
   const resumed = await resolveResume(store, options, workspaceRoot, warn);
   const agent = await createMainAgent({
-    roles: { action: settings },
+    roles,
     workspaceRoot,
     thinkingLevel: thinking,
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
@@ -98,7 +101,7 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
   const cost = resumed?.record.meta.cost;
   if (resumed) agent.restore(resumed.messages, cost ? { ...cost, usd: cost.usd } : undefined);
   const recorder = new SessionRecorder(store, workspaceRoot, resumed?.record);
-  return { options, workspaceRoot, settings, agent, recorder, resumed };
+  return { options, workspaceRoot, settings, roles, agent, recorder, resumed };
 }
 
 function greeting({ settings, workspaceRoot, resumed, agent }: Setup): string {

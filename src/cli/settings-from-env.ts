@@ -8,6 +8,8 @@ import {
   type ProviderKind,
   type ProviderSettings,
 } from '../core/config/provider-settings';
+import { buildRoleSettings, OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole, type RoleOverride } from '../core/config/role-overrides';
+import type { RoleSettings } from '../core/llm/model-roles';
 import type { CliOptions } from './args';
 import { UsageError } from './args';
 
@@ -48,9 +50,30 @@ export function thinkingLevel(options: CliOptions, env: NodeJS.ProcessEnv, inter
   return interactive ? 'medium' : 'off';
 }
 
+/**
+ * Every model role: the action model plus the roles bound to their own model by
+ * OPENDEV_<ROLE>_MODEL (and optionally OPENDEV_<ROLE>_PROVIDER), e.g. OPENDEV_COMPACT_MODEL=gpt-4.1-mini.
+ */
+export function roleSettingsFromEnv(action: ProviderSettings, env: NodeJS.ProcessEnv): RoleSettings {
+  const overrides: Partial<Record<OptionalRole, RoleOverride>> = {};
+  for (const role of OPTIONAL_ROLES) {
+    const prefix = `OPENDEV_${role.toUpperCase()}`;
+    const model = env[`${prefix}_MODEL`]?.trim();
+    if (!model) continue;
+    const provider = env[`${prefix}_PROVIDER`]?.trim() || undefined;
+    const parsed = RoleOverrideSchema.safeParse({ model, provider, baseUrl: provider ? env[PROVIDER_ENV[provider as ProviderKind]?.baseUrl ?? '']?.trim() || undefined : undefined });
+    if (!parsed.success) throw new UsageError(`${prefix}_PROVIDER="${provider}" is not one of: ${PROVIDER_KINDS.join(', ')}`);
+    overrides[role] = parsed.data;
+  }
+  return buildRoleSettings(action, overrides, (p) => env[PROVIDER_ENV[p].apiKey] || undefined);
+}
+
 /** For /models. */
-export function modelInfos(action: ProviderSettings): ModelInfo[] {
-  return [{ role: 'action', provider: action.provider, model: action.model, ...(action.baseUrl ? { baseUrl: action.baseUrl } : {}) }];
+export function modelInfos(roles: RoleSettings): ModelInfo[] {
+  return (['action', ...OPTIONAL_ROLES] as const).flatMap((role) => {
+    const s = roles[role];
+    return s ? [{ role, provider: s.provider, model: s.model, ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}) }] : [];
+  });
 }
 
 function describe(field: string, provider: ProviderKind): string {

@@ -16,9 +16,10 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage): AgentSource {
     const outcome = await readProviderSettings(secrets);
     if (!outcome.ok) return { problem: { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' } };
     try {
-      const settings = outcome.settings;
-      const agent = await createMainAgent({ roles: { action: settings }, workspaceRoot: folder.uri.fsPath, thinkingLevel: readThinkingLevel() });
-      const models = [{ role: 'action', provider: PROVIDER_LABELS[settings.provider], model: settings.model, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}) }];
+      const agent = await createMainAgent({ roles: outcome.roles, workspaceRoot: folder.uri.fsPath, thinkingLevel: readThinkingLevel() });
+      const models = Object.entries(outcome.roles).flatMap(([role, s]) =>
+        s ? [{ role, provider: PROVIDER_LABELS[s.provider], model: s.model, ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}) }] : [],
+      );
       return { agent, models };
     } catch (err) {
       if (err instanceof MissingApiKeyError) {

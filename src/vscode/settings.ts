@@ -1,4 +1,7 @@
 import * as vscode from 'vscode';
+import { z } from 'zod';
+import { buildRoleSettings, OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from '../core/config/role-overrides';
+import type { RoleSettings } from '../core/llm/model-roles';
 import { THINKING_LEVELS, type ThinkingLevel } from '../core/agent/thinking-level';
 import {
   DEFAULT_MODELS,
@@ -19,7 +22,7 @@ export function currentProvider(): ProviderKind {
   return (PROVIDER_KINDS as readonly string[]).includes(value) ? (value as ProviderKind) : 'openai';
 }
 
-export type SettingsOutcome = { ok: true; settings: ProviderSettings } | { ok: false; problem: string };
+export type SettingsOutcome = { ok: true; settings: ProviderSettings; roles: RoleSettings } | { ok: false; problem: string };
 
 /** Reads `opendev.*` and the key from SecretStorage; a bad value is reported, never thrown. */
 export async function readProviderSettings(secrets: vscode.SecretStorage): Promise<SettingsOutcome> {
@@ -35,8 +38,21 @@ export async function readProviderSettings(secrets: vscode.SecretStorage): Promi
     const issue = parsed.error.issues[0];
     return { ok: false, problem: `The setting opendev.${String(issue?.path[0])} is invalid: ${issue?.message}` };
   }
-  return { ok: true, settings: parsed.data };
+  const overrides = RoleOverridesSchema.safeParse(config.get('roles') ?? {});
+  if (!overrides.success) {
+    const issue = overrides.error.issues[0];
+    return { ok: false, problem: `The setting opendev.roles.${issue?.path.join('.')} is invalid: ${issue?.message}` };
+  }
+  const keys = new Map<ProviderKind, string | undefined>();
+  for (const role of OPTIONAL_ROLES) {
+    const other = overrides.data[role]?.provider;
+    if (other && !keys.has(other)) keys.set(other, (await secrets.get(secretKeyFor(other))) || undefined);
+  }
+  return { ok: true, settings: parsed.data, roles: buildRoleSettings(parsed.data, overrides.data, (p) => keys.get(p)) };
 }
+
+/** `opendev.roles`: the thinking, critique, vision and compact models, each optional. */
+const RoleOverridesSchema = z.object(Object.fromEntries(OPTIONAL_ROLES.map((r) => [r, RoleOverrideSchema.optional()])) as Record<OptionalRole, z.ZodOptional<typeof RoleOverrideSchema>>);
 
 /** `opendev.thinkingLevel`; an unknown value falls back to the default (medium). */
 export function readThinkingLevel(): ThinkingLevel {
@@ -45,4 +61,4 @@ export function readThinkingLevel(): ThinkingLevel {
 }
 
 /** Settings whose change needs a new agent (provider, model, endpoint, approvals); the thinking level does not. */
-export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'approvalLevel'].map((key) => `${SECTION}.${key}`);
+export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'roles', 'approvalLevel'].map((key) => `${SECTION}.${key}`);

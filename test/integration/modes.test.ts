@@ -74,4 +74,19 @@ describe('modes and thinking in VS Code', () => {
     assert.equal(fake.requests.length, 3, 'off: the action call only');
     assert.match(JSON.stringify(fake.requests[2]!.body.messages), /"hi"/, 'the same agent, the same conversation');
   });
+
+  it('opendev.roles binds the thinking step to its own model', async () => {
+    await config().update('roles', { thinking: { model: 'small-thinker' } }, vscode.ConfigurationTarget.Global);
+    await config().update('thinkingLevel', 'low', vscode.ConfigurationTarget.Global);
+    await until(() => api.thinkingLevel() === 'low', 'the thinking level low');
+    try {
+      fake.enqueue({ text: 'Just greet.' }, { text: 'Hello!' });
+      api.newChat();
+      await api.send('hi');
+      assert.deepEqual(fake.requests.map((r) => r.body.model), ['small-thinker', 'gpt-4.1']);
+    } finally {
+      await config().update('roles', undefined, vscode.ConfigurationTarget.Global);
+      await config().update('thinkingLevel', 'off', vscode.ConfigurationTarget.Global);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AgentMode, UICallback } from '../ui';
 import type { TodoList } from '../todos/todo';
 import type { SubagentLauncher } from '../subagents/launcher';
+import type { HostPorts } from '../host';
 
 /** The recovery classes of the paper's error-recovery system, plus `other`. */
 export type ToolErrorKind =
@@ -52,6 +53,8 @@ export interface ToolExecutionContext {
   completion: CompletionSlot;
   /** Absent for agents that may not spawn subagents. */
   subagents?: SubagentLauncher;
+  /** The host's ports (ripgrep path, terminal view); absent in plain unit tests. */
+  host?: HostPorts;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -87,6 +87,23 @@ describe('opendev CLI', () => {
       assert.equal(trace?.text, 'I should just answer.');
     });
 
+    it('OPENDEV_<ROLE>_MODEL binds a role to its own model (critique on Anthropic here)', async () => {
+      fake.enqueue({ text: 'plan' }, { text: 'critique' }, { text: 'better plan' }, { text: 'Done.' });
+      const r = await opendev(['-p', 'hi', '--thinking', 'high'], {
+        ...openai(),
+        OPENDEV_THINKING_MODEL: 'think-mini',
+        OPENDEV_CRITIQUE_MODEL: 'claude-critic',
+        OPENDEV_CRITIQUE_PROVIDER: 'anthropic',
+        ANTHROPIC_API_KEY: 'ant-key',
+        ANTHROPIC_BASE_URL: fake.anthropicBaseUrl,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(
+        fake.requests.map((q) => `${q.api}:${q.body.model}`),
+        ['openai:think-mini', 'anthropic:claude-critic', 'openai:think-mini', 'openai:gpt-4.1'],
+      );
+    });
+
     it('-p defaults to thinking off (one call); OPENDEV_THINKING changes the default', async () => {
       fake.enqueue({ text: 'A.' });
       assert.equal((await opendev(['-p', 'hi'], openai())).code, 0);

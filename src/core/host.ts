@@ -1,0 +1,23 @@
+/**
+ * What the core needs from its host (VS Code or the CLI). Every port is optional: a missing port
+ * means the feature degrades (the CLI has no terminal view; no ripgrep falls back to a slow search).
+ */
+export interface HostPorts {
+  /** Absolute path of ripgrep: VS Code's bundled rg in the extension, `rg` on PATH in the CLI. */
+  ripgrepPath?: string;
+  /** Shows the commands the agent runs (the VS Code "OpenDev" terminal). */
+  terminal?: CommandTerminalPort;
+}
+
+/** One command's live view: its output as it arrives, then how it ended. */
+export interface CommandView {
+  write(chunk: string): void;
+  end(outcome: { exitCode: number | null; signal?: string; status: 'completed' | 'failed' | 'killed' | 'timeout' }): void;
+}
+
+export interface CommandTerminalPort {
+  /** A foreground command, shown in the shared "OpenDev" terminal: the command line, output, exit status. */
+  showCommand(info: { id: string; command: string; cwd: string }): CommandView;
+  /** A background task gets its own terminal tab; closing that tab calls `onClose` (which kills the task). */
+  showBackgroundTask(info: { taskId: string; command: string; cwd: string }, onClose: () => void): CommandView;
+}

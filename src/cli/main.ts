@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Agent } from '../core/agent/agent';
 import { createMainAgent } from '../core/agent/create-agent';
+import { createStreamTerminalPort } from '../core/process/stream-terminal';
 import { createSlashCommands } from '../core/commands/slash-commands';
 import { resolveOpendevHome } from '../core/config/opendev-home';
 import { PROVIDER_ENV, PROVIDER_LABELS, type ProviderSettings } from '../core/config/provider-settings';
@@ -96,6 +97,9 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     roles,
     workspaceRoot,
     thinkingLevel: thinking,
+    // Command output streams live: to stdout in the interactive session, to stderr with -p --verbose
+    // (stdout stays the answer alone). Search finds `rg` on PATH by itself.
+    host: interactive || options.verbose ? { terminal: createStreamTerminalPort((t) => (interactive ? process.stdout : process.stderr).write(t)) } : undefined,
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
   });
   const cost = resumed?.record.meta.cost;

@@ -1,13 +1,16 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { createMainAgent } from '../core/agent/create-agent';
 import { PROVIDER_LABELS } from '../core/config/provider-settings';
 import { MissingApiKeyError } from '../core/llm/create-provider';
+import type { CommandTerminalPort } from '../core/host';
 import type { AgentSource } from './chat-controller';
 import { readProviderSettings, readThinkingLevel } from './settings';
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
- * (the controller gives the entry its id). */
-export function vscodeAgentSource(secrets: vscode.SecretStorage): AgentSource {
+ * (the controller gives the entry its id). `terminal` shows the commands the agent runs. */
+export function vscodeAgentSource(secrets: vscode.SecretStorage, terminal?: CommandTerminalPort): AgentSource {
   return async () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) {
@@ -16,7 +19,14 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage): AgentSource {
     const outcome = await readProviderSettings(secrets);
     if (!outcome.ok) return { problem: { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' } };
     try {
-      const agent = await createMainAgent({ roles: outcome.roles, workspaceRoot: folder.uri.fsPath, thinkingLevel: readThinkingLevel() });
+      const agent = await createMainAgent({
+        roles: outcome.roles,
+        workspaceRoot: folder.uri.fsPath,
+        thinkingLevel: readThinkingLevel(),
+        host: { terminal, ripgrepPath: bundledRipgrep() },
+        // node-pty from our own node_modules first, else the copy VS Code ships.
+        processes: { ptyPaths: appRootModules('node-pty') },
+      });
       const models = Object.entries(outcome.roles).flatMap(([role, s]) =>
         s ? [{ role, provider: PROVIDER_LABELS[s.provider], model: s.model, ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}) }] : [],
       );
@@ -37,4 +47,15 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage): AgentSource {
       throw err;
     }
   };
+}
+
+/** A module VS Code itself ships, under its app root (unpacked from the asar archive, or not packed at all). */
+function appRootModules(...path: string[]): string[] {
+  return ['node_modules', 'node_modules.asar.unpacked'].map((dir) => join(vscode.env.appRoot, dir, ...path));
+}
+
+/** VS Code's bundled ripgrep, if this build has one where we expect it. */
+function bundledRipgrep(): string | undefined {
+  const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  return appRootModules('@vscode', 'ripgrep', 'bin', exe).find((p) => existsSync(p));
 }

@@ -9,6 +9,7 @@ import { CHAT_VIEW_ID, ChatViewProvider } from './chat-view-provider';
 import { registerCommands } from './commands';
 import { AGENT_SETTINGS, readThinkingLevel, SECTION } from './settings';
 import { builtinSlashPort } from './slash-port';
+import { OpenDevTerminals, type TerminalViewApi } from './terminal/opendev-terminals';
 
 /** What the extension returns from activate(): used by other extensions and by our integration tests. */
 export interface OpenDevApi {
@@ -19,11 +20,14 @@ export interface OpenDevApi {
   mode(): AgentMode;
   /** The thinking level the agent runs with (from `opendev.thinkingLevel` or `/thinking`). */
   thinkingLevel(): ThinkingLevel;
+  /** The terminal view: what the "OpenDev" terminal and each background task's tab show. */
+  terminal: TerminalViewApi;
 }
 
 export function activate(context: vscode.ExtensionContext): OpenDevApi {
   const log = vscode.window.createOutputChannel('OpenDev', { log: true });
-  const chat = new ChatController(vscodeAgentSource(context.secrets), {
+  const terminals = new OpenDevTerminals();
+  const chat = new ChatController(vscodeAgentSource(context.secrets, terminals), {
     slash: builtinSlashPort(),
     thinkingLevel: readThinkingLevel(),
     workingDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
@@ -47,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     }),
     context.secrets.onDidChange(() => chat.invalidateAgent()),
     { dispose: () => chat.dispose() },
+    terminals,
   );
   registerCommands(context, chat, view);
 
@@ -56,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     newChat: () => chat.newChat(),
     mode: () => chat.currentMode,
     thinkingLevel: () => chat.currentThinkingLevel,
+    terminal: terminals,
   };
 }
 

@@ -1,6 +1,9 @@
+import type { HostPorts } from '../host';
 import type { Message } from '../messages';
+import type { ProcessManager } from '../process/process-manager';
 import type { SubagentLauncher } from '../subagents/launcher';
 import type { Todo, TodoList } from '../todos/todo';
+import type { FileTimeTracker } from '../tools/file-time-tracker';
 import type { ToolRegistry } from '../tools/registry';
 import type { AgentIdentity, CompletionSlot, ModeState } from '../tools/tool';
 import type { AgentMode, CostSnapshot, UICallback } from '../ui';
@@ -37,6 +40,12 @@ export interface AgentConfig {
   onTurnUI?: (ui: UICallback | undefined) => void;
   /** Releases what the agent's services hold (background subagents, catalogue refresh). */
   dispose?: () => void;
+  /** The host's ports (terminal view, ripgrep), passed to every tool call. */
+  host?: HostPorts;
+  /** The session's processes (shared by the main agent and its subagents), passed to every tool call. */
+  processes?: ProcessManager;
+  /** Read times and per-file locks for the stale-read check of edits. */
+  files?: FileTimeTracker;
 }
 
 /**
@@ -188,6 +197,9 @@ export class Agent {
           mode: this.modeState,
           completion,
           subagents: this.config.subagents,
+          host: this.config.host,
+          processes: this.config.processes,
+          files: this.config.files,
         },
       });
     } finally {

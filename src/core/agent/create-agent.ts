@@ -2,7 +2,10 @@ import { platform } from 'node:os';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
 import { CostTracker } from '../llm/cost-tracker';
 import { ModelRoles, type RoleSettings } from '../llm/model-roles';
+import type { HostPorts } from '../host';
 import type { Message } from '../messages';
+import { FileTimeTracker } from '../tools/file-time-tracker';
+import { ProcessManager, type ProcessManagerOptions } from '../process/process-manager';
 import { loadCustomAgents } from '../subagents/custom-agents';
 import { BUILTIN_SUBAGENTS, mergeSpecs, subagentSystemPrompt, subagentTools, type SubagentSpec } from '../subagents/specs';
 import { SubagentManager, type SubagentRunner } from '../subagents/subagent-manager';
@@ -25,9 +28,26 @@ export interface MainAgentOptions {
   home?: string;
   /** A shared capability catalogue (hosts keep one); default: a new one, loaded here. */
   catalog?: CapabilityCatalog;
+  /** What the host offers the tools (the VS Code terminal view, ripgrep's path); absent in plain runs. */
+  host?: HostPorts;
+  /** Limits and the tasks folder for run_command and background tasks (tests shorten the limits). */
+  processes?: ProcessManagerOptions;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
+
+/** What the main agent and its subagents share for a session. */
+interface SessionServices {
+  registry: ToolRegistry;
+  workspaceRoot: string;
+  vars: Record<string, string>;
+  environment: string;
+  cost: CostTracker;
+  host?: HostPorts;
+  processes: ProcessManager;
+  files: FileTimeTracker;
+  manager?: SubagentManager;
+}
 
 /**
  * The AgentFactory of the paper, as a function: skills → subagents → main agent, in that order,
@@ -37,30 +57,37 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const stable = loadTemplate('system/main.md');
   if (!stable) throw new Error('templates/system/main.md is missing from the OpenDev installation');
   const vars = { WORKSPACE_ROOT: options.workspaceRoot, PLATFORM: platform(), DATE: new Date().toISOString().slice(0, 10) };
-  const environment = renderTemplate(loadTemplate('system/environment.md') ?? '', vars);
   const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home });
   await catalog.load();
   const roles = new ModelRoles(options.roles, catalog);
   roles.forRole('action'); // fails now, not at the first message, when the key is missing
-  const cost = new CostTracker();
-  const registry = createBuiltinRegistry();
   const relay = createUiRelay();
+  const services: SessionServices = {
+    registry: createBuiltinRegistry(),
+    workspaceRoot: options.workspaceRoot,
+    vars,
+    environment: renderTemplate(loadTemplate('system/environment.md') ?? '', vars),
+    cost: new CostTracker(),
+    host: options.host,
+    // One process manager per session: the main agent's and its subagents' commands and tasks.
+    processes: new ProcessManager({ home: options.home, ...options.processes }),
+    files: new FileTimeTracker(),
+  };
 
   // Phase 1, skills: none yet (they arrive with the skills loader).
   // Phase 2, subagents: builtin specs, then custom agents from the user and the project.
   const custom = loadCustomAgents({ workspaceRoot: options.workspaceRoot, home: options.home });
   for (const warning of custom.warnings) relay.ui.onNotice?.(warning, 'warning');
-  const specs = mergeSpecs(BUILTIN_SUBAGENTS, custom.specs);
-  let manager: SubagentManager | undefined = undefined;
   const runSubagent: SubagentRunner = async (spec, task, run) => {
-    const agent = buildSubagent(spec, run.model ? roles.withModelOverride(run.model) : roles, registry, options.workspaceRoot, vars, environment, manager, cost);
+    const agent = buildSubagent(spec, run.model ? roles.withModelOverride(run.model) : roles, services);
     if (Array.isArray(run.history)) agent.restore(run.history as Message[]);
     const result = await agent.runTurn(task, subagentUI(relay.ui), run.signal);
     const status = result.status === 'completed' ? (result.taskStatus === 'failure' ? 'failed' : 'completed') : result.status === 'stopped' ? 'stopped' : 'failed';
     const summary = result.status === 'failed' ? `The subagent's model call failed: ${result.error.message}` : result.text;
     return { status, summary, history: [...agent.messages] };
   };
-  manager = new SubagentManager({ specs, run: runSubagent, ui: relay.ui });
+  const manager = new SubagentManager({ specs: mergeSpecs(BUILTIN_SUBAGENTS, custom.specs), run: runSubagent, ui: relay.ui });
+  services.manager = manager;
 
   // Phase 3, the main agent with every tool.
   const todos = new TodoStore();
@@ -68,48 +95,48 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   return new Agent({
     identity: { name: 'main', isSubagent: false },
     roles,
-    registry,
-    systemPrompt: { stable, dynamic: environment },
+    registry: services.registry,
+    systemPrompt: { stable, dynamic: services.environment },
     promptVars: vars,
     workspaceRoot: options.workspaceRoot,
     maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     thinkingLevel: options.thinkingLevel ?? 'off',
     todos,
     subagents: manager,
-    cost,
+    cost: services.cost,
+    host: services.host,
+    processes: services.processes,
+    files: services.files,
     onTurnUI: relay.setTarget,
     dispose: () => {
-      manager?.stopAll();
+      manager.stopAll();
+      services.processes.dispose();
       if (!options.catalog) catalog.close();
     },
   });
 }
 
-function buildSubagent(
-  spec: SubagentSpec,
-  roles: ModelRoles,
-  registry: ToolRegistry,
-  workspaceRoot: string,
-  vars: Record<string, string>,
-  environment: string,
-  manager: SubagentManager | undefined,
-  cost: CostTracker,
-): Agent {
+function buildSubagent(spec: SubagentSpec, roles: ModelRoles, services: SessionServices): Agent {
+  const allowed = new Set(subagentTools(spec));
   return new Agent({
-    identity: { name: spec.name, isSubagent: true },
+    identity: { name: spec.name, isSubagent: true, allowedTools: allowed },
     roles,
-    registry,
-    allowedTools: new Set(subagentTools(spec)),
-    systemPrompt: { stable: subagentSystemPrompt(spec, vars), dynamic: environment },
-    promptVars: vars,
-    workspaceRoot,
+    registry: services.registry,
+    allowedTools: allowed,
+    systemPrompt: { stable: subagentSystemPrompt(spec, services.vars), dynamic: services.environment },
+    promptVars: services.vars,
+    workspaceRoot: services.workspaceRoot,
     maxIterations: spec.maxIterations,
     thinkingLevel: 'off',
     // Subagents never share the main agent's todo list.
     todos: new TodoStore(),
-    subagents: spec.canSpawn ? manager?.launcherFor(spec) : undefined,
-    // A subagent's calls count toward the session's cost.
-    cost,
+    subagents: spec.canSpawn ? services.manager?.launcherFor(spec) : undefined,
+    // A subagent's calls count toward the session's cost; its commands are the session's processes.
+    cost: services.cost,
+    host: services.host,
+    processes: services.processes,
+    // Its own read times (it must read before editing), but the same per-file locks.
+    files: services.files.sharingLocks(),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { ToolCall } from '../messages';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolExecutionContext, ToolResult } from '../tools/tool';
+import { bindBatchRunner, type BatchMode } from '../tools/batch-tool';
 
 const MAX_PARALLEL = 5;
 
@@ -24,6 +25,7 @@ export class ToolDispatcher {
   ) {}
 
   async dispatch(calls: readonly ToolCall[], ctx: ToolExecutionContext): Promise<ToolResult[]> {
+    bindBatchRunner(ctx, this);
     const results: ToolResult[] = new Array(calls.length);
     let i = 0;
     while (i < calls.length) {
@@ -38,6 +40,22 @@ export class ToolDispatcher {
         results[i + k] = await this.runOne(call, ctx);
       });
       i = end;
+    }
+    return results;
+  }
+
+  /**
+   * batch_tool's calls: each through the same per-call path as dispatch (UI events, lifecycle
+   * seams, registry validation), all at once in a pool of 5 or one after another; results in order.
+   */
+  async runCalls(calls: readonly ToolCall[], ctx: ToolExecutionContext, mode: BatchMode): Promise<ToolResult[]> {
+    const results: ToolResult[] = new Array(calls.length);
+    if (mode === 'serial') {
+      for (let i = 0; i < calls.length; i++) results[i] = await this.runOne(calls[i]!, ctx);
+    } else {
+      await pool(calls, MAX_PARALLEL, async (call, k) => {
+        results[k] = await this.runOne(call, ctx);
+      });
     }
     return results;
   }

@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { fileTracker } from './file-time-tracker';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveInWorkspace } from './workspace-path';
 
@@ -31,7 +32,8 @@ export const readFileTool: Tool<typeof schema> = {
     if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
       throw new ToolError('other', `${shown} is a binary file (${info.size} bytes); read_file only reads text.`);
     }
-    const lines = buffer.toString('utf8').split(/\r?\n/);
+    // The BOM is not part of the first line the model sees (edit_file keeps it on its own).
+    const lines = buffer.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
     if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
 
     const start = (args.offset ?? 1) - 1;
@@ -44,6 +46,8 @@ export const readFileTool: Tool<typeof schema> = {
     const more = start + selected.length < lines.length
       ? `\n\n(${lines.length - start - selected.length} more lines; continue with offset ${start + selected.length + 1})`
       : '';
+    // Even a partial read counts: the model saw the file as of now, which is what the stale check asks.
+    fileTracker(ctx).recordRead(absolute, info.mtimeMs);
     return {
       ok: true,
       output: output + more,

@@ -41,6 +41,9 @@ export class ToolRegistry {
     if (!tool) {
       return toolFailure('not_found', `Unknown tool "${call.name}". Available tools: ${this.names().join(', ')}.`);
     }
+    if (ctx.agent.allowedTools && !ctx.agent.allowedTools.has(tool.name)) {
+      return toolFailure('permission', `${call.name} is not available to the ${ctx.agent.name} agent. Use one of: ${[...ctx.agent.allowedTools].join(', ')}.`);
+    }
     if (ctx.mode.mode === 'plan' && !tool.readOnly) {
       return toolFailure(
         'permission',

@@ -3,6 +3,8 @@ import type { AgentMode, UICallback } from '../ui';
 import type { TodoList } from '../todos/todo';
 import type { SubagentLauncher } from '../subagents/launcher';
 import type { HostPorts } from '../host';
+import type { ProcessManager } from '../process/process-manager';
+import type { FileTimeTracker } from './file-time-tracker';
 
 /** The recovery classes of the paper's error-recovery system, plus `other`. */
 export type ToolErrorKind =
@@ -29,6 +31,8 @@ export type ToolCategory = 'file' | 'search' | 'process' | 'web' | 'symbol' | 't
 export interface AgentIdentity {
   name: string;
   isSubagent: boolean;
+  /** The tools this agent may call (its schema); undefined = all. Checked again at dispatch (batch_tool). */
+  allowedTools?: ReadonlySet<string>;
 }
 
 /** Plan mode and the approvals a plan grants (approve_auto lets the plan's edits run unasked). */
@@ -55,6 +59,10 @@ export interface ToolExecutionContext {
   subagents?: SubagentLauncher;
   /** The host's ports (ripgrep path, terminal view); absent in plain unit tests. */
   host?: HostPorts;
+  /** The session's read times and per-file edit locks; absent: one tracker shared by the process. */
+  files?: FileTimeTracker;
+  /** The session's processes (run_command, background tasks); absent: one manager shared by the process. */
+  processes?: ProcessManager;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -60,3 +60,14 @@ describe('ToolRegistry in plan mode', () => {
     assert.equal((await registry.execute({ id: '2', name: 'read_file', arguments: '{"file_path":"package.json"}' }, ctx)).ok, true);
   });
 });
+
+describe('ToolRegistry and an agent’s allowed tools', () => {
+  it('refuses a tool outside the agent’s allow-list (e.g. reached through batch_tool)', async () => {
+    const registry = createBuiltinRegistry();
+    const ctx = toolContext({ workspaceRoot: process.cwd(), agent: { name: 'Code-Explorer', isSubagent: true, allowedTools: new Set(['read_file', 'task_complete']) } });
+    const denied = await registry.execute({ id: '1', name: 'write_file', arguments: '{"file_path":"x.txt","content":"x"}' }, ctx);
+    assert.equal(denied.errorKind, 'permission');
+    assert.match(denied.output, /write_file is not available to the Code-Explorer agent/);
+    assert.equal((await registry.execute({ id: '2', name: 'read_file', arguments: '{"file_path":"package.json"}' }, ctx)).ok, true);
+  });
+});

@@ -1,0 +1,11 @@
+// `npm run bench -- tools`: the workhorse tools. Each part returns its rows; one line per part.
+import { printTable } from '../stats';
+import { commandBench } from './command';
+import { editBench } from './edit';
+import { searchBench } from './search';
+
+export async function main(): Promise<void> {
+  printTable('edit_file: peer corpus and latency', await editBench());
+  printTable('search: text search vs. bare ripgrep', await searchBench());
+  printTable('run_command: per-command overhead vs. a bare spawn', await commandBench());
+}

@@ -1,0 +1,129 @@
+import { readFile, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { planEdit, type EditPlan } from './edit/apply-edit';
+import { realTargetInWorkspace, writeFileAtomic } from './edit/atomic-write';
+import { decodeText, encodeReplacements, type DecodedText } from './edit/line-endings';
+import { describeShift } from './edit/reindent';
+import { unifiedDiff } from './edit/unified-diff';
+import { fileTracker } from './file-time-tracker';
+import { ToolError, type Tool } from './tool';
+import { displayPath, resolveInWorkspace } from './workspace-path';
+
+const MAX_DIFF_CHARS = 20_000;
+
+const schema = z.object({
+  file_path: z.string().min(1).describe('Path of the file to change, relative to the workspace root or absolute inside it.'),
+  old_content: z.string().describe('The exact text to replace, with enough surrounding lines to be unique in the file.'),
+  new_content: z.string().describe('The text to put in its place.'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence of old_content instead of exactly one. Default false.'),
+});
+
+/**
+ * Replaces one occurrence (or all) of old_content in an existing file. The file must have been
+ * read since it last changed; edits of one file run one at a time; the file keeps its BOM and
+ * line endings; a failed edit leaves it untouched. After a successful edit the host may add
+ * error diagnostics to the result (a later seam; not done here).
+ */
+export const editFileTool: Tool<typeof schema> = {
+  name: 'edit_file',
+  category: 'file',
+  readOnly: false,
+  schema,
+  async run(args, ctx) {
+    const absolute = resolveInWorkspace(ctx.workspaceRoot, args.file_path);
+    const shown = displayPath(ctx.workspaceRoot, absolute);
+    const info = await stat(absolute).catch(() => undefined);
+    if (!info) throw new ToolError('not_found', `${shown} does not exist. edit_file changes existing files; create a new file with write_file.`);
+    if (info.isDirectory()) throw new ToolError('other', `${shown} is a directory, not a file. Use list_files to see what it holds.`);
+
+    const tracker = fileTracker(ctx);
+    return tracker.withLock(absolute, async () => {
+      // Inside the lock: an edit queued behind another sees that edit's write as its own.
+      await tracker.assertFresh(absolute, shown);
+      const prepared = await prepareEdit(ctx.workspaceRoot, absolute, shown, args);
+      await writeFileAtomic(prepared.real, encodeReplacements(prepared.decoded, prepared.plan.replacements), { mode: prepared.mode });
+      tracker.recordWrite(absolute, (await stat(prepared.real)).mtimeMs);
+
+      const diff = unifiedDiff(prepared.decoded.text, prepared.plan.text, shown);
+      const diffText = diff.text.length > MAX_DIFF_CHARS ? `${diff.text.slice(0, MAX_DIFF_CHARS)}\n… [diff cut at ${MAX_DIFF_CHARS} chars]` : diff.text;
+      return {
+        ok: true,
+        output: `${describePlan(prepared.plan, shown)}\n\n${diffText}`,
+        summary: `✓ Edited ${shown} (+${diff.added} −${diff.removed})`,
+      };
+    });
+  },
+};
+
+type EditArgs = z.infer<typeof schema>;
+type AppliedPlan = Extract<EditPlan, { ok: true }>;
+
+/** Reads the file and decides the edit; throws a ToolError when it cannot be applied. Writes nothing. */
+async function prepareEdit(workspaceRoot: string, absolute: string, shown: string, args: EditArgs): Promise<{ real: string; mode: number; decoded: DecodedText; plan: AppliedPlan }> {
+  const real = await realTargetInWorkspace(workspaceRoot, absolute, shown);
+  const [buffer, current] = await Promise.all([readFile(real), stat(real)]);
+  if (buffer.subarray(0, 8192).includes(0)) throw new ToolError('other', `${shown} is a binary file; edit_file only edits text.`);
+  const content = buffer.toString('utf8');
+  if (!Buffer.from(content, 'utf8').equals(buffer)) {
+    throw new ToolError('other', `${shown} is not valid UTF-8 text; edit_file would corrupt it, so it leaves it alone.`);
+  }
+  const decoded = decodeText(content);
+  const plan = planEdit({ text: decoded.text, oldContent: args.old_content, newContent: args.new_content, replaceAll: args.replace_all ?? false });
+  if (!plan.ok) throw planError(plan, shown);
+  return { real, mode: current.mode & 0o7777, decoded, plan };
+}
+
+/**
+ * The diff an edit_file call would make, without making it: for the approval prompt, which
+ * shows it before the edit runs. Undefined when the call is not valid or would fail (the tool
+ * itself then reports why).
+ */
+export async function previewEdit(workspaceRoot: string, rawArgs: unknown): Promise<{ diff: string; added: number; removed: number } | undefined> {
+  const parsed = schema.safeParse(rawArgs);
+  if (!parsed.success) return undefined;
+  try {
+    const absolute = resolveInWorkspace(workspaceRoot, parsed.data.file_path);
+    const shown = displayPath(workspaceRoot, absolute);
+    const { decoded, plan } = await prepareEdit(workspaceRoot, absolute, shown, parsed.data);
+    const diff = unifiedDiff(decoded.text, plan.text, shown);
+    return { diff: diff.text, added: diff.added, removed: diff.removed };
+  } catch {
+    return undefined;
+  }
+}
+
+function describePlan(plan: AppliedPlan, shown: string): string {
+  const n = plan.replacements.length;
+  const where = n === 1 ? `line ${plan.replacements[0]!.line}` : `lines ${plan.replacements.map((r) => r.line).join(', ')}`;
+  const notes: string[] = [];
+  if (plan.pass !== 'simple' && plan.pass !== 'empty-file') notes.push(`old_content matched by the ${plan.pass} pass, not exactly`);
+  if (plan.shift) notes.push(`new_content re-indented ${describeShift(plan.shift)} to the file's indentation`);
+  if (plan.lineNumbersStripped) notes.push('line-number prefixes removed from old_content');
+  const detail = notes.length ? ` (${notes.join('; ')})` : '';
+  return `Edited ${shown}: ${n} replacement${n === 1 ? '' : 's'} at ${where}${detail}.`;
+}
+
+function planError(plan: Extract<EditPlan, { ok: false }>, shown: string): ToolError {
+  switch (plan.reason) {
+    case 'identical':
+      return new ToolError('other', 'old_content and new_content are identical, so there is nothing to change. Put the current text in old_content and what it should become in new_content.');
+    case 'empty_old':
+      return new ToolError('edit_mismatch', `old_content is empty but ${shown} is not: edit_file never replaces a whole file. Quote the exact text to change in old_content (read_file shows it).`);
+    case 'ambiguous': {
+      const lines = plan.lines ?? [];
+      return new ToolError(
+        'edit_mismatch',
+        `old_content matches ${lines.length} places in ${shown} (lines ${lines.join(', ')}). Include more surrounding lines in old_content so it matches exactly one, or set replace_all: true to change all ${lines.length}.`,
+      );
+    }
+    case 'not_found': {
+      const hint = plan.lines?.length ? ` Its first line appears at line ${plan.lines.join(', ')}: compare the lines that follow with old_content.` : '';
+      return new ToolError(
+        'edit_mismatch',
+        `old_content was not found in ${shown}, not even ignoring whitespace, indentation and escaping.${hint} Read the file again and copy the text to change exactly, with a few unique lines around it.`,
+      );
+    }
+    case 'no_change':
+      return new ToolError('other', `Applying this edit leaves ${shown} unchanged: the file already has new_content where old_content matched.`);
+  }
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, link, open, realpath, rename, rm } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { ToolError } from '../tool';
+
+/**
+ * Writes a file so that readers see the old content or the new one, never a half-written file:
+ * the data goes to a temporary file beside the target, is flushed, then renamed over it.
+ * `exclusive` creates only: the temporary file is hard-linked to the target name, which fails
+ * if something appeared there meanwhile (falls back to a checked rename where links are not
+ * supported). `mode` is applied exactly (umask does not narrow it).
+ */
+export async function writeFileAtomic(target: string, data: string, options: { exclusive?: boolean; mode?: number } = {}): Promise<void> {
+  const temp = join(dirname(target), `.${basename(target)}.opendev-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', options.mode ?? 0o666);
+  try {
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    if (options.mode !== undefined) await chmod(temp, options.mode);
+    if (options.exclusive) await linkExclusive(temp, target);
+    else await rename(temp, target);
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+async function linkExclusive(temp: string, target: string): Promise<void> {
+  try {
+    await link(temp, target);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw err;
+    // Filesystems without hard links: a checked rename is the best left.
+    const exists = await open(target, 'r').then(
+      async (h) => (await h.close(), true),
+      () => false,
+    );
+    if (exists) throw Object.assign(new Error(`EEXIST: ${target} exists`), { code: 'EEXIST' });
+    await rename(temp, target);
+  }
+}
+
+/**
+ * The file a write really changes, following symlinks: refused when it lies outside the
+ * workspace (a link inside the workspace must not become a way to write outside it).
+ */
+export async function realTargetInWorkspace(workspaceRoot: string, absolute: string, shown: string): Promise<string> {
+  const [root, real] = await Promise.all([realpath(workspaceRoot).catch(() => workspaceRoot), realpath(absolute)]);
+  const rel = relative(root, real);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new ToolError('permission', `${shown} leads through a symbolic link to ${real}, which is outside the workspace. Change files inside the workspace only.`);
+  }
+  return real;
+}

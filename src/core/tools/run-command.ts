@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { CommandView } from '../host';
+import { prepareCommand } from '../process/command-prep';
+import { checkDanger } from '../process/danger-gate';
+import type { ForegroundOutcome } from '../process/foreground-runner';
+import { defaultProcessManager, type ProcessManager } from '../process/process-manager';
+import { ViewStream } from '../process/view-stream';
+import { describeTask, formatDuration, oneLine, plural, stateText } from '../process/task-format';
+import { ToolError, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
+
+const schema = z.object({
+  command: z.string().describe('The command line to run with bash in the workspace root, e.g. "npm test" or "cd web && npm run build".'),
+  background: z
+    .boolean()
+    .optional()
+    .describe('Run as a background task and return after its first output (up to 20 s). Servers and watchers are put in the background automatically.'),
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Seconds before a foreground command is stopped (default 600; also how long it may stay silent, default 60). Ignored for background tasks.'),
+});
+
+/** A foreground command shows at most this much in the terminal view (then a note, and its end). */
+const VIEW_MAX_CHARS = 1_000_000;
+
+/** A short summary is the output itself; longer ones say how it ended and how much it printed. */
+const SUMMARY_VERBATIM = 100;
+
+export const runCommandTool: Tool<typeof schema> = {
+  name: 'run_command',
+  category: 'process',
+  readOnly: false,
+  schema,
+  async run(args, ctx) {
+    const command = args.command.trim();
+    if (!command) throw new ToolError('other', 'The command is empty. Pass the shell command line to run in `command`.');
+
+    // Stage 1: the danger gate, before anything runs. Approvals and user rules cannot override it.
+    const verdict = checkDanger(command, { cwd: ctx.workspaceRoot });
+    if (verdict.blocked) {
+      throw new ToolError(
+        'permission',
+        `Refused by the danger rule "${verdict.rule}": ${verdict.reason}. This rule cannot be overridden by approvals or settings. ` +
+          'Do not retry it in another form; if the task really needs it, stop and ask the user to run it themselves.',
+      );
+    }
+    if (ctx.signal.aborted) throw new ToolError('other', 'Interrupted before the command started.');
+
+    // Stages 2–3: preparation and the background decision.
+    const prepared = prepareCommand(command);
+    const processes = ctx.processes ?? defaultProcessManager();
+    const background = args.background === true || prepared.promotedBy !== undefined;
+    try {
+      return background
+        ? await runBackground(processes, prepared.command, prepared.env, prepared.notes, prepared.promotedBy, ctx)
+        : await runInForeground(processes, prepared.command, prepared.env, prepared.notes, args.timeout, ctx);
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      throw new ToolError('other', `Could not run the command: ${(err as Error).message}`);
+    }
+  },
+};
+
+async function runInForeground(
+  processes: ProcessManager,
+  command: string,
+  env: Record<string, string>,
+  notes: string[],
+  timeoutSeconds: number | undefined,
+  ctx: ToolExecutionContext,
+): Promise<ToolResult> {
+  const limits = processes.limits;
+  const requestedMs = timeoutSeconds !== undefined ? Math.round(timeoutSeconds * 1000) : undefined;
+  if (requestedMs !== undefined && requestedMs > limits.maxAbsoluteMs) {
+    notes.push(`The timeout was capped at ${limits.maxAbsoluteMs / 1000} s.`);
+  }
+  const shown = safeView(() => ctx.host?.terminal?.showCommand({ id: randomBytes(4).toString('hex'), command, cwd: ctx.workspaceRoot }));
+  const view = shown && new ViewStream(shown, { maxChars: VIEW_MAX_CHARS });
+  const outcome = await processes.runForeground({ command, cwd: ctx.workspaceRoot, env, timeoutMs: requestedMs, signal: ctx.signal, view });
+  view?.end({
+    exitCode: outcome.exitCode,
+    ...(outcome.signal ? { signal: outcome.signal } : {}),
+    status: outcome.status === 'exited' ? (outcome.exitCode === 0 ? 'completed' : 'failed') : outcome.status === 'aborted' ? 'killed' : outcome.status === 'spawn_error' ? 'failed' : 'timeout',
+  });
+  return foregroundResult(outcome, notes);
+}
+
+function foregroundResult(outcome: ForegroundOutcome, notes: string[]): ToolResult {
+  const header = notes.length ? `${notes.join('\n')}\n\n` : '';
+  const body = outcome.output.trim() === '' ? '(no output)' : outcome.output.replace(/\s+$/, '');
+  const stats = `${formatDuration(outcome.durationMs)}, ${plural(outcome.lines, 'line')}`;
+  const strays = outcome.strays
+    ? '\nNote: processes this command started in the background are still running (their output is no longer collected). Start long-running processes with background: true so they can be watched and stopped.'
+    : '';
+
+  switch (outcome.status) {
+    case 'spawn_error':
+      throw new ToolError('other', `The shell could not start: ${outcome.error}. Check that the workspace folder exists.`);
+    case 'idle_timeout':
+    case 'timeout': {
+      const limit = outcome.status === 'timeout' ? `it ran longer than ${formatDuration(outcome.absoluteMs)}` : `it printed nothing for ${formatDuration(outcome.idleMs)}`;
+      const message =
+        `The command was stopped because ${limit} (its whole process group was killed). ` +
+        'If it is a server or watcher, run it with background: true; if it waits for input, give the input in the command (a flag such as --yes, or a pipe); if it is just slow, pass a larger timeout.';
+      return {
+        ok: false,
+        errorKind: 'timeout',
+        output: `${header}Error (timeout): ${message}\n\nOutput so far (${stats}):\n${body}`,
+        summary: outcome.status === 'timeout' ? `✗ timeout: stopped after ${formatDuration(outcome.absoluteMs)}` : `✗ timeout: no output for ${formatDuration(outcome.idleMs)}`,
+      };
+    }
+    case 'aborted':
+      return {
+        ok: false,
+        errorKind: 'other',
+        output: `${header}Interrupted: the user stopped the command; its process group was killed.\n\nOutput so far (${stats}):\n${body}`,
+        summary: '✗ interrupted by the user',
+      };
+    case 'exited': {
+      const ended = outcome.signal ? `killed by ${outcome.signal}` : `exit code ${outcome.exitCode}`;
+      const ok = outcome.exitCode === 0;
+      return {
+        ok,
+        ...(ok ? {} : { errorKind: 'other' as const }),
+        output: `${header}${body}\n\n[${ended} · ${stats}]${strays}`,
+        summary: summarize(ok, outcome.signal ?? `exit ${outcome.exitCode}`, outcome.output, outcome.lines),
+      };
+    }
+  }
+}
+
+function summarize(ok: boolean, how: string, output: string, lines: number): string {
+  const text = output.trim();
+  const mark = ok ? '✓' : '✗';
+  if (text.length > 0 && text.length <= SUMMARY_VERBATIM && !text.includes('\n')) return ok ? `${mark} ${text}` : `${mark} ${how}: ${text}`;
+  if (text.length === 0) return `${mark} ${how}, no output`;
+  return `${mark} ${how}, ${plural(lines, 'line')}`;
+}
+
+async function runBackground(
+  processes: ProcessManager,
+  command: string,
+  env: Record<string, string>,
+  notes: string[],
+  promotedBy: string | undefined,
+  ctx: ToolExecutionContext,
+): Promise<ToolResult> {
+  const terminal = ctx.host?.terminal;
+  const started = processes.startBackground({
+    command,
+    cwd: ctx.workspaceRoot,
+    env,
+    ...(promotedBy ? { promotedBy } : {}),
+    view: terminal
+      ? (taskId) => {
+          const shown = safeView(() => terminal.showBackgroundTask({ taskId, command, cwd: ctx.workspaceRoot }, () => void processes.kill(taskId).catch(() => undefined)));
+          return shown && new ViewStream(shown);
+        }
+      : undefined,
+  });
+  const windowMs = processes.limits.initialWindowMs;
+  const info = await processes.waitForTask(started.id, windowMs, ctx.signal);
+  const output = processes.output(started.id);
+  const mode = processes.backgroundMode();
+
+  const lines: string[] = [];
+  if (promotedBy) lines.push(`Started as a background task because ${promotedBy}.`);
+  lines.push(...notes);
+  lines.push(`Task ${describeTask(info)}`);
+  lines.push(`Runs in ${mode.mode === 'pty' ? 'a pseudo-terminal' : `pipes (${mode.reason})`}; full output file: ${info.outputFile}`);
+  const waited = formatDuration((info.endedAt ?? Date.now()) - info.startedAt);
+  const body = output.text.trim() === '' ? '(no output yet)' : output.text.replace(/\s+$/, '');
+  if (info.state === 'RUNNING') {
+    const why = ctx.signal.aborted ? 'Interrupted while waiting; the task keeps running.' : `Still running after ${waited}.`;
+    lines.push(`${why} Output so far:\n${body}`);
+    lines.push(`\nUse get_process_output {"task_id": "${info.id}"} to see new output, kill_process {"task_id": "${info.id}"} to stop it.`);
+    return { ok: true, output: lines.join('\n'), summary: `✓ background task ${info.id} running: ${oneLine(command, 80)}` };
+  }
+  lines.push(`It ended within ${waited}: ${stateText(info)}. Output:\n${body}`);
+  const ok = info.state === 'COMPLETED';
+  return {
+    ok,
+    ...(ok ? {} : { errorKind: 'other' as const }),
+    output: lines.join('\n'),
+    summary: summarize(ok, info.signal ?? `exit ${info.exitCode}`, output.text, output.lines),
+  };
+}
+
+/** A terminal view must never break a command: its failures are swallowed. */
+function safeView(make: () => CommandView | undefined): CommandView | undefined {
+  let view: CommandView | undefined;
+  try {
+    view = make();
+  } catch {
+    return undefined;
+  }
+  if (!view) return undefined;
+  const inner = view;
+  return {
+    write(chunk) {
+      try {
+        inner.write(chunk);
+      } catch {
+        // the view is gone; the command goes on
+      }
+    },
+    end(outcome) {
+      try {
+        inner.end(outcome);
+      } catch {
+        // idem
+      }
+    },
+  };
+}

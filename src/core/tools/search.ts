@@ -1,0 +1,103 @@
+import { stat } from 'node:fs/promises';
+import { sep } from 'node:path';
+import { z } from 'zod';
+import { ToolError, type Tool, type ToolResult } from './tool';
+import { displayPath, resolveInWorkspace } from './workspace-path';
+import { searchAst } from './search/ast-search';
+import { formatOutcome } from './search/format';
+import { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_RESULTS } from './search/limits';
+import type { CaseMode } from './search/ripgrep';
+import { searchText, type SearchTarget } from './search/text-search';
+
+const required = (name: string, what: string) => ({
+  error: (issue: { input: unknown }) => (issue.input === undefined ? `${name} is required: ${what}` : `${name} must be a string: ${what}`),
+});
+
+const schema = z.object({
+  pattern: z
+    .string(required('pattern', 'the regular expression (type "text") or ast-grep pattern (type "ast") to search for'))
+    .min(1, 'pattern must not be empty')
+    .describe('type "text": a regular expression (ripgrep syntax). type "ast": an ast-grep pattern such as "console.log($A)".'),
+  path: z.string().optional().describe('File or folder to search, relative to the workspace root. Default: the whole workspace.'),
+  type: z.enum(['text', 'ast']).optional().describe('"text" (default): regex over lines. "ast": structural code search.'),
+  lang: z
+    .string()
+    .optional()
+    .describe('Language of an ast pattern: typescript, tsx, javascript, python, go, rust, java, c, cpp, html, css. Inferred from the file extension when path is a file.'),
+  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts", "src/**/*.test.ts", "*.{js,jsx}"; "!*.min.js" excludes.'),
+  context_lines: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(`Lines of context around each text match. Default ${DEFAULT_CONTEXT_LINES}, at most ${MAX_CONTEXT_LINES}.`),
+  case_sensitive: z.boolean().optional().describe('Default: smart case (insensitive unless the pattern has an upper-case letter).'),
+  max_results: z.number().int().min(1).optional().describe(`Matches to show. Default and maximum ${MAX_RESULTS}.`),
+});
+
+export const searchTool: Tool<typeof schema> = {
+  name: 'search',
+  category: 'search',
+  readOnly: true,
+  schema,
+  async run(args, ctx): Promise<ToolResult> {
+    const target = await resolveTarget(ctx.workspaceRoot, args.path);
+    const where = target.rel === '' ? 'the workspace' : target.rel;
+    const glob = args.glob?.trim() ? args.glob.trim() : undefined;
+    const maxResults = Math.min(args.max_results ?? MAX_RESULTS, MAX_RESULTS);
+
+    if (args.type === 'ast') {
+      const { outcome, language, filesSearched } = await searchAst({
+        workspaceRoot: ctx.workspaceRoot,
+        target,
+        pattern: args.pattern,
+        lang: args.lang,
+        glob,
+        maxResults,
+        host: ctx.host,
+        signal: ctx.signal,
+      });
+      return formatOutcome(outcome, {
+        query: `ast pattern ${JSON.stringify(args.pattern)} (${language.label})`,
+        where,
+        maxResults,
+        noMatchHint:
+          `Searched ${filesSearched} ${language.label} file${filesSearched === 1 ? '' : 's'}. ` +
+          'An ast pattern matches syntax, not text: write it as the code would appear (e.g. "$OBJ.method($$$ARGS)"), or use type "text".',
+      });
+    }
+
+    const caseMode: CaseMode = args.case_sensitive === undefined ? 'smart' : args.case_sensitive ? 'sensitive' : 'insensitive';
+    const { outcome, engine } = await searchText({
+      workspaceRoot: ctx.workspaceRoot,
+      target,
+      pattern: args.pattern,
+      glob,
+      contextLines: Math.min(args.context_lines ?? DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES),
+      caseMode,
+      maxResults,
+      host: ctx.host,
+      signal: ctx.signal,
+    });
+    const caseNote = {
+      smart: 'Smart case: matching ignores case only when the pattern is all lower-case.',
+      sensitive: 'Matching was case-sensitive.',
+      insensitive: 'Matching ignored case.',
+    }[caseMode];
+    return formatOutcome(outcome, {
+      query: `/${args.pattern}/`,
+      where,
+      maxResults,
+      noMatchHint: `${caseNote} Hidden files, binary files and files ignored by .gitignore are not searched.`,
+      summaryNote: engine === 'builtin' ? '(built-in search, no ripgrep)' : undefined,
+    });
+  },
+};
+
+async function resolveTarget(workspaceRoot: string, path: string | undefined): Promise<SearchTarget> {
+  const absolute = resolveInWorkspace(workspaceRoot, path?.trim() ? path.trim() : '.');
+  const rel = displayPath(workspaceRoot, absolute);
+  const info = await stat(absolute).catch(() => undefined);
+  if (!info) throw new ToolError('not_found', `${rel} does not exist. Check the path with list_files, or search the whole workspace by leaving path out.`);
+  return { rel: rel === '.' ? '' : rel.split(sep).join('/'), isFile: !info.isDirectory() };
+}

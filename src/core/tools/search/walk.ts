@@ -1,0 +1,64 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GitignoreRules, isIgnored, type GlobFilter } from './glob';
+
+/** Never searched by the built-in walker (the paper's default ignores; ripgrep skips them through .gitignore or as hidden). */
+export const DEFAULT_IGNORED_NAMES: ReadonlySet<string> = new Set(['node_modules', '.git', '__pycache__', '.venv', '.DS_Store']);
+
+export interface WalkOptions {
+  workspaceRoot: string;
+  /** Workspace-relative folder to start from ('' for the root), forward slashes. */
+  start: string;
+  glob?: GlobFilter;
+  signal: AbortSignal;
+}
+
+/**
+ * Lists the files under `start` in path order the way ripgrep would pick them: hidden entries and
+ * the default ignores skipped, `.gitignore` files honoured (the root's, those of the folders above
+ * `start`, and nested ones as the walk meets them), symbolic links not followed. Yields
+ * workspace-relative paths; stops quietly when the signal aborts.
+ */
+export async function* walkFiles(options: WalkOptions): AsyncGenerator<string> {
+  const stack: GitignoreRules[] = [];
+  const segments = options.start === '' ? [] : options.start.split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const rules = await loadGitignore(options.workspaceRoot, segments.slice(0, i).join('/'));
+    if (rules) stack.push(rules);
+  }
+  yield* walkDir(options, options.start, stack);
+}
+
+async function* walkDir(options: WalkOptions, dir: string, parentStack: GitignoreRules[]): AsyncGenerator<string> {
+  if (options.signal.aborted) return;
+  const own = await loadGitignore(options.workspaceRoot, dir);
+  const stack = own ? [...parentStack, own] : parentStack;
+  let entries;
+  try {
+    entries = await readdir(join(options.workspaceRoot, dir), { withFileTypes: true });
+  } catch {
+    return; // unreadable folder: skipped, like ripgrep (which warns)
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (options.signal.aborted) return;
+    if (entry.name.startsWith('.') || DEFAULT_IGNORED_NAMES.has(entry.name)) continue;
+    const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (isIgnored(stack, rel, true) || options.glob?.prunesDir(rel)) continue;
+      yield* walkDir(options, rel, stack);
+    } else if (entry.isFile()) {
+      if (isIgnored(stack, rel, false)) continue;
+      if (options.glob && !options.glob.acceptsFile(rel)) continue;
+      yield rel;
+    }
+  }
+}
+
+async function loadGitignore(workspaceRoot: string, dir: string): Promise<GitignoreRules | undefined> {
+  try {
+    return new GitignoreRules(dir, await readFile(join(workspaceRoot, dir, '.gitignore'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,85 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { realTargetInWorkspace, writeFileAtomic } from './edit/atomic-write';
+import { fileTracker } from './file-time-tracker';
+import { ToolError, type Tool } from './tool';
+import { displayPath, resolveInWorkspace } from './workspace-path';
+
+const schema = z.object({
+  file_path: z.string().min(1).describe('Path of the new file, relative to the workspace root or absolute inside it.'),
+  content: z.string().describe('The complete content of the new file.'),
+  create_dirs: z.boolean().optional().describe('Create missing parent folders. Default false.'),
+});
+
+/** Creates a new file. Never overwrites: changing an existing file is edit_file's job. */
+export const writeFileTool: Tool<typeof schema> = {
+  name: 'write_file',
+  category: 'file',
+  readOnly: false,
+  schema,
+  async run(args, ctx) {
+    const absolute = resolveInWorkspace(ctx.workspaceRoot, args.file_path);
+    const shown = displayPath(ctx.workspaceRoot, absolute);
+    if (absolute === ctx.workspaceRoot || args.file_path.endsWith('/') || args.file_path.endsWith('\\')) {
+      throw new ToolError('other', `${args.file_path} names a folder; give write_file the path of a file.`);
+    }
+    const tracker = fileTracker(ctx);
+    return tracker.withLock(absolute, async () => {
+      const existing = await stat(absolute).catch(() => undefined);
+      if (existing?.isDirectory()) throw new ToolError('other', `${shown} is a directory; write_file creates files.`);
+      if (existing) throw alreadyExists(shown);
+
+      const parent = dirname(absolute);
+      const missing = await firstMissingFolder(parent, ctx.workspaceRoot);
+      // The nearest existing folder must really be inside the workspace (not a link out of it).
+      await realTargetInWorkspace(ctx.workspaceRoot, missing ? dirname(missing) : parent, shown);
+      if (missing) {
+        const missingShown = displayPath(ctx.workspaceRoot, missing);
+        if (!args.create_dirs) {
+          throw new ToolError('not_found', `The folder ${missingShown}/ does not exist. Call write_file again with create_dirs: true to create it, or check the path with list_files.`);
+        }
+        await mkdir(parent, { recursive: true });
+      } else {
+        const parentInfo = await stat(parent);
+        if (!parentInfo.isDirectory()) throw new ToolError('other', `${displayPath(ctx.workspaceRoot, parent)} is a file, so it cannot hold ${shown}.`);
+      }
+
+      try {
+        await writeFileAtomic(absolute, args.content, { exclusive: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists(shown);
+        throw err;
+      }
+      const written = await stat(absolute);
+      tracker.recordWrite(absolute, written.mtimeMs);
+      const lines = countLines(args.content);
+      return {
+        ok: true,
+        output: `Created ${shown} (${lines} line${lines === 1 ? '' : 's'}, ${Buffer.byteLength(args.content, 'utf8').toLocaleString('en-US')} bytes).`,
+        summary: `✓ Created ${shown} (${lines} line${lines === 1 ? '' : 's'})`,
+      };
+    });
+  },
+};
+
+function alreadyExists(shown: string): ToolError {
+  return new ToolError('other', `${shown} already exists; write_file only creates new files. To change it, read it with read_file and use edit_file.`);
+}
+
+/** The outermost missing folder on the way from the workspace root to `folder`, if any. */
+async function firstMissingFolder(folder: string, workspaceRoot: string): Promise<string | undefined> {
+  let missing: string | undefined;
+  for (let dir = folder; dir !== dirname(dir); dir = dirname(dir)) {
+    if (await stat(dir).then(() => true, () => false)) break;
+    missing = dir;
+    if (dir === workspaceRoot) break;
+  }
+  return missing;
+}
+
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  const lines = text.split('\n').length;
+  return text.endsWith('\n') ? lines - 1 : lines;
+}

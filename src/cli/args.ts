@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { THINKING_LEVELS } from '../core/agent/thinking-level';
 import { PROVIDER_KINDS } from '../core/config/provider-settings';
 
-export const APPROVAL_LEVELS = ['manual', 'semi-auto', 'auto'] as const;
-export type ApprovalLevel = (typeof APPROVAL_LEVELS)[number];
+import { APPROVAL_LEVELS, type ApprovalLevel } from '../core/safety/approval-level';
+
+export { APPROVAL_LEVELS, type ApprovalLevel };
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 

@@ -97,6 +97,7 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     roles,
     workspaceRoot,
     thinkingLevel: thinking,
+    approvalLevel: options.approval,
     // Command output streams live: to stdout in the interactive session, to stderr with -p --verbose
     // (stdout stays the answer alone). Search finds `rg` on PATH by itself.
     host: interactive || options.verbose ? { terminal: createStreamTerminalPort((t) => (interactive ? process.stdout : process.stderr).write(t)) } : undefined,

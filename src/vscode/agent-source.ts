@@ -6,7 +6,7 @@ import { PROVIDER_LABELS } from '../core/config/provider-settings';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import type { CommandTerminalPort } from '../core/host';
 import type { AgentSource } from './chat-controller';
-import { readProviderSettings, readThinkingLevel } from './settings';
+import { readApprovalLevel, readProviderSettings, readThinkingLevel } from './settings';
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
  * (the controller gives the entry its id). `terminal` shows the commands the agent runs. */
@@ -23,6 +23,7 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, terminal?: Comm
         roles: outcome.roles,
         workspaceRoot: folder.uri.fsPath,
         thinkingLevel: readThinkingLevel(),
+        approvalLevel: readApprovalLevel(),
         host: { terminal, ripgrepPath: bundledRipgrep() },
         // node-pty from our own node_modules first, else the copy VS Code ships.
         processes: { ptyPaths: appRootModules('node-pty') },

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import { buildRoleSettings, OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from '../core/config/role-overrides';
 import type { RoleSettings } from '../core/llm/model-roles';
+import { APPROVAL_LEVELS, type ApprovalLevel } from '../core/safety/approval-level';
 import { THINKING_LEVELS, type ThinkingLevel } from '../core/agent/thinking-level';
 import {
   DEFAULT_MODELS,
@@ -53,6 +54,12 @@ export async function readProviderSettings(secrets: vscode.SecretStorage): Promi
 
 /** `opendev.roles`: the thinking, critique, vision and compact models, each optional. */
 const RoleOverridesSchema = z.object(Object.fromEntries(OPTIONAL_ROLES.map((r) => [r, RoleOverrideSchema.optional()])) as Record<OptionalRole, z.ZodOptional<typeof RoleOverrideSchema>>);
+
+/** `opendev.approvalLevel`; an unknown value falls back to the default (semi-auto). */
+export function readApprovalLevel(): ApprovalLevel {
+  const value = vscode.workspace.getConfiguration(SECTION).get<string>('approvalLevel', 'semi-auto');
+  return (APPROVAL_LEVELS as readonly string[]).includes(value) ? (value as ApprovalLevel) : 'semi-auto';
+}
 
 /** `opendev.thinkingLevel`; an unknown value falls back to the default (medium). */
 export function readThinkingLevel(): ThinkingLevel {

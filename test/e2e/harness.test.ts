@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
@@ -90,7 +90,7 @@ function callsSince(req: RecordedRequest, key: string): string[] {
 }
 
 function scenario(req: RecordedRequest): string | undefined {
-  const keys = ['survey please', 'review my multiply plan', 'loop please', 'take your time', 'think first'];
+  const keys = ['survey please', 'review my multiply plan', 'loop please', 'take your time', 'think first', 'use Math.PI'];
   const users = messagesOf(req).filter((m) => m.role === 'user').map(textOf);
   for (let i = users.length - 1; i >= 0; i--) {
     const key = keys.find((k) => users[i]!.startsWith(k));
@@ -120,6 +120,12 @@ function respond(req: RecordedRequest): ScriptedTurn {
       return { text: 'Done looping.' };
     case 'take your time':
       return { text: 'one two three four five six', chunkDelayMs: 1_200 };
+    case 'use Math.PI': {
+      const done = callsSince(req, 'use Math.PI');
+      if (done.length === 0) return { toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] };
+      if (done.length === 1) return { toolCalls: [{ name: 'edit_file', arguments: { file_path: 'math.ts', old_content: 'export const PI = 3.14159;', new_content: 'export const PI = Math.PI;' } }] };
+      return { text: `Edit result: ${toolResults(req)[0]?.content.split('\n')[0] ?? ''}` };
+    }
     case 'think first':
       return { text: 'Thought it through: math.ts exports add.' };
   }
@@ -255,6 +261,22 @@ describe('chat view as the harness front end (end to end)', function () {
     await chat.locator('.entry.assistant', { hasText: 'Done looping.' }).nth(answersBefore).waitFor({ timeout: 20_000 });
     await idle();
     await wb.screenshot('harness-approval-cancelled');
+  });
+
+  it('an edit asks first (semi-auto) with its diff; Allow applies it to the file', async () => {
+    await ask('use Math.PI');
+    const card = chat.locator('.entry.approval[data-state="pending"]');
+    await card.waitFor({ timeout: 30_000 });
+    const text = (await card.textContent()) ?? '';
+    assert.match(text, /edit_file math\.ts/);
+    assert.match(text, /-export const PI = 3\.14159;/);
+    assert.match(text, /\+export const PI = Math\.PI;/);
+    assert.match(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), /3\.14159/, 'nothing is written before the answer');
+    await wb.screenshot('harness-edit-approval');
+    await card.locator('vscode-button[data-action="allow"]').click();
+    await chat.locator('.entry.assistant', { hasText: 'Edit result' }).last().waitFor({ timeout: 20_000 });
+    await idle();
+    assert.match(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), /export const PI = Math\.PI;/);
   });
 
   it('queues a follow-up typed while a slow answer streams; the agent reads it next', async () => {

@@ -50,6 +50,32 @@ describe('chat in VS Code', () => {
     assert.equal(fake.requests[0]!.body.model, 'gpt-4.1', 'the default model of the provider');
   });
 
+  it('edits a workspace file through edit_file after reading it, and the editor sees the change', async () => {
+    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'math.ts');
+    const before = Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8');
+    // Approval cards are answered in the webview (e2e); here the edit itself is under test.
+    await config().update('approvalLevel', 'auto', vscode.ConfigurationTarget.Global);
+    fake.enqueue(
+      { toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] },
+      { toolCalls: [{ name: 'edit_file', arguments: { file_path: 'math.ts', old_content: 'export const PI = 3.14159;', new_content: 'export const PI = Math.PI;' } }] },
+      { text: 'PI now uses Math.PI.' },
+    );
+    try {
+      const result = await api.send('use Math.PI');
+      assert.equal(result?.status, 'completed');
+      const after = Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8');
+      assert.equal(after, before.replace('export const PI = 3.14159;', 'export const PI = Math.PI;'));
+      const doc = await vscode.workspace.openTextDocument(file);
+      assert.match(doc.getText(), /export const PI = Math\.PI;/);
+      const editCard = api.transcript().find((e) => e.kind === 'tool' && e.name === 'edit_file');
+      assert.equal(editCard?.kind === 'tool' && editCard.status, 'ok');
+    } finally {
+      await vscode.workspace.fs.writeFile(file, Buffer.from(before));
+      await config().update('approvalLevel', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('uses opendev.model when set, without a reload', async () => {
     await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
     await config().update('model', 'my-model', vscode.ConfigurationTarget.Global);

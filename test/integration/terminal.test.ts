@@ -44,11 +44,13 @@ describe('the OpenDev terminal in VS Code', function () {
     await config().update('provider', 'openai', vscode.ConfigurationTarget.Global);
     await config().update('baseUrl', fake.openaiBaseUrl, vscode.ConfigurationTarget.Global);
     await config().update('thinkingLevel', 'off', vscode.ConfigurationTarget.Global);
+    // The terminal view is under test here; approval cards are answered in the webview (e2e).
+    await config().update('approvalLevel', 'auto', vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
   });
   after(async () => {
     api.newChat();
-    for (const key of ['provider', 'baseUrl', 'thinkingLevel']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await fake.stop();
   });
   beforeEach(() => {

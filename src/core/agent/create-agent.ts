@@ -5,6 +5,9 @@ import { ModelRoles, type RoleSettings } from '../llm/model-roles';
 import type { HostPorts } from '../host';
 import type { Message } from '../messages';
 import { FileTimeTracker } from '../tools/file-time-tracker';
+import type { ApprovalLevel } from '../safety/approval-level';
+import { approvalGate } from '../safety/approval-gate';
+import type { ToolLifecycle } from './tool-dispatcher';
 import { ProcessManager, type ProcessManagerOptions } from '../process/process-manager';
 import { loadCustomAgents } from '../subagents/custom-agents';
 import { BUILTIN_SUBAGENTS, mergeSpecs, subagentSystemPrompt, subagentTools, type SubagentSpec } from '../subagents/specs';
@@ -32,6 +35,8 @@ export interface MainAgentOptions {
   host?: HostPorts;
   /** Limits and the tasks folder for run_command and background tasks (tests shorten the limits). */
   processes?: ProcessManagerOptions;
+  /** Which tool calls ask the user first; default semi-auto. */
+  approvalLevel?: ApprovalLevel;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
@@ -46,6 +51,8 @@ interface SessionServices {
   host?: HostPorts;
   processes: ProcessManager;
   files: FileTimeTracker;
+  /** The approval step before every call; one per session, so "always allow" holds for subagents too. */
+  lifecycle: ToolLifecycle;
   manager?: SubagentManager;
 }
 
@@ -62,8 +69,10 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const roles = new ModelRoles(options.roles, catalog);
   roles.forRole('action'); // fails now, not at the first message, when the key is missing
   const relay = createUiRelay();
+  const registry = createBuiltinRegistry();
+  const approvalLevel = options.approvalLevel ?? 'semi-auto';
   const services: SessionServices = {
-    registry: createBuiltinRegistry(),
+    registry,
     workspaceRoot: options.workspaceRoot,
     vars,
     environment: renderTemplate(loadTemplate('system/environment.md') ?? '', vars),
@@ -72,6 +81,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     // One process manager per session: the main agent's and its subagents' commands and tasks.
     processes: new ProcessManager({ home: options.home, ...options.processes }),
     files: new FileTimeTracker(),
+    lifecycle: approvalGate(registry, () => approvalLevel),
   };
 
   // Phase 1, skills: none yet (they arrive with the skills loader).
@@ -107,6 +117,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     host: services.host,
     processes: services.processes,
     files: services.files,
+    lifecycle: services.lifecycle,
     onTurnUI: relay.setTarget,
     dispose: () => {
       manager.stopAll();
@@ -137,6 +148,7 @@ function buildSubagent(spec: SubagentSpec, roles: ModelRoles, services: SessionS
     processes: services.processes,
     // Its own read times (it must read before editing), but the same per-file locks.
     files: services.files.sharingLocks(),
+    lifecycle: services.lifecycle,
   });
 }
 

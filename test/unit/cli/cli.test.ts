@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FakeProvider, lastUserText, toolResults } from '../../fixtures/fake-provider';
 import type { RecordedRequest } from '../../fixtures/fake-provider';
 import { jsonLines, newHome, opendev, startCli, workspace } from './cli-harness';
@@ -29,6 +32,27 @@ describe('opendev CLI', () => {
       assert.equal(r.stdout, 'It exports PI, add and subtract.\n');
       assert.equal(fake.requests.length, 2);
       assert.equal(fake.requests[0]!.headers.authorization, 'Bearer test-key');
+    });
+
+    it('does a whole task with the workhorse tools: read, edit, list, search, run a command', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'opendev-cli-task-'));
+      cpSync(workspace, dir, { recursive: true });
+      fake.enqueue(
+        { toolCalls: [{ id: 'r', name: 'read_file', arguments: { file_path: 'math.ts' } }, { id: 's', name: 'search', arguments: { pattern: 'subtract' } }, { id: 'l', name: 'list_files', arguments: { path: '.' } }] },
+        { toolCalls: [{ name: 'edit_file', arguments: { file_path: 'math.ts', old_content: 'return a - b;', new_content: 'return a - b; // checked' } }] },
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'grep -c checked math.ts' } }] },
+        { toolCalls: [{ name: 'task_complete', arguments: { summary: 'Annotated subtract.', status: 'success' } }] },
+      );
+      const r = await opendev(['-p', 'annotate subtract', '--approval', 'auto', '-C', dir], openai());
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'Annotated subtract.\n');
+      assert.match(readFileSync(join(dir, 'math.ts'), 'utf8'), /return a - b; \/\/ checked/);
+      const [read, search, list] = toolResults(fake.requests[1]!);
+      assert.match(read!.content, /export function subtract/);
+      assert.match(search!.content, /math\.ts/);
+      assert.match(list!.content, /README\.md/);
+      assert.match(toolResults(fake.requests[2]!)[0]!.content, /^---|@@|\+.*checked/m, 'the edit result carries a diff');
+      assert.match(toolResults(fake.requests[3]!)[0]!.content, /\b1\b/, 'the command saw the edited file');
     });
 
     it('works with Anthropic, --model and --working-dir, and prints one JSON object on request', async () => {

@@ -35,6 +35,7 @@ describe('run_command through the agent factory', function () {
       home: join(workspace, '.home'),
       host: { terminal },
       processes: { limits: { initialWindowMs: 300, stopGraceMs: 500 } },
+      approvalLevel: 'auto', // these tests are about processes, not approvals
     });
 
   before(async () => {

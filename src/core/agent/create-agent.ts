@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { platform } from 'node:os';
+import { composeLifecycles, hooksLifecycle } from '../hooks/lifecycle';
+import { loadHooksConfig } from '../hooks/config';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
 import { CostTracker } from '../llm/cost-tracker';
 import { ModelRoles, type RoleSettings } from '../llm/model-roles';
 import type { HostPorts } from '../host';
 import type { Message } from '../messages';
 import { FileTimeTracker } from '../tools/file-time-tracker';
+import { StagedCompactor, type CompactionEvent } from '../context/compaction/staged-compactor';
 import type { ApprovalLevel } from '../safety/approval-level';
 import { approvalGate } from '../safety/approval-gate';
 import type { ToolLifecycle } from './tool-dispatcher';
@@ -81,7 +85,9 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     // One process manager per session: the main agent's and its subagents' commands and tasks.
     processes: new ProcessManager({ home: options.home, ...options.processes }),
     files: new FileTimeTracker(),
-    lifecycle: approvalGate(registry, () => approvalLevel),
+    // PreToolUse hooks first (they may refuse or rewrite a call), then the approval step, so the
+    // user approves the call that will really run.
+    lifecycle: composeLifecycles(sessionHooks(options, relay.ui), approvalGate(registry, () => approvalLevel)),
   };
 
   // Phase 1, skills: none yet (they arrive with the skills loader).
@@ -118,6 +124,8 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     processes: services.processes,
     files: services.files,
     lifecycle: services.lifecycle,
+    // Staged compaction (mask → prune → aggressive mask) by pressure, each stage reported to the user.
+    compaction: new StagedCompactor({ onEvent: compactionNotices(relay.ui) }).hook,
     onTurnUI: relay.setTarget,
     dispose: () => {
       manager.stopAll();
@@ -149,7 +157,44 @@ function buildSubagent(spec: SubagentSpec, roles: ModelRoles, services: SessionS
     // Its own read times (it must read before editing), but the same per-file locks.
     files: services.files.sharingLocks(),
     lifecycle: services.lifecycle,
+    compaction: new StagedCompactor().hook,
   });
+}
+
+/** The project's and the user's hooks (Claude Code format) around every tool call. */
+function sessionHooks(options: MainAgentOptions, ui: UICallback): ToolLifecycle {
+  const config = loadHooksConfig({ workspaceRoot: options.workspaceRoot, opendevHome: options.home });
+  return hooksLifecycle(config, {
+    workspaceRoot: options.workspaceRoot,
+    sessionId: randomBytes(4).toString('hex'),
+    onWarning: (message) => ui.onNotice?.(`Hook: ${message}`, 'warning'),
+    onSystemMessage: (message) => ui.onNotice?.(message, 'info'),
+  });
+}
+
+/** Compaction events as notices; "full compaction needed" repeats every iteration, so it is said once per crossing. */
+function compactionNotices(ui: UICallback): (e: CompactionEvent) => void {
+  let fullSaid = false;
+  return (e) => {
+    if (e.stage === 'warn') fullSaid = false;
+    if (e.stage === 'full_compaction_needed') {
+      if (fullSaid) return;
+      fullSaid = true;
+    }
+    ui.onNotice?.(describeCompaction(e), e.stage === 'warn' ? 'info' : 'warning');
+  };
+}
+
+function describeCompaction(e: CompactionEvent): string {
+  const pct = `${Math.round(e.pressure * 100)}%`;
+  switch (e.stage) {
+    case 'warn':
+      return `Context ${pct} full.`;
+    case 'full_compaction_needed':
+      return `Context ${pct} full: older tool outputs are already reduced; start a new chat if answers degrade.`;
+    default:
+      return `Context ${pct} full: ${e.stage.replace(/_/g, ' ')} freed about ${e.tokensFreed.toLocaleString('en-US')} tokens (${e.messagesAffected} tool outputs).`;
+  }
 }
 
 /** A subagent works quietly: only what needs the user (approvals, questions) and notices pass through. */

@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /**
  * Carries a user's Stop from the front end into the running turn. A modal request (approval,
  * ask_user, plan review) takes priority: the first interrupt while one is open cancels only the
@@ -8,6 +10,8 @@ export class InterruptToken {
   private modal: AbortController | undefined;
 
   constructor(parent?: AbortSignal) {
+    // Every tool call of a long turn listens for Stop; many at once is expected, not a leak.
+    setMaxListeners(1000, this.controller.signal);
     if (parent) {
       if (parent.aborted) this.controller.abort();
       else parent.addEventListener('abort', () => this.interrupt(), { once: true });

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveOpendevHome } from '../config/opendev-home';
+import type { HookGroup, HookHandler, HooksConfig } from './types';
+
+export interface LoadedHooksConfig {
+  hooks: HooksConfig;
+  /** `disableAllHooks: true` in any file: nothing runs (the hooks are still listed). */
+  disabled: boolean;
+  /** Unreadable or malformed files and entries: reported, never thrown. */
+  warnings: string[];
+  /** The files that contributed hooks, in merge order. */
+  sources: string[];
+}
+
+export interface HooksConfigLocations {
+  workspaceRoot: string;
+  /** Default: `resolveOpendevHome()`. */
+  opendevHome?: string;
+}
+
+/**
+ * The settings files read, in merge order (global first, project after):
+ * `OPENDEV_HOME/settings.json`, `<ws>/.claude/settings.json`, `<ws>/.claude/settings.local.json`,
+ * `<ws>/.opendev/settings.json`.
+ */
+export function hooksSettingsFiles(loc: HooksConfigLocations): string[] {
+  const home = loc.opendevHome ?? resolveOpendevHome();
+  return [
+    join(home, 'settings.json'),
+    join(loc.workspaceRoot, '.claude', 'settings.json'),
+    join(loc.workspaceRoot, '.claude', 'settings.local.json'),
+    join(loc.workspaceRoot, '.opendev', 'settings.json'),
+  ];
+}
+
+/** Loads and merges every settings file's `hooks` (per event, in file order). Never throws. */
+export function loadHooksConfig(loc: HooksConfigLocations): LoadedHooksConfig {
+  const out: LoadedHooksConfig = { hooks: {}, disabled: false, warnings: [], sources: [] };
+  for (const file of hooksSettingsFiles(loc)) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') out.warnings.push(`hooks: cannot read ${file}: ${(err as Error).message}`);
+      continue;
+    }
+    let settings: unknown;
+    try {
+      settings = JSON.parse(text);
+    } catch (err) {
+      out.warnings.push(`hooks: ${file} is not valid JSON (${(err as Error).message}); its hooks are ignored`);
+      continue;
+    }
+    if (!isObject(settings)) {
+      out.warnings.push(`hooks: ${file} is not a JSON object; ignored`);
+      continue;
+    }
+    if (settings.disableAllHooks === true) out.disabled = true;
+    if (settings.hooks === undefined) continue;
+    const parsed = parseHooksConfig(settings.hooks, file);
+    out.warnings.push(...parsed.warnings);
+    if (Object.keys(parsed.hooks).length > 0) out.sources.push(file);
+    out.hooks = mergeHooksConfigs(out.hooks, parsed.hooks);
+  }
+  return out;
+}
+
+/** Validates a `hooks` value; bad entries are dropped with a warning. */
+export function parseHooksConfig(value: unknown, origin = 'settings'): { hooks: HooksConfig; warnings: string[] } {
+  const warnings: string[] = [];
+  const hooks: HooksConfig = {};
+  if (!isObject(value)) {
+    warnings.push(`hooks: "hooks" in ${origin} must be an object; ignored`);
+    return { hooks, warnings };
+  }
+  for (const [event, groups] of Object.entries(value)) {
+    if (!Array.isArray(groups)) {
+      warnings.push(`hooks: ${origin}: hooks.${event} must be an array; ignored`);
+      continue;
+    }
+    const kept: HookGroup[] = [];
+    groups.forEach((group: unknown, i) => {
+      if (!isObject(group) || !Array.isArray(group.hooks)) {
+        warnings.push(`hooks: ${origin}: hooks.${event}[${i}] needs a "hooks" array; ignored`);
+        return;
+      }
+      if (group.matcher !== undefined && typeof group.matcher !== 'string') {
+        warnings.push(`hooks: ${origin}: hooks.${event}[${i}].matcher must be a string; ignored`);
+        return;
+      }
+      const handlers: HookHandler[] = [];
+      group.hooks.forEach((h: unknown, j) => {
+        if (!isObject(h) || typeof h.type !== 'string') {
+          warnings.push(`hooks: ${origin}: hooks.${event}[${i}].hooks[${j}] needs a "type"; ignored`);
+          return;
+        }
+        if (h.type === 'command' && (typeof h.command !== 'string' || h.command.trim() === '')) {
+          warnings.push(`hooks: ${origin}: hooks.${event}[${i}].hooks[${j}] is a command hook without a command; ignored`);
+          return;
+        }
+        handlers.push(h as HookHandler);
+      });
+      const g: HookGroup = { hooks: handlers };
+      if (typeof group.matcher === 'string') g.matcher = group.matcher;
+      kept.push(g);
+    });
+    hooks[event] = kept;
+  }
+  return { hooks, warnings };
+}
+
+/** Per event: `a`'s groups, then `b`'s. */
+export function mergeHooksConfigs(a: HooksConfig, b: HooksConfig): HooksConfig {
+  const out: HooksConfig = {};
+  for (const [event, groups] of Object.entries(a)) out[event] = [...(groups ?? [])];
+  for (const [event, groups] of Object.entries(b)) out[event] = [...(out[event] ?? []), ...(groups ?? [])];
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,297 @@
+import { spawn } from 'node:child_process';
+import { getMatchingHookGroups } from './matcher';
+import type { HookCommandResult, HookEvent, HookHandler, HookInput, HookRunOutcome, HooksConfig, PermissionDecision } from './types';
+import { BLOCKING_EVENTS, PLAIN_STDOUT_CONTEXT_EVENTS } from './types';
+
+/** Default per-hook timeout (a hook's own `timeout` field, in seconds, overrides it). */
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+/** Each stream of a hook is kept up to this many characters. */
+const MAX_STREAM_CHARS = 1_000_000;
+/** Context and reasons from hooks are capped like Claude Code's output strings. */
+export const HOOK_OUTPUT_CAP_CHARS = 10_000;
+/** After the shell exits, how long to wait for pipes held open by its background children. */
+const EXIT_GRACE_MS = 200;
+
+const PRECEDENCE: readonly PermissionDecision[] = ['deny', 'defer', 'ask', 'allow'];
+
+export interface RunHooksOptions {
+  /** The hook's working directory and `CLAUDE_PROJECT_DIR` / `OPENDEV_PROJECT_DIR`. Default: `input.cwd`. */
+  projectDir?: string;
+  /** Matched against each group's matcher (tool name and aliases, agent type, trigger, source, reason). */
+  matchValue?: string | readonly string[];
+  signal?: AbortSignal;
+  defaultTimeoutMs?: number;
+  /** Extra environment for the hook processes. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunCommandOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Fire-and-forget hooks: the child, its pipes and its timer do not keep the process alive. */
+  detach?: boolean;
+}
+
+/**
+ * Runs one command hook with `bash -c`, the input JSON on stdin. On timeout or abort the whole
+ * process group is killed; the promise always settles (a hook can never hang the agent).
+ */
+export function runCommandHook(command: string, stdin: string, opts: RunCommandOptions): Promise<HookCommandResult> {
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let settled = false;
+    let timedOut = false;
+    let aborted = false;
+    let timer: NodeJS.Timeout | undefined;
+    let grace: NodeJS.Timeout | undefined;
+    const finish = (exitCode: number, extraErr = '') => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      if (grace) clearTimeout(grace);
+      opts.signal?.removeEventListener('abort', onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      const result: HookCommandResult = { command, exitCode, stdout, stderr: stderr + extraErr };
+      if (timedOut) result.timedOut = true;
+      if (aborted) result.aborted = true;
+      resolve(result);
+    };
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+    };
+    const onAbort = () => {
+      aborted = true;
+      killGroup();
+      finish(-1);
+    };
+    const child = spawn('bash', ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      if (stdout.length < MAX_STREAM_CHARS) stdout += d.slice(0, MAX_STREAM_CHARS - stdout.length);
+    });
+    child.stderr.on('data', (d: string) => {
+      if (stderr.length < MAX_STREAM_CHARS) stderr += d.slice(0, MAX_STREAM_CHARS - stderr.length);
+    });
+    child.on('error', (err) => finish(-1, `${stderr ? '\n' : ''}${err.message}`));
+    child.on('close', (code, sig) => finish(code ?? (sig ? 128 : -1)));
+    child.on('exit', (code, sig) => {
+      // Background children may keep the pipes open: don't wait for them beyond a short grace.
+      grace = setTimeout(() => finish(code ?? (sig ? 128 : -1)), EXIT_GRACE_MS);
+    });
+    child.stdin.on('error', () => {
+      /* the hook did not read its input (EPIPE): fine */
+    });
+    child.stdin.end(stdin);
+    timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+      finish(-1);
+    }, opts.timeoutMs);
+    if (opts.detach) {
+      child.unref();
+      for (const s of [child.stdin, child.stdout, child.stderr] as unknown as Array<{ unref?: () => void } | null>) s?.unref?.();
+      timer.unref();
+    }
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs every hook of `input.hook_event_name` whose matcher fits (in parallel, identical commands
+ * once), then interprets the results per the protocol. Never throws: errors become `warnings`.
+ */
+export async function runHooks(config: HooksConfig, input: HookInput, options: RunHooksOptions = {}): Promise<HookRunOutcome> {
+  const event = input.hook_event_name;
+  const outcome: HookRunOutcome = { blocked: false, systemMessages: [], warnings: [], results: [] };
+  const groups = getMatchingHookGroups(config, event, options.matchValue);
+  const seen = new Set<string>();
+  const handlers: HookHandler[] = [];
+  for (const group of groups) {
+    for (const h of group.hooks) {
+      const key = h.type === 'command' ? `command:${h.command ?? ''}` : undefined;
+      if (key !== undefined) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      handlers.push(h);
+    }
+  }
+  if (handlers.length === 0) return outcome;
+
+  const projectDir = options.projectDir ?? input.cwd;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, CLAUDE_PROJECT_DIR: projectDir, OPENDEV_PROJECT_DIR: projectDir };
+  const stdin = JSON.stringify(input);
+  const runOne = (h: HookHandler, detach = false) => {
+    const seconds = typeof h.timeout === 'number' && h.timeout > 0 ? h.timeout : undefined;
+    const timeoutMs = seconds !== undefined ? seconds * 1000 : (options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+    const opts: RunCommandOptions = { cwd: projectDir, env, timeoutMs };
+    if (options.signal) opts.signal = options.signal;
+    if (detach) opts.detach = true;
+    return runCommandHook(h.command ?? '', stdin, opts);
+  };
+
+  const pending: Array<Promise<HookCommandResult>> = [];
+  for (const h of handlers) {
+    if (h.type !== 'command') {
+      outcome.warnings.push(`${event} hook of type "${h.type}" is not supported; skipped`);
+      pending.push(Promise.resolve({ command: '', exitCode: 0, stdout: '', stderr: '' }));
+      continue;
+    }
+    if (h.async === true) {
+      // Fire and forget: not awaited, its output is not interpreted (it is still killed on timeout).
+      void runOne(h, true).catch(() => undefined);
+      continue;
+    }
+    pending.push(runOne(h).catch((err: unknown) => ({ command: h.command ?? '', exitCode: -1, stdout: '', stderr: String(err) })));
+  }
+  outcome.results = await Promise.all(pending);
+  interpretResults(event, outcome.results, outcome);
+  return outcome;
+}
+
+/** Folds command results into `outcome` per the protocol table (exported for tests). */
+export function interpretResults(event: HookEvent | string, results: readonly HookCommandResult[], outcome: HookRunOutcome): void {
+  const contexts: string[] = [];
+  const canBlock = BLOCKING_EVENTS.has(event as HookEvent);
+  const blockReasons: string[] = [];
+  let decisionRank = Number.POSITIVE_INFINITY;
+  const block = (reason: string) => {
+    outcome.blocked = true;
+    blockReasons.push(cap(reason));
+  };
+  const decide = (d: PermissionDecision, reason: string | undefined) => {
+    const rank = PRECEDENCE.indexOf(d);
+    if (rank < decisionRank) {
+      decisionRank = rank;
+      outcome.permissionDecision = d;
+      if (reason !== undefined) outcome.permissionDecisionReason = cap(reason);
+      else delete outcome.permissionDecisionReason;
+    }
+  };
+
+  for (const r of results) {
+    const label = `${event} hook \`${r.command}\``;
+    if (r.timedOut) {
+      outcome.warnings.push(`${label} timed out and was killed; ignored`);
+      continue;
+    }
+    if (r.aborted) {
+      outcome.warnings.push(`${label} was cancelled`);
+      continue;
+    }
+    const trimmed = r.stdout.trim();
+    const json = trimmed.startsWith('{') ? parseObject(trimmed) : undefined;
+    if (r.exitCode === 2) {
+      const jsonReason = json ? blockingReason(json) : undefined;
+      const reason = jsonReason ?? (r.stderr.trim() || `blocked by ${label}`);
+      if (canBlock) {
+        block(reason);
+        if (event === 'PreToolUse') decide('deny', reason);
+      } else if (event === 'PostToolUse' || event === 'PostToolUseFailure') {
+        if (r.stderr.trim()) contexts.push(r.stderr.trim());
+      } else if (r.stderr.trim()) {
+        outcome.warnings.push(`${label}: ${firstLine(r.stderr)}`);
+      }
+      continue;
+    }
+    if (r.exitCode !== 0) {
+      // Non-blocking error, unless a valid JSON object on stdout decides (current Claude Code docs).
+      if (json) applyJson(event, json, { canBlock, block, decide, contexts, outcome });
+      else outcome.warnings.push(`${label} failed (exit ${r.exitCode})${r.stderr.trim() ? `: ${firstLine(r.stderr)}` : ''}`);
+      continue;
+    }
+    if (trimmed.startsWith('{')) {
+      if (json) applyJson(event, json, { canBlock, block, decide, contexts, outcome });
+      else outcome.warnings.push(`${label} printed output that starts like JSON but does not parse; ignored`);
+      continue;
+    }
+    if (trimmed && PLAIN_STDOUT_CONTEXT_EVENTS.has(event as HookEvent)) contexts.push(trimmed);
+  }
+  if (blockReasons.length > 0) outcome.blockReason = blockReasons.join('\n');
+  if (contexts.length > 0) outcome.additionalContext = cap(contexts.join('\n'));
+}
+
+interface JsonSink {
+  canBlock: boolean;
+  block(reason: string): void;
+  decide(d: PermissionDecision, reason: string | undefined): void;
+  contexts: string[];
+  outcome: HookRunOutcome;
+}
+
+function applyJson(event: string, json: Record<string, unknown>, sink: JsonSink): void {
+  const { outcome } = sink;
+  if (event !== 'PreCompact') {
+    if (json.continue === false) outcome.stop = { reason: typeof json.stopReason === 'string' ? json.stopReason : '' };
+    if (typeof json.systemMessage === 'string' && json.systemMessage) outcome.systemMessages.push(json.systemMessage);
+  }
+  const reason = typeof json.reason === 'string' ? json.reason : undefined;
+  if (json.decision === 'block') {
+    if (event === 'PreToolUse') {
+      sink.decide('deny', reason);
+      sink.block(reason ?? 'blocked by a PreToolUse hook');
+    } else if (sink.canBlock) {
+      sink.block(reason ?? `blocked by a ${event} hook`);
+    } else if (reason && (event === 'PostToolUse' || event === 'PostToolUseFailure')) {
+      sink.contexts.push(reason);
+    }
+  } else if (json.decision === 'approve' && event === 'PreToolUse') {
+    sink.decide('allow', reason);
+  }
+  const hso = json.hookSpecificOutput;
+  if (typeof hso === 'object' && hso !== null && !Array.isArray(hso)) {
+    const h = hso as Record<string, unknown>;
+    if (event === 'PreToolUse') {
+      const d = h.permissionDecision;
+      const r = typeof h.permissionDecisionReason === 'string' ? h.permissionDecisionReason : undefined;
+      if (d === 'allow' || d === 'deny' || d === 'ask' || d === 'defer') {
+        sink.decide(d, r);
+        if (d === 'deny') sink.block(r ?? 'denied by a PreToolUse hook');
+      } else if (d !== undefined) {
+        outcome.warnings.push(`PreToolUse hook gave an unknown permissionDecision ${JSON.stringify(d)}; ignored`);
+      }
+      if (typeof h.updatedInput === 'object' && h.updatedInput !== null && !Array.isArray(h.updatedInput)) {
+        outcome.updatedInput = h.updatedInput as Record<string, unknown>;
+      }
+    }
+    if (typeof h.additionalContext === 'string' && h.additionalContext.trim()) sink.contexts.push(h.additionalContext.trim());
+  }
+}
+
+function blockingReason(json: Record<string, unknown>): string | undefined {
+  if (json.decision === 'block' && typeof json.reason === 'string') return json.reason;
+  const h = json.hookSpecificOutput as Record<string, unknown> | undefined;
+  if (h && typeof h === 'object' && h.permissionDecision === 'deny' && typeof h.permissionDecisionReason === 'string') return h.permissionDecisionReason;
+  return undefined;
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function firstLine(s: string): string {
+  return s.trim().split('\n')[0] ?? '';
+}
+
+function cap(s: string): string {
+  return s.length > HOOK_OUTPUT_CAP_CHARS ? `${s.slice(0, HOOK_OUTPUT_CAP_CHARS)}… [truncated]` : s;
+}

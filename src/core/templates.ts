@@ -37,6 +37,34 @@ export function renderTemplate(text: string, vars: Record<string, string>): stri
   return text.replace(/\$\{([A-Za-z0-9_.]+)\}/g, (whole, name: string) => vars[name] ?? whole);
 }
 
+const sectionCache = new Map<string, Map<string, string>>();
+
+/**
+ * A template file of short named sections, each headed `--- name ---` (reminders, compaction
+ * placeholders). A missing file is an empty map: callers degrade, they do not fail.
+ */
+export function loadTemplateSections(relativePath: string): ReadonlyMap<string, string> {
+  const cached = sectionCache.get(relativePath);
+  if (cached) return cached;
+  const sections = new Map<string, string>();
+  let name: string | undefined;
+  let lines: string[] = [];
+  const flush = () => {
+    if (name) sections.set(name, lines.join('\n').trim());
+  };
+  for (const line of (loadTemplate(relativePath) ?? '').split('\n')) {
+    const header = /^--- ([a-z0-9_]+) ---$/.exec(line.trim());
+    if (header) {
+      flush();
+      name = header[1];
+      lines = [];
+    } else lines.push(line);
+  }
+  flush();
+  sectionCache.set(relativePath, sections);
+  return sections;
+}
+
 function stripFrontmatter(text: string): string {
   return text.startsWith('---\n') ? text.replace(/^---\n[\s\S]*?\n---\n/, '') : text;
 }

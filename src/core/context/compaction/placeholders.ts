@@ -1,4 +1,4 @@
-import { loadTemplate, renderTemplate } from '../../templates';
+import { loadTemplateSections, renderTemplate } from '../../templates';
 
 /**
  * The placeholder texts of the staged compactor, from `templates/compaction/placeholders.md`
@@ -11,11 +11,8 @@ const FALLBACKS: Record<PlaceholderName, string> = {
   pruned_observation: '[pruned] ${TOOL}',
 };
 
-let sections: Map<string, string> | undefined;
-
 export function placeholderTemplate(name: PlaceholderName): string {
-  sections ??= parseSections(loadTemplate('compaction/placeholders.md') ?? '');
-  return sections.get(name) || FALLBACKS[name];
+  return loadTemplateSections('compaction/placeholders.md').get(name) || FALLBACKS[name];
 }
 
 export function renderPlaceholder(name: PlaceholderName, vars: Record<string, string>): string {
@@ -31,24 +28,4 @@ export function isPlaceholder(name: PlaceholderName, content: string): boolean {
   const cut = template.indexOf('${');
   const prefix = cut < 0 ? template : template.slice(0, cut);
   return prefix.length > 0 && content.startsWith(prefix) && content.length <= template.length + 400;
-}
-
-/** `--- name ---` sections, as in templates/reminders.md. */
-export function parseSections(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let name: string | undefined;
-  let lines: string[] = [];
-  const flush = () => {
-    if (name) out.set(name, lines.join('\n').trim());
-  };
-  for (const line of text.split('\n')) {
-    const header = /^--- ([a-z0-9_]+) ---$/.exec(line.trim());
-    if (header) {
-      flush();
-      name = header[1];
-      lines = [];
-    } else lines.push(line);
-  }
-  flush();
-  return out;
 }

@@ -15,7 +15,8 @@ import { HELP } from './help';
 import { EXIT, runPrintMode } from './print-mode';
 import { runRepl } from './repl';
 import { resolveResume } from './resume';
-import { modelInfos, roleSettingsFromEnv, settingsFromEnv, thinkingLevel } from './settings-from-env';
+import { roleSettingsFromEnv, settingsFromEnv, thinkingLevel } from './settings-from-env';
+import { describeRoles } from '../core/config/role-overrides';
 
 declare const OPENDEV_VERSION: string | undefined;
 
@@ -43,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
   if (typeof setup === 'number') return setup;
   const { options, agent, recorder, roles } = setup;
   const commands = createSlashCommands();
-  const models = modelInfos(roles);
+  const models = describeRoles(roles);
 
   if (options.prompt === undefined) {
     return runRepl({ agent, recorder, commands, models, greeting: greeting(setup) });

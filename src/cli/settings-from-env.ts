@@ -1,5 +1,4 @@
 import { THINKING_LEVELS, type ThinkingLevel } from '../core/agent/thinking-level';
-import type { ModelInfo } from '../core/commands/slash-commands';
 import {
   DEFAULT_MODELS,
   PROVIDER_ENV,
@@ -68,13 +67,6 @@ export function roleSettingsFromEnv(action: ProviderSettings, env: NodeJS.Proces
   return buildRoleSettings(action, overrides, (p) => env[PROVIDER_ENV[p].apiKey] || undefined);
 }
 
-/** For /models. */
-export function modelInfos(roles: RoleSettings): ModelInfo[] {
-  return (['action', ...OPTIONAL_ROLES] as const).flatMap((role) => {
-    const s = roles[role];
-    return s ? [{ role, provider: s.provider, model: s.model, ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}) }] : [];
-  });
-}
 
 function describe(field: string, provider: ProviderKind): string {
   if (field === 'baseUrl') return PROVIDER_ENV[provider].baseUrl;

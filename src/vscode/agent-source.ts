@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { createMainAgent } from '../core/agent/create-agent';
 import { PROVIDER_LABELS } from '../core/config/provider-settings';
+import { describeRoles } from '../core/config/role-overrides';
+import type { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import type { CommandTerminalPort } from '../core/host';
 import type { AgentSource } from './chat-controller';
@@ -10,7 +12,7 @@ import { readApprovalLevel, readProviderSettings, readThinkingLevel } from './se
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
  * (the controller gives the entry its id). `terminal` shows the commands the agent runs. */
-export function vscodeAgentSource(secrets: vscode.SecretStorage, terminal?: CommandTerminalPort): AgentSource {
+export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: CapabilityCatalog, terminal?: CommandTerminalPort): AgentSource {
   return async () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) {
@@ -22,16 +24,15 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, terminal?: Comm
       const agent = await createMainAgent({
         roles: outcome.roles,
         workspaceRoot: folder.uri.fsPath,
+        // One catalogue for the window: loaded and refreshed once, not for every new chat.
+        catalog,
         thinkingLevel: readThinkingLevel(),
         approvalLevel: readApprovalLevel(),
         host: { terminal, ripgrepPath: bundledRipgrep() },
         // node-pty from our own node_modules first, else the copy VS Code ships.
         processes: { ptyPaths: appRootModules('node-pty') },
       });
-      const models = Object.entries(outcome.roles).flatMap(([role, s]) =>
-        s ? [{ role, provider: PROVIDER_LABELS[s.provider], model: s.model, ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}) }] : [],
-      );
-      return { agent, models };
+      return { agent, models: describeRoles(outcome.roles, (p) => PROVIDER_LABELS[p]) };
     } catch (err) {
       if (err instanceof MissingApiKeyError) {
         return {

@@ -3,6 +3,7 @@ import type { ThinkingLevel } from '../core/agent/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
 import type { ChatEntry } from '../shared/protocol';
+import { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { vscodeAgentSource } from './agent-source';
 import { ChatController } from './chat-controller';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat-view-provider';
@@ -27,7 +28,8 @@ export interface OpenDevApi {
 export function activate(context: vscode.ExtensionContext): OpenDevApi {
   const log = vscode.window.createOutputChannel('OpenDev', { log: true });
   const terminals = new OpenDevTerminals();
-  const chat = new ChatController(vscodeAgentSource(context.secrets, terminals), {
+  const catalog = new CapabilityCatalog();
+  const chat = new ChatController(vscodeAgentSource(context.secrets, catalog, terminals), {
     slash: builtinSlashPort(),
     thinkingLevel: readThinkingLevel(),
     workingDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
@@ -38,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
   });
 
   context.subscriptions.push(
+    { dispose: () => catalog.close() },
     log,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
     chat.onMessage((m) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ModelInfo } from '../commands/command-registry';
 import type { RoleSettings } from '../llm/model-roles';
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from './provider-settings';
 
@@ -37,4 +38,12 @@ export function buildRoleSettings(
     };
   }
   return roles;
+}
+
+/** The models behind each configured role, for `/models` (`label` names the provider for display). */
+export function describeRoles(roles: RoleSettings, label: (provider: ProviderKind) => string = (p) => p): ModelInfo[] {
+  return (['action', ...OPTIONAL_ROLES] as const).flatMap((role) => {
+    const s = roles[role];
+    return s ? [{ role, provider: label(s.provider), model: s.model, ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}) }] : [];
+  });
 }

@@ -8,8 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { ProcessManager } from '../../src/core/process/process-manager';
 import { shellCommand } from '../../src/core/process/process-group';
 import { runCommandTool } from '../../src/core/tools/run-command';
-import type { ToolExecutionContext } from '../../src/core/tools/tool';
-import { silentUI } from '../../src/core/ui';
+import { toolContext } from '../../test/helpers/tool-context';
 import { percentile, printTable } from '../stats';
 
 const RUNS = 50;
@@ -40,16 +39,7 @@ async function timeRuns(run: () => Promise<unknown>, n: number): Promise<number[
 export async function commandBench(): Promise<Array<Record<string, string>>> {
   const root = mkdtempSync(join(tmpdir(), 'opendev-bench-cmd-'));
   const processes = new ProcessManager({ tasksDir: join(root, '.tasks') });
-  const ctx: ToolExecutionContext = {
-    workspaceRoot: root,
-    signal: new AbortController().signal,
-    ui: silentUI,
-    agent: { name: 'main', isSubagent: false },
-    todos: { list: () => [], hasOpen: () => false },
-    mode: { mode: 'normal', autoApproveEdits: false },
-    completion: {},
-    processes,
-  };
+  const ctx = toolContext({ workspaceRoot: root, processes });
   const rows: Array<Record<string, string>> = [];
   try {
     for (const command of COMMANDS) {

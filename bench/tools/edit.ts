@@ -17,7 +17,7 @@ import { fileTools } from '../../src/core/tools/file-tools';
 import { readFileTool } from '../../src/core/tools/read-file';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import type { ToolExecutionContext, ToolResult } from '../../src/core/tools/tool';
-import { silentUI } from '../../src/core/ui';
+import { toolContext } from '../../test/helpers/tool-context';
 import { percentile } from '../stats';
 
 interface PeerCase {
@@ -41,18 +41,6 @@ function registry(): ToolRegistry {
   return r;
 }
 
-function context(root: string): ToolExecutionContext {
-  return {
-    workspaceRoot: root,
-    signal: new AbortController().signal,
-    ui: silentUI,
-    agent: { name: 'bench', isSubagent: false },
-    todos: { list: () => [], hasOpen: () => false },
-    mode: { mode: 'normal', autoApproveEdits: false },
-    completion: {},
-    files: new FileTimeTracker(),
-  };
-}
 
 async function call(tools: ToolRegistry, ctx: ToolExecutionContext, name: string, args: object): Promise<ToolResult> {
   return tools.execute({ id: name, name, arguments: JSON.stringify(args) }, ctx);
@@ -75,7 +63,7 @@ async function corpusRows(): Promise<Array<Record<string, string>>> {
   for (const c of cases) {
     const root = mkdtempSync(join(tmpdir(), 'opendev-bench-edit-'));
     try {
-      const ctx = context(root);
+      const ctx = toolContext({ workspaceRoot: root, files: new FileTimeTracker() });
       writeFileSync(join(root, 'case.txt'), c.file_content);
       await call(tools, ctx, 'read_file', { file_path: 'case.txt' });
       const r = await call(tools, ctx, 'edit_file', { file_path: 'case.txt', old_content: c.old_string, new_content: c.new_string, replace_all: c.replace_all });
@@ -138,7 +126,7 @@ async function latencyRows(): Promise<Array<Record<string, string>>> {
   for (const variant of VARIANTS) {
     const root = mkdtempSync(join(tmpdir(), 'opendev-bench-latency-'));
     try {
-      const ctx = context(root);
+      const ctx = toolContext({ workspaceRoot: root, files: new FileTimeTracker() });
       writeFileSync(join(root, 'big.ts'), bigFile());
       await call(tools, ctx, 'read_file', { file_path: 'big.ts' });
       const samples: number[] = [];

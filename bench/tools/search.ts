@@ -11,8 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { findRipgrep } from '../../src/core/tools/ripgrep-path';
 import { searchTool } from '../../src/core/tools/search';
 import { textSearchArgs } from '../../src/core/tools/search/ripgrep';
-import type { ToolExecutionContext } from '../../src/core/tools/tool';
-import { silentUI } from '../../src/core/ui';
+import { toolContext } from '../../test/helpers/tool-context';
 import { percentile, printTable } from '../stats';
 
 const RUNS = 10;
@@ -27,17 +26,6 @@ function benchTree(): string {
   return existsSync(vscodeServer) ? vscodeServer : join(__dirname, '../../../node_modules');
 }
 
-function context(root: string): ToolExecutionContext {
-  return {
-    workspaceRoot: root,
-    signal: new AbortController().signal,
-    ui: silentUI,
-    agent: { name: 'bench', isSubagent: false },
-    todos: { list: () => [], hasOpen: () => false },
-    mode: { mode: 'normal', autoApproveEdits: false },
-    completion: {},
-  };
-}
 
 /** ripgrep run directly with the pattern, its output read to the end. */
 function runRg(rg: string, root: string, pattern: string, flags: 'plain' | 'tool'): Promise<number> {
@@ -53,7 +41,7 @@ function runRg(rg: string, root: string, pattern: string, flags: 'plain' | 'tool
 
 async function runTool(root: string, pattern: string): Promise<{ ms: number; summary: string }> {
   const started = performance.now();
-  const result = await searchTool.run({ pattern }, context(root));
+  const result = await searchTool.run({ pattern }, toolContext({ workspaceRoot: root }));
   return { ms: performance.now() - started, summary: result.summary };
 }
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
+import { loadE2eHost, type E2eHost, type Workbench } from './host';
 import { FakeProvider, lastUserText, toolResults } from '../fixtures/fake-provider';
 
 /**
@@ -8,18 +8,6 @@ import { FakeProvider, lastUserText, toolResults } from '../fixtures/fake-provid
  * development, the fake model on 127.0.0.1 behind the real openai SDK.
  */
 
-interface Workbench {
-  page: Page;
-  close(): Promise<void>;
-  screenshot(name: string): Promise<string>;
-}
-interface E2eHost {
-  openWorkbench(options: { userSettings?: Record<string, unknown> }): Promise<Workbench>;
-  runCommand(page: Page, title: string): Promise<void>;
-  findFrame(page: Page, predicate: (frame: Frame) => Promise<boolean>, timeoutMs?: number): Promise<Frame>;
-}
-
-const repo = join(__dirname, '../../..');
 const ANSWER = 'math.ts exports `PI`, `add` and `subtract`.';
 
 describe('chat view (end to end)', function () {
@@ -38,7 +26,7 @@ describe('chat view (end to end)', function () {
 
   before(async () => {
     await fake.start();
-    host = (await import(join(repo, 'test/host/e2e.mjs'))) as E2eHost;
+    host = await loadE2eHost();
     // Thinking off: each message is one model call, which the responder above scripts.
     wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
     await host.runCommand(wb.page, 'OpenDev: New Chat');

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
+import { loadE2eHost, type E2eHost, type Workbench } from './host';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
 
 /**
@@ -11,19 +12,6 @@ import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type Scr
  * real openai SDK scripts each scenario from the conversation it is sent.
  */
 
-interface Workbench {
-  page: Page;
-  workspace: string;
-  close(): Promise<void>;
-  screenshot(name: string): Promise<string>;
-}
-interface E2eHost {
-  openWorkbench(options: { userSettings?: Record<string, unknown> }): Promise<Workbench>;
-  runCommand(page: Page, title: string): Promise<void>;
-  findFrame(page: Page, predicate: (frame: Frame) => Promise<boolean>, timeoutMs?: number): Promise<Frame>;
-}
-
-const repo = join(__dirname, '../../..');
 const PLAN_PATH = '.opendev/plans/multiply.md';
 const PLAN = `# Add multiply
 
@@ -141,7 +129,7 @@ describe('chat view as the harness front end (end to end)', function () {
 
   before(async () => {
     await fake.start();
-    host = (await import(join(repo, 'test/host/e2e.mjs'))) as E2eHost;
+    host = await loadE2eHost();
     wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
     mkdirSync(join(wb.workspace, '.opendev', 'plans'), { recursive: true });
     writeFileSync(join(wb.workspace, PLAN_PATH), PLAN);

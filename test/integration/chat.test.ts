@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { FakeProvider, toolResults } from '../fixtures/fake-provider';
+import { activateOpenDev, clearSettings, config, useSettings } from './support';
 
 /**
  * The thin slice inside a real VS Code: settings, SecretStorage and the workspace folder are the
@@ -10,25 +11,20 @@ import { FakeProvider, toolResults } from '../fixtures/fake-provider';
 describe('chat in VS Code', () => {
   const fake = new FakeProvider();
   let api: OpenDevApi;
-  const config = () => vscode.workspace.getConfiguration('opendev');
 
   before(async () => {
     await fake.start();
-    const ext = vscode.extensions.getExtension<OpenDevApi>('opendev.opendev');
-    assert.ok(ext, 'the extension is installed');
-    api = await ext.activate();
+    api = await activateOpenDev();
   });
   after(async () => {
-    for (const key of ['provider', 'baseUrl', 'model', 'thinkingLevel']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await clearSettings(['provider', 'baseUrl', 'model', 'thinkingLevel']);
     await fake.stop();
   });
   beforeEach(async () => {
     fake.reset();
     api.newChat();
-    await config().update('provider', 'openai', vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', fake.openaiBaseUrl, vscode.ConfigurationTarget.Global);
     // One model call per message (the default, medium, adds a thinking call before each action).
-    await config().update('thinkingLevel', 'off', vscode.ConfigurationTarget.Global);
+    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off' });
   });
 
   it('answers "what does math.ts export?" by reading the workspace file through read_file', async () => {

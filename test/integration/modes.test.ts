@@ -2,35 +2,23 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
+import { activateOpenDev, clearSettings, config, until, useSettings } from './support';
 
-/** Waits for something the extension does in reaction to an editor event (a setting change…). */
-async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** The mode switch and the thinking level inside a real VS Code: commands and settings reach the agent. */
 describe('modes and thinking in VS Code', () => {
   const fake = new FakeProvider();
   let api: OpenDevApi;
-  const config = () => vscode.workspace.getConfiguration('opendev');
 
   before(async () => {
     await fake.start();
-    const ext = vscode.extensions.getExtension<OpenDevApi>('opendev.opendev');
-    assert.ok(ext, 'the extension is installed');
-    api = await ext.activate();
-    await config().update('provider', 'openai', vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', fake.openaiBaseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('thinkingLevel', 'off', vscode.ConfigurationTarget.Global);
+    api = await activateOpenDev();
+    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off' });
     await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
   });
   after(async () => {
     if (api.mode() === 'plan') await vscode.commands.executeCommand('opendev.switchMode');
-    for (const key of ['provider', 'baseUrl', 'thinkingLevel']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await clearSettings(['provider', 'baseUrl', 'thinkingLevel']);
     await fake.stop();
   });
   beforeEach(() => {
@@ -57,7 +45,7 @@ describe('modes and thinking in VS Code', () => {
 
   it('the opendev.thinkingLevel setting reaches the agent, also in the middle of a conversation', async () => {
     await config().update('thinkingLevel', 'low', vscode.ConfigurationTarget.Global);
-    await until(() => api.thinkingLevel() === 'low', 'the thinking level low');
+    await until(() => api.thinkingLevel() === 'low', 'the thinking level low', 5_000);
     fake.enqueue({ text: 'A greeting needs no tools.' }, { text: 'Hello!' });
     await api.send('hi');
     assert.equal(fake.requests.length, 2, 'low: a thinking call, then the action call');
@@ -68,7 +56,7 @@ describe('modes and thinking in VS Code', () => {
     );
 
     await config().update('thinkingLevel', 'off', vscode.ConfigurationTarget.Global);
-    await until(() => api.thinkingLevel() === 'off', 'the thinking level off');
+    await until(() => api.thinkingLevel() === 'off', 'the thinking level off', 5_000);
     fake.enqueue({ text: 'Bye!' });
     await api.send('bye');
     assert.equal(fake.requests.length, 3, 'off: the action call only');
@@ -78,7 +66,7 @@ describe('modes and thinking in VS Code', () => {
   it('opendev.roles binds the thinking step to its own model', async () => {
     await config().update('roles', { thinking: { model: 'small-thinker' } }, vscode.ConfigurationTarget.Global);
     await config().update('thinkingLevel', 'low', vscode.ConfigurationTarget.Global);
-    await until(() => api.thinkingLevel() === 'low', 'the thinking level low');
+    await until(() => api.thinkingLevel() === 'low', 'the thinking level low', 5_000);
     try {
       fake.enqueue({ text: 'Just greet.' }, { text: 'Hello!' });
       api.newChat();

@@ -3,14 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { FakeProvider, toolResults } from '../fixtures/fake-provider';
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { activateOpenDev, clearSettings, until, useSettings } from './support';
 
 /** Running and not a zombie (the test machine's PID 1 may never reap orphans). */
 function running(pid: number): boolean {
@@ -34,23 +27,17 @@ describe('the OpenDev terminal in VS Code', function () {
   this.timeout(60_000);
   const fake = new FakeProvider();
   let api: OpenDevApi;
-  const config = () => vscode.workspace.getConfiguration('opendev');
 
   before(async () => {
     await fake.start();
-    const ext = vscode.extensions.getExtension<OpenDevApi>('opendev.opendev');
-    assert.ok(ext, 'the extension is installed');
-    api = await ext.activate();
-    await config().update('provider', 'openai', vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', fake.openaiBaseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('thinkingLevel', 'off', vscode.ConfigurationTarget.Global);
+    api = await activateOpenDev();
     // The terminal view is under test here; approval cards are answered in the webview (e2e).
-    await config().update('approvalLevel', 'auto', vscode.ConfigurationTarget.Global);
+    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off', approvalLevel: 'auto' });
     await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
   });
   after(async () => {
     api.newChat();
-    for (const key of ['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']);
     await fake.stop();
   });
   beforeEach(() => {

@@ -2,7 +2,8 @@ import { loadTemplate } from '../core/templates';
 import type { ApprovalDecision, PlanDecision, UICallback } from '../core/ui';
 import type { StreamRenderer } from '../terminal-ui/stream-renderer';
 import type { ApprovalLevel } from './args';
-import { parseArgs, type StreamEvent } from './stream-events';
+import { parseToolArguments } from '../core/messages';
+import type { StreamEvent } from './stream-events';
 
 export const HEADLESS_APPROVAL_DENIED = 'non-interactive run: approval denied (use --approval auto to allow)';
 export const HEADLESS_APPROVAL_ALLOWED = 'allowed by --approval auto';
@@ -40,7 +41,7 @@ export function createHeadlessUI(options: HeadlessUIOptions): UICallback {
       progress?.onThinkingTrace(text, phase);
     },
     onToolStart: (call) => {
-      emit?.({ type: 'tool_call', id: call.id, name: call.name, args: parseArgs(call.args) });
+      emit?.({ type: 'tool_call', id: call.id, name: call.name, args: parseToolArguments(call.args) });
       progress?.onToolStart(call);
     },
     onToolEnd: (call, result) => {

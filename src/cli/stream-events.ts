@@ -72,12 +72,3 @@ export function commandResultJson(name: string, result: CommandResult, cost: Cos
     ...(result.error ? { error: { kind: result.error, message: result.output } } : {}),
   };
 }
-
-/** Tool arguments for an event: parsed JSON when possible. */
-export function parseArgs(args: string): unknown {
-  try {
-    return JSON.parse(args);
-  } catch {
-    return args;
-  }
-}

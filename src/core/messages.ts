@@ -15,3 +15,18 @@ export type Message =
 
 export type AssistantMessage = Extract<Message, { role: 'assistant' }>;
 export type ToolMessage = Extract<Message, { role: 'tool' }>;
+
+/** A call's arguments as JSON when they parse, else the raw text (for display and hook input). */
+export function parseToolArguments(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return json;
+  }
+}
+
+/** A call's arguments as an object; `{}` when they are not a JSON object (malformed model output). */
+export function toolArgumentsObject(json: string): Record<string, unknown> {
+  const value = parseToolArguments(json);
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+}

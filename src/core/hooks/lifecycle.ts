@@ -1,5 +1,5 @@
 import type { ToolLifecycle } from '../agent/tool-dispatcher';
-import type { ToolCall } from '../messages';
+import { parseToolArguments, type ToolCall } from '../messages';
 import { toolFailure, type ToolExecutionContext, type ToolResult } from '../tools/tool';
 import type { LoadedHooksConfig } from './config';
 import { toolMatchNames } from './matcher';
@@ -87,7 +87,7 @@ export function hooksLifecycle(config: AnyConfig, opts: HooksLifecycleOptions): 
       if (!hasEvent(hooks, 'PreToolUse')) return { proceed: true, call };
       const input = base('PreToolUse', ctx);
       input.tool_name = call.name;
-      input.tool_input = parseArgs(call.arguments);
+      input.tool_input = parseToolArguments(call.arguments);
       input.tool_use_id = call.id;
       let outcome: HookRunOutcome;
       try {
@@ -120,7 +120,7 @@ export function hooksLifecycle(config: AnyConfig, opts: HooksLifecycleOptions): 
         const decision = await ctx.ui.requestApproval({ kind: 'tool', toolName: call.name, title: reason ? `Hook asks: ${reason}` : `Allow ${call.name}? (a hook asks)`, args: next.arguments }, ctx.signal);
         if (decision.action === 'deny') return refuse(`The user denied ${call.name}${decision.feedback ? `: ${decision.feedback}` : '.'}`);
         if (decision.action === 'edit') {
-          next = { ...next, arguments: JSON.stringify({ ...asObject(parseArgs(next.arguments)), command: decision.command }) };
+          next = { ...next, arguments: JSON.stringify({ ...asObject(parseToolArguments(next.arguments)), command: decision.command }) };
           rewritten.set(call.id, next.arguments);
         }
       }
@@ -135,7 +135,7 @@ export function hooksLifecycle(config: AnyConfig, opts: HooksLifecycleOptions): 
       if (!hasEvent(hooks, event)) return;
       const input = base(event, ctx);
       input.tool_name = call.name;
-      input.tool_input = parseArgs(args);
+      input.tool_input = parseToolArguments(args);
       input.tool_use_id = call.id;
       if (result.ok) input.tool_response = toolResponse(result);
       else input.error = result.output;
@@ -267,13 +267,6 @@ function toolResponse(result: ToolResult): Record<string, unknown> {
   return { success: result.ok, output: result.output, summary: result.summary };
 }
 
-function parseArgs(json: string): unknown {
-  try {
-    return JSON.parse(json);
-  } catch {
-    return json;
-  }
-}
 
 function asObject(v: unknown): Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

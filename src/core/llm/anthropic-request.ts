@@ -10,7 +10,7 @@ import type {
   ThinkingBlockParam,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { Message } from '../messages';
+import { toolArgumentsObject, type Message } from '../messages';
 import type { ProviderRequest } from './provider';
 
 export const DEFAULT_MAX_TOKENS = 8192;
@@ -120,7 +120,7 @@ export function toAnthropicMessages(messages: Message[], thinking?: ThinkingMemo
       const blocks: ContentBlockParam[] = [...((first && thinking?.recall(first.id)) ?? [])];
       if (m.content) blocks.push({ type: 'text', text: m.content });
       for (const c of m.toolCalls) {
-        blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: parseInput(c.arguments) });
+        blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: toolArgumentsObject(c.arguments) });
       }
       if (blocks.length > 0) push('assistant', blocks);
     }
@@ -147,11 +147,3 @@ function currentTurnHasThinking(messages: MessageParam[]): boolean {
   });
 }
 
-function parseInput(json: string): unknown {
-  try {
-    const value: unknown = JSON.parse(json);
-    return value !== null && typeof value === 'object' ? value : {};
-  } catch {
-    return {};
-  }
-}

@@ -1,5 +1,5 @@
 import type { ToolLifecycle } from '../agent/tool-dispatcher';
-import type { ToolCall } from '../messages';
+import { toolArgumentsObject, type ToolCall } from '../messages';
 import { previewEdit } from '../tools/edit-file';
 import type { ToolRegistry } from '../tools/registry';
 import { toolFailure, type ToolExecutionContext } from '../tools/tool';
@@ -21,7 +21,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel)
       // Unknown tools and invalid arguments fail in the registry without running: nothing to approve.
       // A batch asks for each of its calls, which come through here one by one.
       if (!tool || tool.readOnly || level() === 'auto' || call.name === 'batch_tool') return { proceed: true, call };
-      const args = parseArgs(call.arguments);
+      const args = toolArgumentsObject(call.arguments);
       if (!tool.schema.safeParse(args).success) return { proceed: true, call };
       if (ctx.mode.autoApproveEdits && tool.category === 'file') return { proceed: true, call };
       const command = call.name === 'run_command' && typeof args.command === 'string' ? args.command : undefined;
@@ -73,11 +73,3 @@ function alwaysKey(tool: string, command: string | undefined): string {
   return command === undefined ? tool : `${tool}:${command.trim().split(/\s+/)[0] ?? ''}`;
 }
 
-function parseArgs(json: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(json);
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}

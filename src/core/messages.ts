@@ -11,7 +11,11 @@ export type Message =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
+  /**
+   * `summary` (50–200 chars) stands in for the content once the result ages (masking, pruning,
+   * compaction input) and is what the UI shows on the collapsed card.
+   */
+  | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean; summary?: string };
 
 export type AssistantMessage = Extract<Message, { role: 'assistant' }>;
 export type ToolMessage = Extract<Message, { role: 'tool' }>;

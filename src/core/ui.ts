@@ -26,11 +26,27 @@ export interface UICallback {
   onSubagentStart?(info: SubagentInfo): void;
   onSubagentEnd?(info: SubagentInfo & { status: 'completed' | 'failed' | 'stopped'; summary: string }): void;
   onModeChange?(mode: AgentMode): void;
+  /**
+   * Context pressure after every check at the start of an iteration, and each compaction stage
+   * that removed or rewrote context (what ran, how many tokens it freed).
+   */
+  onContext?(info: ContextInfo): void;
 
   /** Blocking requests. They resolve when the user answers; `signal` aborts them (the request is then cancelled). */
   requestApproval?(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
   askUser?(questions: readonly AskUserQuestion[], signal: AbortSignal): Promise<AskUserAnswers | undefined>;
   reviewPlan?(plan: PlanForReview, signal: AbortSignal): Promise<PlanDecision>;
+}
+
+export interface ContextInfo {
+  /** Prompt tokens / context window (0..1+), calibrated by the last API-reported prompt size. */
+  pressure: number;
+  promptTokens: number;
+  contextWindow: number;
+  /** Present when a stage just ran: warn, mask, prune, aggressive_mask, full_compaction. */
+  stage?: string;
+  tokensFreed?: number;
+  messagesAffected?: number;
 }
 
 export type ThinkingPhase = 'thinking' | 'critique' | 'refined';

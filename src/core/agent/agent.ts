@@ -14,7 +14,8 @@ import { getReminder } from '../context/reminders';
 import { guardModals } from './modal-guard';
 import { hasPlanningIntent } from './plan-intent';
 import type { CostSink } from './model-call';
-import { ReactExecutor, type CompactionHook } from './react-executor';
+import type { ConversationMemory } from '../memory/conversation-memory';
+import { ReactExecutor, type CompactionHook, type ExecutorSetup } from './react-executor';
 import type { RoleResolver } from './role-resolver';
 import type { ThinkingLevel } from './thinking-level';
 import { ToolDispatcher, type ToolLifecycle } from './tool-dispatcher';
@@ -36,6 +37,10 @@ export interface AgentConfig {
   lifecycle?: ToolLifecycle;
   compaction?: CompactionHook;
   cost?: CostSink;
+  /** Dual memory and playbook (main agent). */
+  memory?: ConversationMemory;
+  /** The tool-result economy: large outputs offloaded before they join the history. */
+  shapeResult?: ExecutorSetup['shapeResult'];
   /** Told which UI runs the current turn (undefined when it ends), for long-lived services. */
   onTurnUI?: (ui: UICallback | undefined) => void;
   /** Releases what the agent's services hold (background subagents, catalogue refresh). */
@@ -80,6 +85,8 @@ export class Agent {
       thinkingLevel: () => this.level,
       compaction: config.compaction,
       cost: config.cost,
+      memory: config.memory,
+      shapeResult: config.shapeResult,
     });
   }
 

@@ -1,5 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { platform } from 'node:os';
+import { join } from 'node:path';
+import { opendevPaths, resolveOpendevHome } from '../config/opendev-home';
+import { newSessionId } from '../session/session-store';
 import { composeLifecycles, hooksLifecycle } from '../hooks/lifecycle';
 import { loadHooksConfig } from '../hooks/config';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
@@ -41,12 +43,17 @@ export interface MainAgentOptions {
   processes?: ProcessManagerOptions;
   /** Which tool calls ask the user first; default semi-auto. */
   approvalLevel?: ApprovalLevel;
+  /** Names this agent's scratch folder and is given to hooks; default a new 8-character id. */
+  sessionId?: string;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
 
 /** What the main agent and its subagents share for a session. */
 interface SessionServices {
+  sessionId: string;
+  /** `OPENDEV_HOME/scratch/<session>/`: offloaded tool outputs, compaction archives (created on first use). */
+  scratchDir: string;
   registry: ToolRegistry;
   workspaceRoot: string;
   vars: Record<string, string>;
@@ -75,7 +82,10 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const relay = createUiRelay();
   const registry = createBuiltinRegistry();
   const approvalLevel = options.approvalLevel ?? 'semi-auto';
+  const sessionId = options.sessionId ?? newSessionId();
   const services: SessionServices = {
+    sessionId,
+    scratchDir: join(opendevPaths(options.home ?? resolveOpendevHome()).scratchDir, sessionId),
     registry,
     workspaceRoot: options.workspaceRoot,
     vars,
@@ -87,7 +97,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     files: new FileTimeTracker(),
     // PreToolUse hooks first (they may refuse or rewrite a call), then the approval step, so the
     // user approves the call that will really run.
-    lifecycle: composeLifecycles(sessionHooks(options, relay.ui), approvalGate(registry, () => approvalLevel)),
+    lifecycle: composeLifecycles(sessionHooks(options, sessionId, relay.ui), approvalGate(registry, () => approvalLevel)),
   };
 
   // Phase 1, skills: none yet (they arrive with the skills loader).
@@ -125,7 +135,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     files: services.files,
     lifecycle: services.lifecycle,
     // Staged compaction (mask → prune → aggressive mask) by pressure, each stage reported to the user.
-    compaction: new StagedCompactor({ onEvent: compactionNotices(relay.ui) }).hook,
+    compaction: new StagedCompactor({ onEvent: compactionNotices(relay.ui), onPressure: (info) => relay.ui.onContext?.(info) }).hook,
     onTurnUI: relay.setTarget,
     dispose: () => {
       manager.stopAll();
@@ -162,11 +172,11 @@ function buildSubagent(spec: SubagentSpec, roles: ModelRoles, services: SessionS
 }
 
 /** The project's and the user's hooks (Claude Code format) around every tool call. */
-function sessionHooks(options: MainAgentOptions, ui: UICallback): ToolLifecycle {
+function sessionHooks(options: MainAgentOptions, sessionId: string, ui: UICallback): ToolLifecycle {
   const config = loadHooksConfig({ workspaceRoot: options.workspaceRoot, opendevHome: options.home });
   return hooksLifecycle(config, {
     workspaceRoot: options.workspaceRoot,
-    sessionId: randomBytes(4).toString('hex'),
+    sessionId,
     onWarning: (message) => ui.onNotice?.(`Hook: ${message}`, 'warning'),
     onSystemMessage: (message) => ui.onNotice?.(message, 'info'),
   });
@@ -176,6 +186,9 @@ function sessionHooks(options: MainAgentOptions, ui: UICallback): ToolLifecycle 
 function compactionNotices(ui: UICallback): (e: CompactionEvent) => void {
   let fullSaid = false;
   return (e) => {
+    if (e.stage !== 'full_compaction_needed') {
+      ui.onContext?.({ pressure: e.pressure, promptTokens: 0, contextWindow: 0, stage: e.stage, tokensFreed: e.tokensFreed, messagesAffected: e.messagesAffected });
+    }
     if (e.stage === 'warn') fullSaid = false;
     if (e.stage === 'full_compaction_needed') {
       if (fullSaid) return;

@@ -2,6 +2,7 @@ import { getReminder } from '../context/reminders';
 import type { ToolSchema } from '../llm/provider';
 import { ProviderError } from '../llm/provider-error';
 import type { AssistantMessage, Message, ToolCall } from '../messages';
+import type { ConversationMemory } from '../memory/conversation-memory';
 import type { Todo } from '../todos/todo';
 import type { CompletionSlot, ToolExecutionContext, ToolResult } from '../tools/tool';
 import type { DoomLoopDetector } from './doom-loop-detector';
@@ -35,6 +36,13 @@ export interface ExecutorSetup {
   thinkingLevel: () => ThinkingLevel;
   compaction?: CompactionHook;
   cost?: CostSink;
+  /** Dual memory for the thinking phase and the playbook (optional). */
+  memory?: ConversationMemory;
+  /**
+   * Applied to every tool result before it joins the history (the tool-result economy: large
+   * outputs offloaded to a scratch file with a preview). Default: the result as is.
+   */
+  shapeResult?: (call: ToolCall, result: ToolResult) => Promise<ToolResult>;
 }
 
 export interface RunState {
@@ -53,6 +61,8 @@ interface IterationContext {
   lastToolError: string | undefined;
   lastPromptTokens: number;
   services: TurnServices;
+  /** The system prompt of this turn: the setup's, with the memory's addendum for the query. */
+  systemParts: { stable: string; dynamic: string };
 }
 
 /**
@@ -74,30 +84,18 @@ export class ReactExecutor {
       lastToolError: undefined,
       lastPromptTokens: 0,
       services: { ui: state.ui, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, cost: this.setup.cost, signal: state.token.signal },
+      systemParts: this.setup.systemPrompt,
     };
     const action = this.setup.roles.forRole('action');
     if (!action) throw new Error('no model is configured for the action role');
 
     try {
+      const addendum = await this.setup.memory?.promptAddendum?.(userText);
+      if (addendum) it.systemParts = { ...this.setup.systemPrompt, dynamic: `${this.setup.systemPrompt.dynamic}\n\n${addendum}` };
       while (it.iteration < this.setup.maxIterations) {
         it.iteration++;
-        if (state.token.interrupted) return this.end('stopped', '', it);
-        this.drainInjections(history, state);
-        await this.setup.compaction?.(history, it.lastPromptTokens, action.capabilities?.contextWindow);
-
-        const trace = await runThinkingPhase(this.setup.thinkingLevel(), this.setup.roles, history, this.setup.promptVars, it.services);
-        if (state.token.interrupted) return this.end('stopped', '', it);
-
-        const reply = await this.actionCall(action, history, trace, it);
-        history.push(reply);
-        if (state.token.interrupted) return this.interrupted(history, reply, it);
-
-        if (reply.toolCalls.length > 0) {
-          const done = await this.handleToolCalls(history, reply.toolCalls, state, it);
-          if (done) return done;
-          continue;
-        }
-        const done = this.handleAnswer(history, reply.content, state, it);
+        const done = await this.iterate(action, history, state, it);
+        await this.setup.memory?.afterIteration?.(history, it.services);
         if (done) return done;
       }
       return await this.forcedSummary(action, history, it);
@@ -106,6 +104,25 @@ export class ReactExecutor {
       if (error.kind === 'aborted' || state.token.interrupted) return this.end('stopped', '', it);
       return { status: 'failed', text: '', usage: it.services.usage, iterations: it.iteration, error };
     }
+  }
+
+  /** One iteration of algorithm 1; a result when the turn is over. */
+  private async iterate(action: ResolvedRoleModel, history: Message[], state: RunState, it: IterationContext): Promise<TurnResult | undefined> {
+    if (state.token.interrupted) return this.end('stopped', '', it);
+    this.drainInjections(history, state);
+    await this.setup.compaction?.(history, it.lastPromptTokens, action.capabilities?.contextWindow);
+
+    const thinkingLevel = this.setup.thinkingLevel();
+    const view = thinkingLevel !== 'off' && this.setup.memory?.thinkingView ? await this.setup.memory.thinkingView(history, it.services) : history;
+    const trace = await runThinkingPhase(thinkingLevel, this.setup.roles, view, this.setup.promptVars, it.services);
+    if (state.token.interrupted) return this.end('stopped', '', it);
+
+    const reply = await this.actionCall(action, history, trace, it);
+    history.push(reply);
+    if (state.token.interrupted) return this.interrupted(history, reply, it);
+
+    if (reply.toolCalls.length > 0) return this.handleToolCalls(history, reply.toolCalls, state, it);
+    return this.handleAnswer(history, reply.content, state, it);
   }
 
   private async actionCall(action: ResolvedRoleModel, history: Message[], trace: string | undefined, it: IterationContext): Promise<AssistantMessage> {
@@ -117,7 +134,7 @@ export class ReactExecutor {
       it.lastPromptTokens = await callModel(
         reply,
         action,
-        { messages: withoutSystem(messages), tools: this.setup.toolSchemas(), systemParts: this.setup.systemPrompt },
+        { messages: withoutSystem(messages), tools: this.setup.toolSchemas(), systemParts: it.systemParts },
         it.services,
         { streamText: true, onThinkingDelta: (d) => it.services.ui.onThinkingDelta?.(d) },
       );
@@ -166,7 +183,9 @@ export class ReactExecutor {
 
     const completion = state.toolContext.completion;
     completion.result = undefined;
-    const results = await this.setup.dispatcher.dispatch(calls, state.toolContext);
+    const raw = await this.setup.dispatcher.dispatch(calls, state.toolContext);
+    const shape = this.setup.shapeResult;
+    const results = shape ? await Promise.all(calls.map((call, i) => shape(call, raw[i]!))) : raw;
     calls.forEach((call, i) => history.push(toolMessage(call, results[i]!)));
     it.lastToolError = lastError(results);
     if (state.token.interrupted) return this.end('stopped', '', it);
@@ -219,7 +238,7 @@ export class ReactExecutor {
     const ask = getReminder('iteration_cap_summary');
     if (ask) history.push({ role: 'user', content: ask });
     const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
-    await callModel(reply, action, { messages: withoutSystem(history), tools: [], systemParts: this.setup.systemPrompt }, it.services, { streamText: true });
+    await callModel(reply, action, { messages: withoutSystem(history), tools: [], systemParts: it.systemParts }, it.services, { streamText: true });
     history.push({ ...reply, toolCalls: [] });
     return { status: 'iteration_limit', text: reply.content, usage: it.services.usage, iterations: it.iteration };
   }
@@ -240,7 +259,7 @@ export class ReactExecutor {
 }
 
 function toolMessage(call: ToolCall, result: ToolResult): Message {
-  return { role: 'tool', toolCallId: call.id, name: call.name, content: result.output, isError: !result.ok };
+  return { role: 'tool', toolCallId: call.id, name: call.name, content: result.output, isError: !result.ok, summary: result.summary };
 }
 
 function lastError(results: readonly ToolResult[]): string | undefined {

@@ -41,6 +41,8 @@ export const PRUNE_PROTECT_WINDOW_FRACTION = 0.2;
 export interface StagedCompactorOptions {
   /** Every stage that ran (the lead forwards these to the UI: what, how many tokens freed). */
   onEvent?: (event: CompactionEvent) => void;
+  /** The pressure after every check (after the stages ran), for the UI's context meter. */
+  onPressure?: (info: { pressure: number; promptTokens: number; contextWindow: number }) => void;
   /** Repairs `repairHistory` had to make after the stages (should be none; logged when not). */
   onRepair?: (repairs: string[]) => void;
   /**
@@ -121,6 +123,7 @@ export class StagedCompactor {
     this.lastHistory = history;
     this.sentLength = history.length;
     this.lastPressure = pressure;
+    this.options.onPressure?.({ pressure, promptTokens: Math.round(pressure * contextWindow), contextWindow });
   }
 
   private emit(event: CompactionEvent): void {

@@ -12,6 +12,9 @@ const root = new URL('..', import.meta.url).pathname;
 // (the CLI, the VS Code server and its extension host) inherits these.
 process.env.OPENDEV_HOME ??= mkdtempSync(join(tmpdir(), 'opendev-home-'));
 process.env.OPENDEV_DISABLE_REMOTE_MODELS ??= '1';
+// Tests script every model call; the playbook's background reflection would take scripted turns.
+// Its own tests turn it on (createMainAgent's playbookLearning, or OPENDEV_PLAYBOOK_LEARN=1).
+process.env.OPENDEV_PLAYBOOK_LEARN ??= '0';
 const only = process.argv[2]; // unit | integration | e2e (after build/typecheck/lint)
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const stages = [];

@@ -59,16 +59,8 @@ function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
       renderMarkdown(el, entry.text);
       return el;
     }
-    case 'tool': {
-      const el = h(
-        'article',
-        { data: { status: entry.status } },
-        h('div', { class: 'tool-head', text: entry.name }),
-        // The summary carries its own ✓/✗; while running, the arguments say what is happening.
-        h('div', { class: 'tool-detail', text: entry.summary ?? `⋯ ${clip(entry.args.replace(/\s+/g, ' '), 160)}` }),
-      );
-      return el;
-    }
+    case 'tool':
+      return renderTool(entry, ctx);
     case 'error': {
       const el = h('article', { attrs: { role: 'alert' } }, h('p', { text: entry.text }));
       if (entry.action) {
@@ -92,6 +84,25 @@ function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
     case 'plan':
       return renderPlan(entry, ctx);
   }
+}
+
+/**
+ * A tool card, collapsed to its summary line (which carries its own ✓/✗); once the tool has ended,
+ * the summary expands to the output it returned. While running, the arguments say what is happening.
+ */
+function renderTool(entry: ChatEntryOf<'tool'>, ctx: RenderContext): HTMLElement {
+  const head = h('div', { class: 'tool-head', text: entry.name });
+  const line = entry.summary ?? `⋯ ${clip(entry.args.replace(/\s+/g, ' '), 160)}`;
+  if (entry.output === undefined) return h('article', { data: { status: entry.status } }, head, h('div', { class: 'tool-detail', text: line }));
+  const details = h(
+    'details',
+    { class: 'tool-result' },
+    h('summary', { class: 'tool-detail', text: line, attrs: { title: 'Show the full output' } }),
+    h('pre', { class: 'tool-output', text: entry.output || '(no output)' }),
+  );
+  details.open = ctx.isToggled(entry.id);
+  details.addEventListener('toggle', () => ctx.setToggled(entry.id, details.open));
+  return h('article', { data: { status: entry.status } }, head, details);
 }
 
 function renderNotice(entry: ChatEntryOf<'notice'>): HTMLElement {

@@ -3,7 +3,7 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import { ExtensionToWebviewSchema, type ChatEntry, type ExtensionToWebview, type WebviewToExtension } from '../src/shared/protocol';
 import { Composer } from './composer';
 import { renderEntry, updateText, type RenderContext } from './entries';
-import { formatCost, renderTodos } from './status';
+import { formatContext, formatCost, renderTodos } from './status';
 import { vscode, type PersistedState } from './vscode-api';
 
 /**
@@ -28,7 +28,11 @@ app.innerHTML = `
       <vscode-button id="send" aria-label="Send">Send</vscode-button>
       <vscode-button id="stop" aria-label="Stop" secondary hidden>Stop</vscode-button>
     </div>
-    <div id="cost" class="meta" aria-label="Tokens and cost of this chat"></div>
+    <div class="meta footer">
+      <span id="context" role="meter" aria-label="Context window in use" aria-valuemin="0" aria-valuemax="100"></span>
+      <span class="spacer"></span>
+      <span id="cost" aria-label="Tokens and cost of this chat"></span>
+    </div>
   </form>`;
 
 const transcript = document.getElementById('transcript')!;
@@ -36,6 +40,7 @@ const empty = document.getElementById('empty')!;
 const todosPanel = document.getElementById('todos')!;
 const progress = document.getElementById('progress')!;
 const costLine = document.getElementById('cost')!;
+const contextMeter = document.getElementById('context')!;
 
 /**
  * Whether new output scrolls the transcript: true while the user is at its end, false once they
@@ -55,6 +60,7 @@ const state: PersistedState = {
   busy: saved.busy ?? false,
   todos: saved.todos ?? [],
   cost: saved.cost,
+  context: saved.context,
   mode: saved.mode ?? 'normal',
   thinkingLevel: saved.thinkingLevel ?? 'off',
   drafts: saved.drafts ?? {},
@@ -133,6 +139,16 @@ function showCost(): void {
   costLine.hidden = !text;
 }
 
+function showContext(): void {
+  const { text, title, level } = formatContext(state.context);
+  contextMeter.textContent = text;
+  contextMeter.title = title;
+  contextMeter.hidden = !text;
+  contextMeter.dataset.level = level;
+  contextMeter.setAttribute('aria-valuenow', String(Math.round((state.context?.pressure ?? 0) * 100)));
+  contextMeter.setAttribute('aria-valuetext', title);
+}
+
 function atBottom(): boolean {
   return transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
 }
@@ -173,11 +189,13 @@ function apply(message: ExtensionToWebview): void {
       setBusy(message.busy);
       state.todos = message.todos;
       state.cost = message.cost;
+      state.context = message.context;
       state.mode = message.mode;
       state.thinkingLevel = message.thinkingLevel;
       composer.setAgentState(state.mode, state.thinkingLevel);
       showTodos();
       showCost();
+      showContext();
       persist(true);
       return;
     case 'upsert':
@@ -205,6 +223,10 @@ function apply(message: ExtensionToWebview): void {
       state.cost = message.cost;
       showCost();
       break;
+    case 'context':
+      state.context = message.context;
+      showContext();
+      break;
     case 'agentState':
       state.mode = message.mode;
       state.thinkingLevel = message.thinkingLevel;
@@ -231,5 +253,6 @@ setBusy(state.busy);
 composer.setAgentState(state.mode, state.thinkingLevel);
 showTodos();
 showCost();
+showContext();
 persist(true);
 post({ type: 'ready' });

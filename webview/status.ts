@@ -1,4 +1,4 @@
-import type { CostView, TodoView } from '../src/shared/protocol';
+import type { ContextView, CostView, TodoView } from '../src/shared/protocol';
 import { h } from './dom';
 import { renderInline } from './markdown';
 
@@ -52,6 +52,18 @@ export function formatCost(cost: CostView | undefined): { text: string; title: s
     `${cost.outputTokens.toLocaleString('en-US')} output tokens in ${cost.calls} model call${cost.calls === 1 ? '' : 's'}` +
     (cost.usd === undefined ? '; the price of this model is unknown' : '');
   return { text: `${compact(cost.inputTokens)} in${cached} · ${compact(cost.outputTokens)} out${usd}`, title };
+}
+
+/**
+ * "Context 42%" with the window and the last reduction in the tooltip; the level drives the
+ * colour (≥70% the compactor starts working, ≥90% it masks aggressively).
+ */
+export function formatContext(context: ContextView | undefined): { text: string; title: string; level: 'ok' | 'warn' | 'high' } {
+  if (!context || context.contextWindow === 0) return { text: '', title: '', level: 'ok' };
+  const pct = Math.round(context.pressure * 100);
+  const stage = context.lastStage ? `; last reduction: ${context.lastStage.replace(/_/g, ' ')}${context.lastFreed ? ` freed ${context.lastFreed.toLocaleString('en-US')} tokens` : ''}` : '';
+  const title = `${context.promptTokens.toLocaleString('en-US')} of ${context.contextWindow.toLocaleString('en-US')} context tokens in use${stage}`;
+  return { text: `Context ${pct}%`, title, level: pct >= 90 ? 'high' : pct >= 70 ? 'warn' : 'ok' };
 }
 
 function compact(n: number): string {

@@ -1,4 +1,4 @@
-import type { AgentModeView, ChatEntry, CostView, ThinkingLevelView, TodoView, WebviewToExtension } from '../src/shared/protocol';
+import type { AgentModeView, ChatEntry, ContextView, CostView, ThinkingLevelView, TodoView, WebviewToExtension } from '../src/shared/protocol';
 
 interface VsCodeApi {
   postMessage(message: WebviewToExtension): void;
@@ -13,6 +13,7 @@ export interface PersistedState {
   busy: boolean;
   todos: TodoView[];
   cost: CostView | undefined;
+  context: ContextView | undefined;
   mode: AgentModeView;
   thinkingLevel: ThinkingLevelView;
   /** What the user has typed or picked in open cards, by `<entry id>:<field>`. */

@@ -63,6 +63,7 @@ export function createHeadlessUI(options: HeadlessUIOptions): UICallback {
     },
     onUsage: (usage) => emit?.({ type: 'usage', ...usage }),
     onCost: (cost) => emit?.({ type: 'cost', ...cost }),
+    onContext: (info) => emit?.({ type: 'context', ...info }),
     onSubagentStart: (info) => {
       emit?.({ type: 'subagent_start', agentId: info.agentId, subagentType: info.type, task: info.task, background: info.background });
       progress?.onSubagentStart(info);

@@ -31,5 +31,8 @@ Environment:
   OPENAI_API_KEY, OPENAI_BASE_URL          OpenAI, or any OpenAI-compatible server (Ollama: http://localhost:11434/v1)
   ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL    Anthropic
   OPENDEV_PROVIDER, OPENDEV_MODEL          defaults for --provider and --model
+  OPENDEV_CONTEXT_WINDOW                   the model's context window in tokens (for unlisted models)
+  OPENDEV_EMBEDDING_MODEL                  embeddings for the playbook (default: a local lexical embedding)
+  OPENDEV_PLAYBOOK_LEARN=0                 the playbook stops learning (no extra calls every 5 messages)
   OPENDEV_THINKING                         default for --thinking
   OPENDEV_HOME                             where sessions and settings live (default ~/.opendev)`;

@@ -5,6 +5,7 @@ import { createMainAgent } from '../core/agent/create-agent';
 import { createStreamTerminalPort } from '../core/process/stream-terminal';
 import { createSlashCommands } from '../core/commands/slash-commands';
 import { resolveOpendevHome } from '../core/config/opendev-home';
+import { playbookLearningFromEnv } from '../core/config/playbook-learning';
 import { PROVIDER_ENV, PROVIDER_LABELS, type ProviderSettings } from '../core/config/provider-settings';
 import type { RoleSettings } from '../core/llm/model-roles';
 import { MissingApiKeyError } from '../core/llm/create-provider';
@@ -99,6 +100,7 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     workspaceRoot,
     thinkingLevel: thinking,
     approvalLevel: options.approval,
+    playbookLearning: playbookLearningFromEnv(env) ?? true,
     // Command output streams live: to stdout in the interactive session, to stderr with -p --verbose
     // (stdout stays the answer alone). Search finds `rg` on PATH by itself.
     host: interactive || options.verbose ? { terminal: createStreamTerminalPort((t) => (interactive ? process.stdout : process.stderr).write(t)) } : undefined,

@@ -26,6 +26,8 @@ export function settingsFromEnv(options: CliOptions, env: NodeJS.ProcessEnv): Pr
     model: options.model ?? (env.OPENDEV_MODEL?.trim() || DEFAULT_MODELS[provider]),
     baseUrl: env[vars.baseUrl] || undefined,
     apiKey: env[vars.apiKey] || undefined,
+    ...(env.OPENDEV_CONTEXT_WINDOW?.trim() ? { contextWindow: Number(env.OPENDEV_CONTEXT_WINDOW) } : {}),
+    ...(env.OPENDEV_EMBEDDING_MODEL?.trim() ? { embeddingModel: env.OPENDEV_EMBEDDING_MODEL.trim() } : {}),
   });
   if (!parsed.success) {
     throw new UsageError(parsed.error.issues.map((i) => `${describe(String(i.path[0]), provider)}: ${i.message}`).join('; '));
@@ -71,5 +73,6 @@ export function roleSettingsFromEnv(action: ProviderSettings, env: NodeJS.Proces
 function describe(field: string, provider: ProviderKind): string {
   if (field === 'baseUrl') return PROVIDER_ENV[provider].baseUrl;
   if (field === 'model') return '--model';
+  if (field === 'contextWindow') return 'OPENDEV_CONTEXT_WINDOW';
   return field;
 }

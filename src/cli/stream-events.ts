@@ -5,7 +5,7 @@ import type { TurnResult } from '../core/agent/turn-result';
 import type { CommandResult } from '../core/commands/slash-commands';
 import type { TokenUsage } from '../core/llm/provider';
 import type { Todo } from '../core/todos/todo';
-import type { AgentMode, CostSnapshot, ThinkingPhase } from '../core/ui';
+import type { AgentMode, ContextInfo, CostSnapshot, ThinkingPhase } from '../core/ui';
 
 export interface PrintResult {
   /** How the turn ended (`completed`, `stopped`, `iteration_limit`, `failed`); a slash command is `completed` or `failed`. */
@@ -40,6 +40,8 @@ export type StreamEvent =
   | { type: 'todos'; todos: readonly Todo[] }
   | ({ type: 'usage' } & TokenUsage)
   | ({ type: 'cost' } & CostSnapshot)
+  /** Context pressure at the start of each iteration, or a compaction stage with what it freed. */
+  | ({ type: 'context' } & ContextInfo)
   | { type: 'subagent_start'; agentId: string; subagentType: string; task: string; background: boolean }
   | { type: 'subagent_end'; agentId: string; subagentType: string; task: string; background: boolean; status: string; summary: string }
   | { type: 'mode'; mode: AgentMode }

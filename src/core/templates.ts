@@ -44,7 +44,9 @@ const sectionCache = new Map<string, Map<string, string>>();
  * placeholders). A missing file is an empty map: callers degrade, they do not fail.
  */
 export function loadTemplateSections(relativePath: string): ReadonlyMap<string, string> {
-  const cached = sectionCache.get(relativePath);
+  // Keyed by the full path, like loadTemplate, so an OPENDEV_TEMPLATES_DIR override is honoured.
+  const key = join(templatesDir(), relativePath);
+  const cached = sectionCache.get(key);
   if (cached) return cached;
   const sections = new Map<string, string>();
   let name: string | undefined;
@@ -61,7 +63,7 @@ export function loadTemplateSections(relativePath: string): ReadonlyMap<string, 
     } else lines.push(line);
   }
   flush();
-  sectionCache.set(relativePath, sections);
+  sectionCache.set(key, sections);
   return sections;
 }
 

@@ -74,6 +74,15 @@ export const CostSchema = z.object({
   calls: z.number().int().nonnegative(),
 });
 
+/** The context meter: how full the model's window is, and the last stage that reduced it. */
+export const ContextSchema = z.object({
+  pressure: z.number().nonnegative(),
+  promptTokens: z.number().nonnegative(),
+  contextWindow: z.number().nonnegative(),
+  lastStage: z.string().max(40).optional(),
+  lastFreed: z.number().nonnegative().optional(),
+});
+
 /** A blocking request's card: waiting for the user, answered, or withdrawn (Stop, end of turn). */
 const RequestStateSchema = z.enum(['pending', 'answered', 'cancelled']);
 
@@ -88,6 +97,8 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     args: z.string(),
     status: z.enum(['running', 'ok', 'error']),
     summary: z.string().optional(),
+    /** The output the tool returned (capped), behind the summary line: the card expands to show it. */
+    output: z.string().optional(),
   }),
   z.object({
     kind: z.literal('error'),
@@ -144,6 +155,7 @@ export type ChatEntry = z.infer<typeof ChatEntrySchema>;
 export type ChatEntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
 export type TodoView = z.infer<typeof TodoSchema>;
 export type CostView = z.infer<typeof CostSchema>;
+export type ContextView = z.infer<typeof ContextSchema>;
 export type AgentModeView = z.infer<typeof AgentModeSchema>;
 export type ThinkingLevelView = z.infer<typeof ThinkingLevelSchema>;
 
@@ -158,6 +170,7 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
     busy: z.boolean(),
     todos: z.array(TodoSchema),
     cost: CostSchema.optional(),
+    context: ContextSchema.optional(),
     mode: AgentModeSchema,
     thinkingLevel: ThinkingLevelSchema,
   }),
@@ -171,6 +184,7 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
   /** The live todo list, pinned above the input. */
   z.object({ type: z.literal('todos'), todos: z.array(TodoSchema) }),
   z.object({ type: z.literal('cost'), cost: CostSchema }),
+  z.object({ type: z.literal('context'), context: ContextSchema }),
   z.object({ type: z.literal('agentState'), mode: AgentModeSchema, thinkingLevel: ThinkingLevelSchema }),
   /** The answer to `complete`: slash commands matching what the user typed. */
   z.object({ type: z.literal('completions'), text: z.string(), items: z.array(SlashCompletionSchema).max(50) }),

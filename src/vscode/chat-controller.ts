@@ -4,8 +4,8 @@ import type { TurnResult } from '../core/agent/turn-result';
 import type { ModelInfo } from '../core/commands/slash-commands';
 import type { TokenUsage } from '../core/llm/provider';
 import type { Todo } from '../core/todos/todo';
-import type { AgentMode, CostSnapshot } from '../core/ui';
-import type { AnswerMessage, ChatEntry, CostView, ExtensionToWebview, SlashCompletion, TodoView } from '../shared/protocol';
+import type { AgentMode, ContextInfo, CostSnapshot } from '../core/ui';
+import type { AnswerMessage, ChatEntry, ContextView, CostView, ExtensionToWebview, SlashCompletion, TodoView } from '../shared/protocol';
 import { FollowUps } from './follow-ups';
 import { PendingRequests, type AnswerOutcome } from './pending-requests';
 import type { SlashCommandPort } from './slash-port';
@@ -43,6 +43,7 @@ export class ChatController {
   private todoList: readonly Todo[] = [];
   private costView: CostView | undefined;
   private costFromSink = false;
+  private contextView: ContextView | undefined;
   private readonly followUps = new FollowUps(this.entries, (text) => this.notice(text, 'warning'));
 
   constructor(
@@ -71,6 +72,7 @@ export class ChatController {
       busy: this.busy,
       todos: this.todoList.map(todoView),
       ...(this.costView ? { cost: this.costView } : {}),
+      ...(this.contextView ? { context: this.contextView } : {}),
       mode: this.currentMode,
       thinkingLevel: this.currentThinkingLevel,
     };
@@ -132,6 +134,7 @@ export class ChatController {
     this.todoList = [];
     this.costView = undefined;
     this.costFromSink = false;
+    this.contextView = undefined;
     this.followUps.reset();
     this.running = undefined;
     this.entries.emit(this.snapshot());
@@ -284,6 +287,7 @@ export class ChatController {
       todos: (todos) => this.setTodos(todos),
       cost: (cost) => this.setCost(cost),
       usage: (usage) => this.addUsage(usage),
+      context: (info) => this.setContext(info),
       mode: (mode) => {
         this.mode = mode;
         this.emitAgentState();
@@ -300,6 +304,19 @@ export class ChatController {
     this.costFromSink = true;
     this.costView = costView(cost);
     this.entries.emit({ type: 'cost', cost: this.costView });
+  }
+
+  /**
+   * A pressure reading replaces the gauge; a stage event (which has no window size of its own)
+   * only records what ran and what it freed.
+   */
+  private setContext(info: ContextInfo): void {
+    const previous = this.contextView;
+    const reading = info.contextWindow > 0 ? { pressure: info.pressure, promptTokens: info.promptTokens, contextWindow: info.contextWindow } : previous;
+    if (!reading) return;
+    const stage = info.stage ? { lastStage: info.stage, lastFreed: info.tokensFreed ?? 0 } : previous?.lastStage ? { lastStage: previous.lastStage, lastFreed: previous.lastFreed } : {};
+    this.contextView = { pressure: reading.pressure, promptTokens: reading.promptTokens, contextWindow: reading.contextWindow, ...stage };
+    this.entries.emit({ type: 'context', context: this.contextView });
   }
 
   /** Without a cost tracker in the agent, the footer still counts tokens from the usage events. */

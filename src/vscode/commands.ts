@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DEFAULT_MODELS, PROVIDER_LABELS, type ProviderKind } from '../core/config/provider-settings';
+import { playbookPath, PlaybookStore } from '../core/memory/playbook/playbook-store';
 import type { ChatController } from './chat-controller';
 import type { ChatViewProvider } from './chat-view-provider';
 import { currentProvider, SECTION, secretKeyFor } from './settings';
@@ -9,7 +10,6 @@ const NOT_YET_AVAILABLE: Record<string, string> = {
   'opendev.openTerminal': 'The OpenDev terminal',
   'opendev.undo': 'Undo Last Step',
   'opendev.showSessions': 'Session history',
-  'opendev.compact': 'Compact Context',
 };
 
 const SUGGESTED_MODELS: Record<ProviderKind, string[]> = {
@@ -31,6 +31,11 @@ export function registerCommands(
     await view.reveal();
   });
   register('opendev.stop', () => chat.stop());
+  // The same /compact as typed in the chat: its outcome (or why it cannot run now) shows there.
+  register('opendev.compact', async () => {
+    await view.reveal();
+    await chat.send('/compact');
+  });
   register('opendev.setApiKey', (provider?: unknown, key?: unknown) => setApiKey(context.secrets, chat, provider, key));
   register('opendev.selectModel', () => selectModel());
   register('opendev.switchMode', () => {
@@ -38,6 +43,7 @@ export function registerCommands(
     // The chat view shows the mode; the status bar says it too when the view is not in sight.
     vscode.window.setStatusBarMessage(`OpenDev: ${mode === 'plan' ? 'Plan mode: the agent plans before it changes anything' : 'Normal mode'}`, 4000);
   });
+  register('opendev.openPlaybook', () => openPlaybook());
   for (const [id, feature] of Object.entries(NOT_YET_AVAILABLE)) {
     register(id, () => {
       void vscode.window.showInformationMessage(`OpenDev: ${feature} is not available yet in this version.`);
@@ -82,4 +88,16 @@ async function selectModel(): Promise<void> {
       ? await vscode.window.showInputBox({ title: 'OpenDev: model id', value: current, validateInput: (v) => (v.trim() ? undefined : 'Enter a model id.') })
       : picked.label;
   if (model?.trim()) await config.update('model', model.trim(), vscode.ConfigurationTarget.Global);
+}
+
+/** Opens the project's playbook in an editor (an empty one is created first); the agent picks up edits. */
+async function openPlaybook(): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) {
+    void vscode.window.showInformationMessage('OpenDev: open a folder first; the playbook belongs to a project.');
+    return;
+  }
+  const path = playbookPath(folder.uri.fsPath);
+  await new PlaybookStore(path, { onWarning: (w) => void vscode.window.showWarningMessage(`OpenDev: ${w}`) }).ensureExists();
+  await vscode.window.showTextDocument(vscode.Uri.file(path));
 }

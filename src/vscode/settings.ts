@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
+import { playbookLearningFromEnv } from '../core/config/playbook-learning';
 import { buildRoleSettings, OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from '../core/config/role-overrides';
 import type { RoleSettings } from '../core/llm/model-roles';
 import { APPROVAL_LEVELS, type ApprovalLevel } from '../core/safety/approval-level';
@@ -34,6 +35,8 @@ export async function readProviderSettings(secrets: vscode.SecretStorage): Promi
     model: config.get<string>('model')?.trim() || DEFAULT_MODELS[provider],
     baseUrl: config.get<string>('baseUrl')?.trim() || undefined,
     apiKey: (await secrets.get(secretKeyFor(provider))) || undefined,
+    ...(config.get<number>('contextWindow') ? { contextWindow: config.get<number>('contextWindow') } : {}),
+    ...(config.get<string>('embeddingModel')?.trim() ? { embeddingModel: config.get<string>('embeddingModel')!.trim() } : {}),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -61,6 +64,16 @@ export function readApprovalLevel(): ApprovalLevel {
   return (APPROVAL_LEVELS as readonly string[]).includes(value) ? (value as ApprovalLevel) : 'semi-auto';
 }
 
+/**
+ * `opendev.playbook.learn` when the user set it, else `OPENDEV_PLAYBOOK_LEARN`, else on
+ * (defaults < environment < user settings).
+ */
+export function readPlaybookLearning(): boolean {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<boolean>('playbook.learn');
+  const chosen = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+  return chosen ?? playbookLearningFromEnv(process.env) ?? true;
+}
+
 /** `opendev.thinkingLevel`; an unknown value falls back to the default (medium). */
 export function readThinkingLevel(): ThinkingLevel {
   const value = vscode.workspace.getConfiguration(SECTION).get<string>('thinkingLevel', 'medium');
@@ -68,4 +81,4 @@ export function readThinkingLevel(): ThinkingLevel {
 }
 
 /** Settings whose change needs a new agent (provider, model, endpoint, approvals); the thinking level does not. */
-export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'roles', 'approvalLevel'].map((key) => `${SECTION}.${key}`);
+export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'contextWindow', 'embeddingModel', 'playbook.learn', 'roles', 'approvalLevel'].map((key) => `${SECTION}.${key}`);

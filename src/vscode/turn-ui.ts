@@ -1,7 +1,7 @@
 import type { TokenUsage } from '../core/llm/provider';
 import type { Todo } from '../core/todos/todo';
 import type { ToolResult } from '../core/tools/tool';
-import type { AgentMode, ApprovalDecision, CostSnapshot, PlanDecision, RetryInfo, UICallback } from '../core/ui';
+import type { AgentMode, ApprovalDecision, ContextInfo, CostSnapshot, PlanDecision, RetryInfo, UICallback } from '../core/ui';
 import type { PendingRequests } from './pending-requests';
 import type { Transcript } from './transcript';
 
@@ -15,6 +15,7 @@ export interface TurnUiHost {
   cost(cost: CostSnapshot): void;
   usage(usage: TokenUsage): void;
   mode(mode: AgentMode): void;
+  context(info: ContextInfo): void;
 }
 
 const STALE_APPROVAL: ApprovalDecision = { action: 'deny', feedback: 'the chat was reset' };
@@ -79,13 +80,14 @@ export function turnUi(host: TurnUiHost): UICallback {
       if (absorbed.delete(`tool-${call.id}`)) return; // its card says how it ended
       const entry = transcript.find(`tool-${call.id}`);
       if (entry?.kind !== 'tool') return;
-      transcript.upsert({ ...entry, status: result.ok ? 'ok' : 'error', summary: result.summary });
+      transcript.upsert({ ...entry, status: result.ok ? 'ok' : 'error', summary: result.summary, output: outputForView(result.output) });
     }),
     onUsage: live((usage) => {
       breakStreams(); // usage closes a model call: the next call's text is a new message
       host.usage(usage);
     }),
     onCost: live((cost) => host.cost(cost)),
+    onContext: live((info) => host.context(info)),
     onRetry: live((info: RetryInfo) => {
       // The retried call starts over: what it streamed so far is discarded here too.
       for (const id of [textId, reasoningId]) if (id) transcript.remove(id);
@@ -137,4 +139,12 @@ export function retryText(info: RetryInfo): string {
 function seconds(ms: number): string {
   if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
   return `${Math.round(ms / 1000)} s`;
+}
+
+/** The expanded card shows the whole output up to this size (beyond it, its start and a note). */
+const VIEW_OUTPUT_MAX_CHARS = 100_000;
+
+function outputForView(output: string): string {
+  if (output.length <= VIEW_OUTPUT_MAX_CHARS) return output;
+  return `${output.slice(0, VIEW_OUTPUT_MAX_CHARS)}\n… (${(output.length - VIEW_OUTPUT_MAX_CHARS).toLocaleString('en-US')} more characters not shown)`;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Agent } from '../../src/core/agent/agent';
+import { Agent, type AgentConfig } from '../../src/core/agent/agent';
 import type { ResolvedRoleModel, RoleResolver } from '../../src/core/agent/role-resolver';
 import type { ThinkingLevel } from '../../src/core/agent/thinking-level';
 import { createProvider } from '../../src/core/llm/create-provider';
@@ -19,6 +19,8 @@ export function testAgent(options: {
   maxIterations?: number;
   todos?: TodoList;
   workspaceRoot?: string;
+  /** The tool-result economy (large outputs offloaded); default none. */
+  shapeResult?: AgentConfig['shapeResult'];
 }): Agent {
   const action: ResolvedRoleModel = {
     provider: createProvider({
@@ -42,6 +44,7 @@ export function testAgent(options: {
     maxIterations: options.maxIterations ?? 20,
     thinkingLevel: options.thinkingLevel ?? 'off',
     todos: options.todos ?? { list: () => [], hasOpen: () => false },
+    shapeResult: options.shapeResult,
   });
 }
 

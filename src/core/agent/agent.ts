@@ -11,7 +11,9 @@ import { DoomLoopDetector } from './doom-loop-detector';
 import { InjectionQueue } from './injection-queue';
 import { InterruptToken } from './interrupt-token';
 import { getReminder } from '../context/reminders';
+import type { FullCompactionResult } from '../context/compaction/full-compaction';
 import { guardModals } from './modal-guard';
+import { approvedPlanIn } from './reminder-policy';
 import { hasPlanningIntent } from './plan-intent';
 import type { CostSink } from './model-call';
 import type { ConversationMemory } from '../memory/conversation-memory';
@@ -44,13 +46,17 @@ export interface AgentConfig {
   /** Told which UI runs the current turn (undefined when it ends), for long-lived services. */
   onTurnUI?: (ui: UICallback | undefined) => void;
   /** Releases what the agent's services hold (background subagents, catalogue refresh). */
-  dispose?: () => void;
+  dispose?: () => void | Promise<void>;
   /** The host's ports (terminal view, ripgrep), passed to every tool call. */
   host?: HostPorts;
   /** The session's processes (shared by the main agent and its subagents), passed to every tool call. */
   processes?: ProcessManager;
   /** Read times and per-file locks for the stale-read check of edits. */
   files?: FileTimeTracker;
+  /** Folders outside the workspace that read_file may read (the scratch folder of offloaded outputs). */
+  readableDirs?: readonly string[];
+  /** `/compact`: the full compaction with trigger "manual" (FullCompactor.run). */
+  compact?: (history: Message[], request: { instructions: string; signal: AbortSignal }) => Promise<FullCompactionResult>;
 }
 
 /**
@@ -69,6 +75,9 @@ export class Agent {
   private planSchemas: ReturnType<ToolRegistry['schemas']>;
   private level: ThinkingLevel;
   private token: InterruptToken | undefined;
+  /** One-shot notes for the next turn: the plan approved in a resumed conversation; the user left plan mode. */
+  private resumedPlanPath: string | undefined;
+  private leftPlanMode = false;
 
   constructor(private readonly config: AgentConfig) {
     this.level = config.thinkingLevel;
@@ -107,6 +116,8 @@ export class Agent {
   }
 
   setMode(mode: AgentMode): void {
+    if (mode === 'plan') this.leftPlanMode = false;
+    else if (this.modeState.mode === 'plan') this.leftPlanMode = true;
     this.modeState.mode = mode;
     if (mode === 'plan') this.modeState.autoApproveEdits = false;
   }
@@ -149,19 +160,43 @@ export class Agent {
   restore(messages: readonly Message[], cost?: CostSnapshot): void {
     if (this.running) throw new Error('cannot restore a conversation while the agent is running');
     this.history.splice(0, this.history.length, ...messages);
+    this.resumedPlanPath = approvedPlanIn(messages);
     if (cost) this.config.cost?.restore?.(cost);
   }
 
-  /** Stops the turn and everything in the background; the agent is not used afterwards. */
-  dispose(): void {
+  /**
+   * Stops the turn and everything in the background; the agent is not used afterwards. Resolves
+   * when background work (the playbook's reflection) has settled; callers may ignore it.
+   */
+  dispose(): Promise<void> {
     this.interrupt();
-    this.config.dispose?.();
+    return Promise.resolve(this.config.dispose?.());
   }
 
   /** Forgets the conversation (New Chat / `/clear`). */
   clear(): void {
     this.restore([]);
     this.doomLoop.reset();
+  }
+
+  /**
+   * `/compact`: summarises the conversation now, as the 99% stage does (archive, summary, artifact
+   * index). Refused while a turn runs: the turn owns the history, and the 99% stage covers it. While
+   * it runs the agent counts as running; Stop cancels it and leaves the conversation unchanged.
+   */
+  async compact(instructions = ''): Promise<FullCompactionResult> {
+    if (this.running) return { status: 'skipped', reason: 'OpenDev is working. /compact runs between turns; while it works, the context is compacted automatically when it fills up.' };
+    if (!this.config.compact) return { status: 'skipped', reason: 'Compaction is not available for this agent.' };
+    const token = new InterruptToken();
+    this.token = token;
+    try {
+      return await this.config.compact(this.history, { instructions, signal: token.signal });
+    } catch (err) {
+      if (token.interrupted) return { status: 'skipped', reason: 'Stopped: the conversation was not changed.' };
+      throw err;
+    } finally {
+      this.token = undefined;
+    }
   }
 
   /**
@@ -188,13 +223,18 @@ export class Agent {
       this.setMode('plan');
       guarded.onModeChange?.('plan');
     }
-    const prompt = this.modeState.mode === 'plan' ? `${text}\n\n${getReminder('plan_mode') ?? ''}`.trim() : text;
+    const modeNote = this.modeState.mode === 'plan' ? getReminder('plan_mode') : this.leftPlanMode ? getReminder('plan_mode_exited') : undefined;
+    const prompt = modeNote ? `${text}\n\n${modeNote}` : text;
+    const resumedPlanPath = this.resumedPlanPath;
+    this.leftPlanMode = false;
+    this.resumedPlanPath = undefined;
     try {
       return await this.executor.run(this.history, prompt, {
         ui: guarded,
         token,
         injections: this.injections,
         doomLoop: this.doomLoop,
+        resumedPlanPath,
         toolContext: {
           workspaceRoot: this.config.workspaceRoot,
           signal: token.signal,
@@ -207,6 +247,7 @@ export class Agent {
           host: this.config.host,
           processes: this.config.processes,
           files: this.config.files,
+          readableDirs: this.config.readableDirs,
         },
       });
     } finally {

@@ -1,5 +1,5 @@
 import { platform } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { opendevPaths, resolveOpendevHome } from '../config/opendev-home';
 import { newSessionId } from '../session/session-store';
 import { composeLifecycles, hooksLifecycle } from '../hooks/lifecycle';
@@ -11,6 +11,13 @@ import type { HostPorts } from '../host';
 import type { Message } from '../messages';
 import { FileTimeTracker } from '../tools/file-time-tracker';
 import { StagedCompactor, type CompactionEvent } from '../context/compaction/staged-compactor';
+import { FullCompactor } from '../context/compaction/full-compaction';
+import { sessionPreCompactHook, type BeforeCompaction } from '../context/compaction/pre-compact-hook';
+import { createAgentMemory } from '../memory/create-agent-memory';
+import { buildMainSystemPrompt } from '../context/prompt/main-system-prompt';
+import { mainPromptContext } from '../context/prompt/prompt-context';
+import { PromptVariables } from '../context/prompt/prompt-variables';
+import { createToolOutputOffloader, type ShapeResult } from '../context/tool-output-offload';
 import type { ApprovalLevel } from '../safety/approval-level';
 import { approvalGate } from '../safety/approval-gate';
 import type { ToolLifecycle } from './tool-dispatcher';
@@ -22,7 +29,7 @@ import { loadTemplate, renderTemplate } from '../templates';
 import { TodoStore } from '../todos/todo-store';
 import { createBuiltinRegistry } from '../tools/builtin-tools';
 import type { ToolRegistry } from '../tools/registry';
-import type { UICallback } from '../ui';
+import type { ContextInfo, UICallback } from '../ui';
 import { Agent } from './agent';
 import type { ThinkingLevel } from './thinking-level';
 import { createUiRelay } from './ui-relay';
@@ -45,6 +52,17 @@ export interface MainAgentOptions {
   approvalLevel?: ApprovalLevel;
   /** Names this agent's scratch folder and is given to hooks; default a new 8-character id. */
   sessionId?: string;
+  /**
+   * Let the playbook learn: the reflector and curator update the project's playbook every 5
+   * messages (two extra calls on the compact model, in the background). Off by default; the
+   * playbook's bullets reach the prompt either way.
+   */
+  playbookLearning?: boolean;
+  /**
+   * Context management (large tool outputs offloaded, staged compaction); default on. Off only to
+   * measure what it saves (bench/context): the raw conversation then goes to the model.
+   */
+  contextManagement?: boolean;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
@@ -54,6 +72,8 @@ interface SessionServices {
   sessionId: string;
   /** `OPENDEV_HOME/scratch/<session>/`: offloaded tool outputs, compaction archives (created on first use). */
   scratchDir: string;
+  /** PreCompact hooks before every full compaction (main agent and subagents). */
+  preCompact: BeforeCompaction;
   registry: ToolRegistry;
   workspaceRoot: string;
   vars: Record<string, string>;
@@ -72,8 +92,6 @@ interface SessionServices {
  * each ready when built. Throws MissingApiKeyError when the action model has no key.
  */
 export async function createMainAgent(options: MainAgentOptions): Promise<Agent> {
-  const stable = loadTemplate('system/main.md');
-  if (!stable) throw new Error('templates/system/main.md is missing from the OpenDev installation');
   const vars = { WORKSPACE_ROOT: options.workspaceRoot, PLATFORM: platform(), DATE: new Date().toISOString().slice(0, 10) };
   const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home });
   await catalog.load();
@@ -86,6 +104,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const services: SessionServices = {
     sessionId,
     scratchDir: join(opendevPaths(options.home ?? resolveOpendevHome()).scratchDir, sessionId),
+    preCompact: sessionPreCompactHook({ workspaceRoot: options.workspaceRoot, home: options.home, sessionId, onWarning: (m) => relay.ui.onNotice?.(`Hook: ${m}`, 'warning') }),
     registry,
     workspaceRoot: options.workspaceRoot,
     vars,
@@ -112,18 +131,25 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     const summary = result.status === 'failed' ? `The subagent's model call failed: ${result.error.message}` : result.text;
     return { status, summary, history: [...agent.messages] };
   };
-  const manager = new SubagentManager({ specs: mergeSpecs(BUILTIN_SUBAGENTS, custom.specs), run: runSubagent, ui: relay.ui });
+  const specs = mergeSpecs(BUILTIN_SUBAGENTS, custom.specs);
+  const manager = new SubagentManager({ specs, run: runSubagent, ui: relay.ui });
   services.manager = manager;
 
   // Phase 3, the main agent with every tool.
   const todos = new TodoStore();
   todos.onChange((list) => relay.ui.onTodos?.(list));
+  const promptContext = mainPromptContext({ workspaceRoot: options.workspaceRoot, action: options.roles.action, subagentTypes: specs.map((s) => s.name), sessionId, scratchDir: services.scratchDir });
+  const onPromptWarning = (message: string) => relay.ui.onNotice?.(message, 'warning');
+  // Dual memory for thinking and the project's ACE playbook: the main agent only.
+  const memory = createAgentMemory({ roles, settings: options.roles, workspaceRoot: options.workspaceRoot, home: options.home, learn: options.playbookLearning ?? false, onWarning: onPromptWarning });
+  const full = fullCompactor(services, roles, 'main', relay.ui);
   return new Agent({
     identity: { name: 'main', isSubagent: false },
     roles,
     registry: services.registry,
-    systemPrompt: { stable, dynamic: services.environment },
-    promptVars: vars,
+    // Composed from templates/system/main/ sections; the thinking phase gets the same variables.
+    systemPrompt: buildMainSystemPrompt(promptContext, { home: options.home, onWarning: onPromptWarning }),
+    promptVars: PromptVariables.forContext(promptContext).toRecord(),
     workspaceRoot: options.workspaceRoot,
     maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     thinkingLevel: options.thinkingLevel ?? 'off',
@@ -134,13 +160,18 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     processes: services.processes,
     files: services.files,
     lifecycle: services.lifecycle,
-    // Staged compaction (mask → prune → aggressive mask) by pressure, each stage reported to the user.
-    compaction: new StagedCompactor({ onEvent: compactionNotices(relay.ui), onPressure: (info) => relay.ui.onContext?.(info) }).hook,
+    ...outputEconomy(services, services.registry.get('spawn_subagent') !== undefined),
+    ...(options.contextManagement === false ? { shapeResult: undefined } : {}),
+    // Staged compaction (mask → prune → aggressive mask → full) by pressure, each stage reported to the user.
+    compaction: options.contextManagement === false ? undefined : new StagedCompactor({ onEvent: compactionNotices(relay.ui), onPressure: (info) => relay.ui.onContext?.(info), fullCompaction: full.stage }).hook,
+    compact: (history, request) => full.run(history, { trigger: 'manual', ...request }),
     onTurnUI: relay.setTarget,
+    memory,
     dispose: () => {
       manager.stopAll();
       services.processes.dispose();
       if (!options.catalog) catalog.close();
+      return memory.dispose();
     },
   });
 }
@@ -167,8 +198,36 @@ function buildSubagent(spec: SubagentSpec, roles: ModelRoles, services: SessionS
     // Its own read times (it must read before editing), but the same per-file locks.
     files: services.files.sharingLocks(),
     lifecycle: services.lifecycle,
-    compaction: new StagedCompactor().hook,
+    ...outputEconomy(services, allowed.has('spawn_subagent')),
+    compaction: new StagedCompactor({ fullCompaction: fullCompactor(services, roles, spec.name).stage }).hook,
   });
+}
+
+/** The 99% stage and /compact of one agent: PreCompact hooks first, archives in the session's scratch folder. */
+function fullCompactor(services: SessionServices, roles: ModelRoles, agentName: string, ui?: UICallback): FullCompactor {
+  return new FullCompactor({
+    roles,
+    scratchDir: services.scratchDir,
+    workspaceRoot: services.workspaceRoot,
+    sessionId: services.sessionId,
+    agentName,
+    cost: services.cost,
+    beforeCompaction: services.preCompact,
+    ...(ui ? { ui, onWarning: (m: string) => ui.onNotice?.(m, 'warning'), onContext: (info: ContextInfo) => ui.onContext?.(info) } : {}),
+  });
+}
+
+/**
+ * The tool-result economy for one agent: outputs over 8,000 characters go to the session's scratch
+ * folder, with a hint that fits the agent's own tools. Every scratch folder stays readable (a resumed
+ * session has a new id, and run_command names its task logs there too).
+ */
+function outputEconomy(services: SessionServices, canDelegate: boolean): { shapeResult: ShapeResult; readableDirs: string[] } {
+  const scratchRoot = dirname(services.scratchDir);
+  return {
+    shapeResult: createToolOutputOffloader({ scratchDir: services.scratchDir, canDelegate }),
+    readableDirs: [scratchRoot],
+  };
 }
 
 /** The project's and the user's hooks (Claude Code format) around every tool call. */
@@ -194,7 +253,7 @@ function compactionNotices(ui: UICallback): (e: CompactionEvent) => void {
       if (fullSaid) return;
       fullSaid = true;
     }
-    ui.onNotice?.(describeCompaction(e), e.stage === 'warn' ? 'info' : 'warning');
+    ui.onNotice?.(describeCompaction(e), e.stage === 'warn' || (e.stage === 'full_compaction' && !e.fallbackReason) ? 'info' : 'warning');
   };
 }
 
@@ -203,8 +262,10 @@ function describeCompaction(e: CompactionEvent): string {
   switch (e.stage) {
     case 'warn':
       return `Context ${pct} full.`;
+    case 'full_compaction':
+      return `Context ${pct} full: compacted the conversation (${e.messagesAffected} messages summarised${e.fallbackReason ? ` without the compact model, because ${e.fallbackReason}` : ''}), about ${e.tokensFreed.toLocaleString('en-US')} tokens freed.${e.archivePath ? ` The full history is archived at ${e.archivePath}.` : ''}`;
     case 'full_compaction_needed':
-      return `Context ${pct} full: older tool outputs are already reduced; start a new chat if answers degrade.`;
+      return `Context ${pct} full and nothing more can be compacted; start a new chat if answers degrade.`;
     default:
       return `Context ${pct} full: ${e.stage.replace(/_/g, ' ')} freed about ${e.tokensFreed.toLocaleString('en-US')} tokens (${e.messagesAffected} tool outputs).`;
   }

@@ -3,7 +3,6 @@ import type { ToolSchema } from '../llm/provider';
 import { ProviderError } from '../llm/provider-error';
 import type { AssistantMessage, Message, ToolCall } from '../messages';
 import type { ConversationMemory } from '../memory/conversation-memory';
-import type { Todo } from '../todos/todo';
 import type { CompletionSlot, ToolExecutionContext, ToolResult } from '../tools/tool';
 import type { DoomLoopDetector } from './doom-loop-detector';
 import type { InjectionQueue } from './injection-queue';
@@ -12,12 +11,9 @@ import { callModel, type CostSink, type TurnServices } from './model-call';
 import type { ResolvedRoleModel, RoleResolver } from './role-resolver';
 import { runThinkingPhase } from './thinking-phase';
 import type { ThinkingLevel } from './thinking-level';
+import { ReminderPolicy } from './reminder-policy';
 import type { ToolDispatcher } from './tool-dispatcher';
 import type { TurnResult } from './turn-result';
-
-/** Paper constants: at most 3 nudges after a failed tool, at most 2 for open todos. */
-const MAX_ERROR_NUDGES = 3;
-const MAX_TODO_NUDGES = 2;
 
 /**
  * Phase 0's seam: the staged compactor (context issue) reduces `history` in place by pressure.
@@ -51,14 +47,14 @@ export interface RunState {
   injections: InjectionQueue;
   doomLoop: DoomLoopDetector;
   toolContext: ToolExecutionContext;
+  /** The plan approved in a resumed conversation: referenced once at the start of this turn. */
+  resumedPlanPath?: string;
 }
 
-/** Per-turn counters and one-shot guards (the paper's IterationContext). */
+/** Per-turn state (the paper's IterationContext); the reminders' flags and budgets live in `policy`. */
 interface IterationContext {
   iteration: number;
-  errorNudges: number;
-  todoNudges: number;
-  lastToolError: string | undefined;
+  policy: ReminderPolicy;
   lastPromptTokens: number;
   services: TurnServices;
   /** The system prompt of this turn: the setup's, with the memory's addendum for the query. */
@@ -66,22 +62,25 @@ interface IterationContext {
 }
 
 /**
- * The extended ReAct loop of the paper (algorithm 1). Each iteration: drain follow-ups → staged
- * compaction → thinking (no tools) [+ critique at HIGH] → action call with tools → doom-loop
- * check → dispatch. It ends on task_complete, an answer without tool calls, the error-nudge
- * budget, or the iteration cap (with a forced summary); completion waits while todos are open
- * (at most 2 nudges) or follow-ups are queued. The interrupt token is checked between phases.
+ * The extended ReAct loop of the paper (algorithm 1), with the reminders injected in the 9-step
+ * order of appendix F: 1 staged compaction → 2 interrupt check → 3 thinking (no tools) [+ critique
+ * at HIGH] → 4 subagent-completion signal → 5 follow-ups typed meanwhile → 6 interrupt check →
+ * 7 action call (with the trace) → 8 dispatch (doom-loop check, tools, reminders) → 9 memory.
+ * It ends on task_complete, an answer without tool calls, or the iteration cap (with a forced
+ * summary); completion waits while todos are open (at most 2 nudges), once for an empty answer,
+ * and while follow-ups are queued. Which reminder fires when is ReminderPolicy's business.
  */
 export class ReactExecutor {
   constructor(private readonly setup: ExecutorSetup) {}
 
   async run(history: Message[], userText: string, state: RunState): Promise<TurnResult> {
     history.push({ role: 'user', content: userText });
+    if (state.resumedPlanPath) this.remind(history, [getReminder('plan_file_reference', { PLAN_PATH: state.resumedPlanPath })]);
+    const dispatcher = this.setup.dispatcher;
+    const isReadOnly = (name: string) => dispatcher.isReadOnly({ id: '', name, arguments: '' });
     const it: IterationContext = {
       iteration: 0,
-      errorNudges: 0,
-      todoNudges: 0,
-      lastToolError: undefined,
+      policy: new ReminderPolicy({ ctx: state.toolContext, isReadOnly, toolNames: () => this.setup.toolSchemas().map((s) => s.name) }),
       lastPromptTokens: 0,
       services: { ui: state.ui, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, cost: this.setup.cost, signal: state.token.signal },
       systemParts: this.setup.systemPrompt,
@@ -106,15 +105,13 @@ export class ReactExecutor {
     }
   }
 
-  /** One iteration of algorithm 1; a result when the turn is over. */
+  /** One iteration of algorithm 1 in the 9-step order; a result when the turn is over. */
   private async iterate(action: ResolvedRoleModel, history: Message[], state: RunState, it: IterationContext): Promise<TurnResult | undefined> {
-    if (state.token.interrupted) return this.end('stopped', '', it);
-    this.drainInjections(history, state);
     await this.setup.compaction?.(history, it.lastPromptTokens, action.capabilities?.contextWindow);
-
-    const thinkingLevel = this.setup.thinkingLevel();
-    const view = thinkingLevel !== 'off' && this.setup.memory?.thinkingView ? await this.setup.memory.thinkingView(history, it.services) : history;
-    const trace = await runThinkingPhase(thinkingLevel, this.setup.roles, view, this.setup.promptVars, it.services);
+    if (state.token.interrupted) return this.end('stopped', '', it);
+    const trace = await this.think(history, it);
+    this.remind(history, it.policy.subagentSignals());
+    this.drainInjections(history, state);
     if (state.token.interrupted) return this.end('stopped', '', it);
 
     const reply = await this.actionCall(action, history, trace, it);
@@ -123,6 +120,16 @@ export class ReactExecutor {
 
     if (reply.toolCalls.length > 0) return this.handleToolCalls(history, reply.toolCalls, state, it);
     return this.handleAnswer(history, reply.content, state, it);
+  }
+
+  /** The thinking phase, over the memory's view when there is one, told about open todos. */
+  private async think(history: Message[], it: IterationContext): Promise<string | undefined> {
+    const level = this.setup.thinkingLevel();
+    if (level === 'off') return undefined;
+    const view = this.setup.memory?.thinkingView ? await this.setup.memory.thinkingView(history, it.services) : history;
+    const note = it.policy.thinkingNote();
+    const conversation = note ? [...view, { role: 'user' as const, content: note }] : view;
+    return runThinkingPhase(level, this.setup.roles, conversation, this.setup.promptVars, it.services);
   }
 
   private async actionCall(action: ResolvedRoleModel, history: Message[], trace: string | undefined, it: IterationContext): Promise<AssistantMessage> {
@@ -183,48 +190,42 @@ export class ReactExecutor {
 
     const completion = state.toolContext.completion;
     completion.result = undefined;
+    it.policy.beforeTools();
     const raw = await this.setup.dispatcher.dispatch(calls, state.toolContext);
     const shape = this.setup.shapeResult;
     const results = shape ? await Promise.all(calls.map((call, i) => shape(call, raw[i]!))) : raw;
     calls.forEach((call, i) => history.push(toolMessage(call, results[i]!)));
-    it.lastToolError = lastError(results);
     if (state.token.interrupted) return this.end('stopped', '', it);
 
-    // task_complete may have filled the slot during dispatch.
+    const reminders = it.policy.afterTools(calls, results);
+    // task_complete may have filled the slot during dispatch; accepted, it ends the turn as it is.
     const verdictOfTask = (completion as CompletionSlot).result;
-    if (!verdictOfTask) return undefined;
-    if (this.nudgeForTodos(history, state, it)) {
+    if (verdictOfTask) {
+      const deferral = it.policy.onTaskComplete(verdictOfTask.summary);
+      if (!deferral && state.injections.size === 0) {
+        return { status: 'completed', taskStatus: verdictOfTask.status, text: verdictOfTask.summary, usage: it.services.usage, iterations: it.iteration };
+      }
       completion.result = undefined;
-      return undefined;
+      if (deferral) reminders.push(deferral);
     }
-    if (state.injections.size > 0) return undefined;
-    return { status: 'completed', taskStatus: verdictOfTask.status, text: verdictOfTask.summary, usage: it.services.usage, iterations: it.iteration };
+    this.remind(history, reminders);
+    return undefined;
   }
 
+  /** An answer without tool calls ends the turn unless a reminder (failed tool, open todos, empty answer) or a follow-up is due. */
   private handleAnswer(history: Message[], text: string, state: RunState, it: IterationContext): TurnResult | undefined {
-    if (it.lastToolError && it.errorNudges < MAX_ERROR_NUDGES) {
-      it.errorNudges++;
-      const nudge = getReminder('failed_tool_nudge', { ERROR: it.lastToolError.slice(0, 500) });
-      it.lastToolError = undefined;
-      if (nudge) {
-        history.push({ role: 'user', content: nudge });
-        return undefined;
-      }
+    const nudge = it.policy.onAnswer(text);
+    if (nudge) {
+      this.remind(history, [nudge]);
+      return undefined;
     }
-    if (this.nudgeForTodos(history, state, it)) return undefined;
     if (state.injections.size > 0) return undefined;
     return { status: 'completed', text, usage: it.services.usage, iterations: it.iteration };
   }
 
-  /** Completion is deferred while todos are open, at most twice per turn. */
-  private nudgeForTodos(history: Message[], state: RunState, it: IterationContext): boolean {
-    if (state.toolContext.agent.isSubagent || !state.toolContext.todos.hasOpen() || it.todoNudges >= MAX_TODO_NUDGES) return false;
-    const open = state.toolContext.todos.list().filter((t: Todo) => t.status !== 'done');
-    const nudge = getReminder('todos_incomplete', { TODOS: open.map((t) => `- [${t.status}] ${t.id}. ${t.title}`).join('\n') });
-    if (!nudge) return false;
-    it.todoNudges++;
-    history.push({ role: 'user', content: nudge });
-    return true;
+  /** Reminders join the conversation as user messages; missing ones (undefined) are skipped. */
+  private remind(history: Message[], reminders: ReadonlyArray<string | undefined>): void {
+    for (const content of reminders) if (content) history.push({ role: 'user', content });
   }
 
   private drainInjections(history: Message[], state: RunState): void {
@@ -260,11 +261,6 @@ export class ReactExecutor {
 
 function toolMessage(call: ToolCall, result: ToolResult): Message {
   return { role: 'tool', toolCallId: call.id, name: call.name, content: result.output, isError: !result.ok, summary: result.summary };
-}
-
-function lastError(results: readonly ToolResult[]): string | undefined {
-  const failed = results.filter((r) => !r.ok);
-  return failed.length > 0 ? failed[failed.length - 1]!.output : undefined;
 }
 
 /** The system prompt travels as `systemParts`; system messages in the history would duplicate it. */

@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message } from '../messages';
+import { composeThinkingPrompt } from '../context/prompt/thinking-system-prompt';
 import { loadTemplate, renderTemplate } from '../templates';
 import { callModel, type TurnServices } from './model-call';
 import type { RoleResolver } from './role-resolver';
@@ -20,10 +21,9 @@ export async function runThinkingPhase(
 ): Promise<string | undefined> {
   if (level === 'off') return undefined;
   const thinker = roles.forRole('thinking');
-  const template = loadTemplate('system/thinking.md');
-  if (!thinker || !template) return undefined;
   const words = String(WORDS[level]);
-  const system = renderTemplate(template, { ...vars, MAX_WORDS: words });
+  const system = composeThinkingPrompt({ ...vars, MAX_WORDS: words });
+  if (!thinker || !system) return undefined;
   const history = conversation.filter((m) => m.role !== 'system');
   const ask = async (messages: Message[], role: 'thinking' | 'critique' = 'thinking') => {
     const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };

@@ -60,7 +60,8 @@ export class ToolDispatcher {
     return results;
   }
 
-  private isReadOnly(call: ToolCall): boolean {
+  /** Whether a call only reads (the registry's `readOnly`); unknown tools count as read-only. */
+  isReadOnly(call: ToolCall): boolean {
     // Unknown tools fail fast in the registry, so they can join a parallel group safely.
     return this.registry.get(call.name)?.readOnly ?? true;
   }

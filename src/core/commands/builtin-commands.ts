@@ -1,9 +1,12 @@
 // The built-in slash commands. Each one works on the agent and the session store only, so every
 // front end (CLI, OpenDev terminal, VS Code chat) gets the same behaviour.
+import { join } from 'node:path';
 import { THINKING_LEVELS, type ThinkingLevel } from '../agent/thinking-level';
+import { describePlaybook } from '../memory/playbook/describe-playbook';
+import { PLAYBOOK_FILE, playbookPath, PlaybookStore } from '../memory/playbook/playbook-store';
 import type { AgentMode } from '../ui';
 import type { CommandResult, SlashCommand, SlashCommandRegistry } from './command-registry';
-import { formatCost, formatSessions, formatTodos } from './format';
+import { formatCompaction, formatCost, formatSessions, formatTodos } from './format';
 
 const MODES: readonly AgentMode[] = ['normal', 'plan'];
 
@@ -107,6 +110,19 @@ const clear: SlashCommand = {
   },
 };
 
+const compact: SlashCommand = {
+  name: 'compact',
+  summary: 'Summarise the conversation to free context (optionally, what the summary should keep)',
+  usage: '/compact [instructions]',
+  // Not while the agent works: the turn owns the conversation (and compacts it itself when full).
+  async run(args, ctx) {
+    if (ctx.agent.running) return usage('Wait for the agent to finish (or stop it) before compacting; while it works, the context is compacted automatically when it fills up.');
+    if (!ctx.agent.compact) return { output: 'Compaction is not available here.', error: 'unavailable' };
+    const result = await ctx.agent.compact(args);
+    return ok(result.status === 'compacted' ? formatCompaction(result.report) : result.reason);
+  },
+};
+
 const sessions: SlashCommand = {
   name: 'sessions',
   summary: "List this project's saved sessions",
@@ -166,6 +182,22 @@ const cost: SlashCommand = {
   },
 };
 
+const playbook: SlashCommand = {
+  name: 'playbook',
+  summary: "Show the project's playbook: the lessons the agent learned here, and the file to edit",
+  usage: '/playbook',
+  whileRunning: true,
+  async run(_args, ctx) {
+    const workingDir = ctx.workingDir ?? ctx.session?.meta.workingDir;
+    if (!workingDir) return { output: 'The playbook belongs to a project: open a folder first.', error: 'unavailable' };
+    // The project folder the sessions use, so the command and the agent agree on the file.
+    const path = ctx.sessions ? join(ctx.sessions.projectDir(workingDir), PLAYBOOK_FILE) : playbookPath(workingDir);
+    const warnings: string[] = [];
+    const book = await new PlaybookStore(path, { onWarning: (w) => warnings.push(w) }).read();
+    return ok([...warnings, describePlaybook(path, book)].join('\n'));
+  },
+};
+
 const exit: SlashCommand = {
   name: 'exit',
   summary: 'Leave (the conversation stays saved)',
@@ -202,7 +234,8 @@ export function registerBuiltinCommands(registry: SlashCommandRegistry): SlashCo
     agents,
     todos,
     cost,
-    notYet('compact', 'Summarise the conversation to free context'),
+    playbook,
+    compact,
     notYet('undo', 'Undo the last file-changing step'),
     notYet('mcp', 'Manage MCP servers', '/mcp [list|add|enable|disable|…]'),
     notYet('skills', 'List the loaded skills'),

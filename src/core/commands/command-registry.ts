@@ -6,7 +6,9 @@ import type { SessionRecord, SessionStore } from '../session/session-store';
 export type CommandAgent = Pick<
   Agent,
   'mode' | 'setMode' | 'thinkingLevel' | 'setThinkingLevel' | 'messages' | 'clear' | 'todos' | 'cost' | 'subagentTypes' | 'toolNames' | 'running'
->;
+> &
+  // Optional: a host whose agent cannot compact says so (/compact).
+  Partial<Pick<Agent, 'compact'>>;
 
 /** One configured model, for /models. */
 export interface ModelInfo {

@@ -1,4 +1,5 @@
 // Plain-text formatting shared by slash commands and the terminal renderer (user-facing, not prompts).
+import type { FullCompactionReport } from '../context/compaction/full-compaction';
 import type { SessionMeta } from '../session/session-store';
 import type { Todo } from '../todos/todo';
 import type { CostSnapshot } from '../ui';
@@ -42,6 +43,17 @@ export function relativeTime(iso: string, now = new Date()): string {
   const days = Math.round(hours / 24);
   if (days < 14) return `${days} d ago`;
   return new Date(then).toISOString().slice(0, 10);
+}
+
+/** What /compact did: tokens before and after (local estimates), the fallback if any, the archive. */
+export function formatCompaction(r: FullCompactionReport): string {
+  const lines = [
+    `Compacted the conversation: ${r.messagesSummarised} message${r.messagesSummarised === 1 ? '' : 's'} summarised, ${r.messagesBefore} → ${r.messagesAfter} messages, about ${n(r.tokensBefore)} → ${n(r.tokensAfter)} tokens.`,
+  ];
+  if (r.fallbackReason) lines.push(`The compact model did not write the summary (${r.fallbackReason}); a plain one-line-per-message summary was used instead.`);
+  if (r.tailOutputsMasked > 0) lines.push(`${r.tailOutputsMasked} recent tool output${r.tailOutputsMasked === 1 ? ' was' : 's were'} also reduced to a reference to fit.`);
+  lines.push(r.archivePath ? `The full history is archived at ${r.archivePath}` : `The history could not be archived: ${r.archiveError ?? 'unknown error'}.`);
+  return lines.join('\n');
 }
 
 function n(value: number): string {

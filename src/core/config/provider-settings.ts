@@ -17,6 +17,14 @@ export const ProviderSettingsSchema = z.object({
   apiKey: z.string().min(1).optional(),
   /** Total attempts per model call, retries included (429, 5xx, dropped connections). Default 4. */
   maxAttempts: z.number().int().min(1).max(10).optional(),
+  /** The model's context window in tokens, for models the capability catalogue does not know (local servers). */
+  contextWindow: z.number().int().min(1_000).max(10_000_000).optional(),
+  /**
+   * An embeddings model on the same endpoint (OpenAI and OpenAI-compatible only), e.g.
+   * `text-embedding-3-small`, to match playbook bullets to the query. Unset: a local word-based
+   * embedding is used, which works offline.
+   */
+  embeddingModel: z.string().trim().min(1).optional(),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 

@@ -97,9 +97,9 @@ export function hooksLifecycle(config: AnyConfig, opts: HooksLifecycleOptions): 
         return { proceed: true, call };
       }
       report('PreToolUse', call, outcome);
-      const refuse = (message: string) => {
+      const refuse = (message: string, kind: 'permission' | 'rejected' = 'permission') => {
         refused.add(call.id);
-        return { proceed: false as const, result: toolFailure('permission', message) };
+        return { proceed: false as const, result: toolFailure(kind, message) };
       };
       if (outcome.stop) {
         opts.onStop?.(outcome.stop.reason);
@@ -118,7 +118,7 @@ export function hooksLifecycle(config: AnyConfig, opts: HooksLifecycleOptions): 
         const reason = outcome.permissionDecisionReason;
         if (!ctx.ui.requestApproval) return refuse(`A hook requires the user's approval for ${call.name}${reason ? ` (${reason})` : ''}, and no one is available to approve it.`);
         const decision = await ctx.ui.requestApproval({ kind: 'tool', toolName: call.name, title: reason ? `Hook asks: ${reason}` : `Allow ${call.name}? (a hook asks)`, args: next.arguments }, ctx.signal);
-        if (decision.action === 'deny') return refuse(`The user denied ${call.name}${decision.feedback ? `: ${decision.feedback}` : '.'}`);
+        if (decision.action === 'deny') return refuse(`The user denied ${call.name}${decision.feedback ? `: ${decision.feedback}` : '.'}`, 'rejected');
         if (decision.action === 'edit') {
           next = { ...next, arguments: JSON.stringify({ ...asObject(parseToolArguments(next.arguments)), command: decision.command }) };
           rewritten.set(call.id, next.arguments);

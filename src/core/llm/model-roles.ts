@@ -96,7 +96,8 @@ export class ModelRoles {
   }
 
   private capabilitiesOf(settings: ProviderSettings): ModelCapabilities {
-    return this.capabilities.get(settings.provider, settings.model, settings.baseUrl);
+    const known = this.capabilities.get(settings.provider, settings.model, settings.baseUrl);
+    return settings.contextWindow ? { ...known, contextWindow: settings.contextWindow } : known;
   }
 
   /** One client per (provider, base URL, key, attempts); the model is a per-request field. */

@@ -16,7 +16,7 @@ export interface ProcessLimits {
   absoluteMs: number;
   /** The most the `timeout` argument may ask for. */
   maxAbsoluteMs: number;
-  /** How long run_command waits for a new background task's first output. Paper: 20 s. */
+  /** How long run_command waits on a new background task (or until it exits) before returning its output so far. Paper: 20 s. */
   initialWindowMs: number;
   /** kill_process: SIGTERM, then SIGKILL after this. Paper: 5 s. */
   killGraceMs: number;

@@ -46,7 +46,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel)
         case 'deny':
           return {
             proceed: false,
-            result: toolFailure('permission', `The user denied ${call.name}${decision.feedback ? `: ${decision.feedback}` : '.'} Do not retry it unchanged; ask or take another approach.`),
+            result: toolFailure('rejected', `The user denied ${call.name}${decision.feedback ? `: ${decision.feedback}` : '.'} Do not retry it unchanged; ask or take another approach.`),
           };
       }
     },

@@ -39,6 +39,8 @@ export const TranscriptLineSchema = z.discriminatedUnion('role', [
     name: z.string(),
     content: z.string(),
     isError: z.boolean(),
+    /** The one-line summary the UI shows for the result (older sessions have none). */
+    summary: z.string().optional(),
     timestamp: z.string(),
   }),
 ]);
@@ -57,7 +59,14 @@ export function fromTranscriptLine(line: TranscriptLine): Message {
     case 'assistant':
       return { role: 'assistant', content: line.content, toolCalls: line.toolCalls.map((c) => ({ ...c })) };
     case 'tool':
-      return { role: 'tool', toolCallId: line.toolCallId, name: line.name, content: line.content, isError: line.isError };
+      return {
+        role: 'tool',
+        toolCallId: line.toolCallId,
+        name: line.name,
+        content: line.content,
+        isError: line.isError,
+        ...(line.summary !== undefined ? { summary: line.summary } : {}),
+      };
   }
 }
 

@@ -30,4 +30,10 @@ export interface SubagentLauncher {
    * block instead of the model polling it.
    */
   wait?(agentId: string, signal: AbortSignal): Promise<SubagentOutcome | undefined>;
+  /**
+   * Optional: the background subagents this launcher started that have finished since the last
+   * call and whose result nobody has read yet (each reported once), for the executor's
+   * "subagent completed" signal.
+   */
+  collectFinished?(): SubagentOutcome[];
 }

@@ -48,6 +48,10 @@ interface AgentRecord {
   /** Settles (never rejects) with the final outcome of the current run. */
   done: Promise<SubagentOutcome>;
   controller: AbortController;
+  /** The launcher (scope) that started it: only that one reports it as finished. */
+  owner: SubagentManager;
+  /** A background run finished and its result has not been read (output, wait or collectFinished). */
+  unread: boolean;
 }
 
 /**
@@ -112,6 +116,7 @@ export class SubagentManager implements SubagentLauncher {
     const done = this.execute(spec, request, agentId, history, runSignal).then((result) => {
       record.history = result.history;
       record.outcome = { agentId, type: spec.name, status: result.status, summary: capSummary(result.summary) };
+      record.unread = request.background;
       notify(() => this.ui.onSubagentEnd?.({ ...info, status: result.status, summary: record.outcome.summary }));
       return record.outcome;
     });
@@ -124,6 +129,8 @@ export class SubagentManager implements SubagentLauncher {
       history,
       done,
       controller,
+      owner: this,
+      unread: false,
     };
     this.records.set(agentId, record);
     if (!request.background) return { ...(await record.done) };
@@ -132,13 +139,23 @@ export class SubagentManager implements SubagentLauncher {
 
   output(agentId: string): SubagentOutcome | undefined {
     const record = this.records.get(agentId.trim());
-    return record ? { ...record.outcome } : undefined;
+    return record ? this.read(record) : undefined;
+  }
+
+  collectFinished(): SubagentOutcome[] {
+    return [...this.records.values()].filter((r) => r.owner === this && r.unread).map((r) => this.read(r));
+  }
+
+  /** The outcome as the model receives it; a finished result counts as read from then on. */
+  private read(record: AgentRecord): SubagentOutcome {
+    if (record.outcome.status !== 'running') record.unread = false;
+    return { ...record.outcome };
   }
 
   async wait(agentId: string, signal: AbortSignal): Promise<SubagentOutcome | undefined> {
     const record = this.records.get(agentId.trim());
     if (!record) return undefined;
-    if (record.outcome.status !== 'running' || signal.aborted) return { ...record.outcome };
+    if (record.outcome.status !== 'running' || signal.aborted) return this.read(record);
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<void>((resolve) => {
       onAbort = resolve;
@@ -149,7 +166,7 @@ export class SubagentManager implements SubagentLauncher {
     } finally {
       signal.removeEventListener('abort', onAbort!);
     }
-    return { ...record.outcome };
+    return this.read(record);
   }
 
   /** Every agent started through this manager (any scope), for UIs such as /agents. */

@@ -9,12 +9,12 @@ export const HEADLESS_ASK_MESSAGE =
   'no user is available to answer (non-interactive run); proceed with your best judgement and state your assumptions';
 
 const option = z.object({
-  label: z.string().trim().min(1).max(60).describe('The choice as the user will see it, 1–5 words.'),
+  label: z.string().trim().min(1).max(60).describe('1–5 words.'),
   description: z
     .string({ error: 'every option needs a description' })
     .trim()
     .min(1, 'every option needs a description')
-    .describe('What choosing this option means or implies.'),
+    .describe('What choosing it means.'),
 });
 
 const question = z.object({
@@ -23,8 +23,8 @@ const question = z.object({
     .trim()
     .min(1)
     .max(12, 'header must be at most 12 characters (a short chip label such as "Auth method")')
-    .describe('A very short label (at most 12 characters) shown as a chip, e.g. "Database".'),
-  question: z.string().trim().min(1).describe('The full question, ending with a question mark.'),
+    .describe('Chip label, e.g. Auth method.'),
+  question: z.string().trim().min(1).describe('The full question.'),
   options: z
     .array(option)
     .min(2, 'each question needs 2 to 4 options')
@@ -36,8 +36,8 @@ const question = z.object({
       }
       if (new Set(labels).size !== labels.length) check.addIssue({ code: 'custom', message: 'option labels must be distinct' });
     })
-    .describe('2–4 distinct options. Do not add an "Other" option: it is added automatically.'),
-  multiSelect: z.boolean().default(false).describe('true when several options may be chosen together.'),
+    .describe('2–4 distinct options; a free-text Other is added for you.'),
+  multiSelect: z.boolean().default(false).describe('Allow choosing several.'),
 });
 
 /** ≤4 questions, header ≤12 chars, 2–4 described options each (shared with the Ask-User subagent). */
@@ -46,7 +46,7 @@ export const askUserQuestionsSchema = z
   .min(1, 'ask at least one question')
   .max(4, 'ask at most 4 questions per call');
 
-const schema = z.object({ questions: askUserQuestionsSchema });
+const schema = z.object({ questions: askUserQuestionsSchema.describe('The questions, asked together.') });
 
 export const askUserTool: Tool<typeof schema> = {
   name: 'ask_user',

@@ -24,17 +24,17 @@ export function bindBatchRunner(ctx: ToolExecutionContext, runner: BatchRunner):
 }
 
 const schema = z.object({
-  mode: z.enum(['parallel', 'serial']).describe('parallel: up to 5 calls at once, for independent calls; serial: one after another, in order.'),
+  mode: z.enum(['parallel', 'serial']).describe('parallel (5 at a time) for independent calls, else serial (in order).'),
   calls: z
     .array(
       z.object({
-        tool: z.string().min(1).describe('Name of the tool to call.'),
-        args: z.union([z.record(z.string(), z.unknown()), z.string()]).optional().describe("The tool's arguments, as you would pass them to it directly."),
+        tool: z.string().min(1).describe('Tool name.'),
+        args: z.union([z.record(z.string(), z.unknown()), z.string()]).optional().describe('Its arguments, as for a direct call.'),
       }),
     )
     .min(1)
     .max(MAX_BATCH_CALLS)
-    .describe(`The calls, at most ${MAX_BATCH_CALLS}. Results come back in this order.`),
+    .describe(`At most ${MAX_BATCH_CALLS} calls.`),
 });
 
 let batchCounter = 0;

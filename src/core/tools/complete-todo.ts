@@ -6,7 +6,7 @@ import { requireTodoStore, withTodoErrors } from './write-todos';
 
 const schema = z.object({
   id: todoRef,
-  log: z.string().optional().describe('One or two sentences on what was done (files changed, tests run).'),
+  log: z.string().optional().describe('What was done: files changed, tests run.'),
 });
 
 export const completeTodoTool: Tool<typeof schema> = {

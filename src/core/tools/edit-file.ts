@@ -12,10 +12,10 @@ import { displayPath, resolveInWorkspace } from './workspace-path';
 const MAX_DIFF_CHARS = 20_000;
 
 const schema = z.object({
-  file_path: z.string().min(1).describe('Path of the file to change, relative to the workspace root or absolute inside it.'),
-  old_content: z.string().describe('The exact text to replace, with enough surrounding lines to be unique in the file.'),
-  new_content: z.string().describe('The text to put in its place.'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence of old_content instead of exactly one. Default false.'),
+  file_path: z.string().min(1).describe('Workspace-relative or absolute path.'),
+  old_content: z.string().describe('The current text, copied exactly, without line numbers.'),
+  new_content: z.string().describe('The replacement; empty deletes.'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence (e.g. a rename).'),
 });
 
 /**

@@ -6,7 +6,7 @@ import { ToolError, type Tool } from './tool';
 const MAX_OUTPUT_CHARS = 30_000;
 
 const schema = z.object({
-  task_id: z.string().min(1).describe('The id of the background task (7 hex characters), as run_command or list_processes gave it.'),
+  task_id: z.string().min(1).describe('Task id from run_command or list_processes.'),
 });
 
 export const getProcessOutputTool: Tool<typeof schema> = {

@@ -3,11 +3,11 @@ import { outcomeResult } from './spawn-subagent';
 import { toolFailure, type Tool } from './tool';
 
 const schema = z.object({
-  agent_id: z.string().trim().min(1).describe('The id spawn_subagent returned, e.g. "explorer-1a2b3c".'),
+  agent_id: z.string().trim().min(1).describe('The id spawn_subagent returned.'),
   wait: z
     .boolean()
     .default(false)
-    .describe('true: block until the subagent finishes (use when you have nothing else to do meanwhile).'),
+    .describe('Block until it finishes.'),
 });
 
 export const getSubagentOutputTool: Tool<typeof schema> = {

@@ -6,7 +6,7 @@ import { ToolError, type Tool } from './tool';
 const LAST_LINES = 20;
 
 const schema = z.object({
-  task_id: z.string().min(1).describe('The id of the background task to stop (7 hex characters).'),
+  task_id: z.string().min(1).describe('Task id from run_command or list_processes.'),
 });
 
 export const killProcessTool: Tool<typeof schema> = {

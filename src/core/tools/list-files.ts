@@ -12,9 +12,9 @@ export const DEFAULT_IGNORES: ReadonlySet<string> = new Set(['node_modules', '.g
 const MAX_COUNTED = 100_000;
 
 const schema = z.object({
-  path: z.string().optional().describe('Folder to list, relative to the workspace root. Default: the workspace root.'),
-  pattern: z.string().min(1).optional().describe('Glob such as "**/*.ts" or "src/*.json" (relative to path); without a "/" it matches file names at any depth.'),
-  max_results: z.number().int().min(1).optional().describe(`Most entries to return. Default and maximum ${MAX_LIST_RESULTS}.`),
+  path: z.string().optional().describe('Folder (default: the workspace root).'),
+  pattern: z.string().min(1).optional().describe('Glob from path, e.g. **/*.ts; without / it matches names at any depth.'),
+  max_results: z.number().int().min(1).optional().describe(`Default and max ${MAX_LIST_RESULTS}.`),
 });
 
 interface Entry {

@@ -8,6 +8,9 @@ import { renderTodos } from '../todos/todo-store';
 import { ToolError, toolFailure, type Tool } from './tool';
 import { requireTodoStore } from './write-todos';
 
+/** How an approval's summary begins: the executor (plan-approved signal) and a resumed session recognise approvals by it. */
+export const PLAN_APPROVED_SUMMARY = '✓ Plan approved';
+
 export const HEADLESS_PLAN_MESSAGE =
   'no user is available to review the plan (non-interactive run); proceed with your best judgement and state your assumptions';
 
@@ -29,7 +32,7 @@ const schema = z.object({
     .string()
     .trim()
     .min(1)
-    .describe('The plan file the Planner wrote: inside the workspace (e.g. .opendev/plans/add-auth.md) or under ~/.opendev/plans/.'),
+    .describe('The path the Planner returned.'),
 });
 
 /**
@@ -99,7 +102,7 @@ export const presentPlanTool: Tool<typeof schema> = {
         TODO_COUNT: String(todos.length),
         TODOS: renderTodos(todos),
       }),
-      summary: `✓ Plan approved${auto ? ' (edits auto-approved)' : ''}: ${todos.length} todo${todos.length === 1 ? '' : 's'} from ${shown}`.slice(0, 200),
+      summary: `${PLAN_APPROVED_SUMMARY}${auto ? ' (edits auto-approved)' : ''}: ${todos.length} todo${todos.length === 1 ? '' : 's'} from ${shown}`.slice(0, 200),
     };
   },
 };

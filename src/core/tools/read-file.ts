@@ -2,7 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { fileTracker } from './file-time-tracker';
 import { ToolError, type Tool } from './tool';
-import { displayPath, resolveInWorkspace } from './workspace-path';
+import { displayPath, resolveReadable } from './workspace-path';
 
 const MAX_LINES = 2000;
 const MAX_LINE_CHARS = 2000;
@@ -11,9 +11,9 @@ const HEAD_TAIL_CHARS = 10_000;
 const BINARY_SNIFF_BYTES = 8192;
 
 const schema = z.object({
-  file_path: z.string().min(1).describe('Path of the file, relative to the workspace root or absolute inside it.'),
-  offset: z.number().int().min(1).optional().describe('First line to read (1-based). Default 1.'),
-  max_lines: z.number().int().min(1).max(MAX_LINES).optional().describe(`Lines to read. Default and maximum ${MAX_LINES}.`),
+  file_path: z.string().min(1).describe('Workspace-relative or absolute path.'),
+  offset: z.number().int().min(1).optional().describe('First line, 1-based.'),
+  max_lines: z.number().int().min(1).max(MAX_LINES).optional().describe(`Lines to read (default ${MAX_LINES}).`),
 });
 
 export const readFileTool: Tool<typeof schema> = {
@@ -22,7 +22,7 @@ export const readFileTool: Tool<typeof schema> = {
   readOnly: true,
   schema,
   async run(args, ctx) {
-    const absolute = resolveInWorkspace(ctx.workspaceRoot, args.file_path);
+    const absolute = resolveReadable(ctx.workspaceRoot, args.file_path, ctx.readableDirs);
     const shown = displayPath(ctx.workspaceRoot, absolute);
     const info = await stat(absolute).catch(() => undefined);
     if (!info) throw new ToolError('not_found', `${shown} does not exist. Check the path with list_files or search.`);
@@ -51,7 +51,8 @@ export const readFileTool: Tool<typeof schema> = {
     return {
       ok: true,
       output: output + more,
-      summary: `✓ Read ${shown} (${selected.length} lines, ${numbered.length.toLocaleString('en-US')} chars)`,
+      // The file's own lines and characters (not the numbered view): what the user knows the file by.
+      summary: `✓ Read ${shown} (${selected.length.toLocaleString('en-US')} lines, ${selected.join('\n').length.toLocaleString('en-US')} chars)`,
     };
   },
 };

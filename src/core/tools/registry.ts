@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { ToolSchema } from '../llm/provider';
 import type { ToolCall } from '../messages';
 import { loadTemplate } from '../templates';
-import { ToolError, toolFailure, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
+import { compactJsonSchema } from './compact-json-schema';
+import { summaryLine, ToolError, toolFailure, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
 
 /**
  * Holds every tool, derives the JSON schemas the model sees from the zod schemas, and
@@ -64,7 +65,9 @@ export class ToolRegistry {
       return toolFailure('other', `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}`);
     }
     try {
-      return await tool.run(parsed.data, ctx);
+      const result = await tool.run(parsed.data, ctx);
+      // Every summary is one line of at most 200 characters, whatever the tool built.
+      return { ...result, summary: summaryLine(result.summary) };
     } catch (err) {
       if (err instanceof ToolError) return toolFailure(err.kind, err.message);
       return toolFailure('other', `${call.name} failed: ${(err as Error).message ?? String(err)}`);
@@ -73,6 +76,5 @@ export class ToolRegistry {
 }
 
 function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  return rest;
+  return compactJsonSchema(z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>);
 }

@@ -10,16 +10,16 @@ import { describeTask, formatDuration, oneLine, plural, stateText } from '../pro
 import { ToolError, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
 
 const schema = z.object({
-  command: z.string().describe('The command line to run with bash in the workspace root, e.g. "npm test" or "cd web && npm run build".'),
+  command: z.string().describe('The command line, e.g. cd web && npm test.'),
   background: z
     .boolean()
     .optional()
-    .describe('Run as a background task and return after its first output (up to 20 s). Servers and watchers are put in the background automatically.'),
+    .describe('Run in the background; returns after 20 s (or when it exits) with its id and output so far.'),
   timeout: z
     .number()
     .positive()
     .optional()
-    .describe('Seconds before a foreground command is stopped (default 600; also how long it may stay silent, default 60). Ignored for background tasks.'),
+    .describe('Foreground seconds (default 600, max 3600); also extends the 60 s silence limit.'),
 });
 
 /** A foreground command shows at most this much in the terminal view (then a note, and its end). */
@@ -134,7 +134,9 @@ function foregroundResult(outcome: ForegroundOutcome, notes: string[]): ToolResu
 function summarize(ok: boolean, how: string, output: string, lines: number): string {
   const text = output.trim();
   const mark = ok ? '✓' : '✗';
-  if (text.length > 0 && text.length <= SUMMARY_VERBATIM && !text.includes('\n')) return ok ? `${mark} ${text}` : `${mark} ${how}: ${text}`;
+  // Short output verbatim, its line breaks shown as ↵ so the summary stays one line.
+  const verbatim = text.split(/\r?\n/).map((l) => l.trim()).join(' ↵ ');
+  if (text.length > 0 && text.length <= SUMMARY_VERBATIM) return ok ? `${mark} ${verbatim}` : `${mark} ${how}: ${verbatim}`;
   if (text.length === 0) return `${mark} ${how}, no output`;
   return `${mark} ${how}, ${plural(lines, 'line')}`;
 }

@@ -17,22 +17,22 @@ const schema = z.object({
   pattern: z
     .string(required('pattern', 'the regular expression (type "text") or ast-grep pattern (type "ast") to search for'))
     .min(1, 'pattern must not be empty')
-    .describe('type "text": a regular expression (ripgrep syntax). type "ast": an ast-grep pattern such as "console.log($A)".'),
-  path: z.string().optional().describe('File or folder to search, relative to the workspace root. Default: the whole workspace.'),
-  type: z.enum(['text', 'ast']).optional().describe('"text" (default): regex over lines. "ast": structural code search.'),
+    .describe('Regex (text) or ast-grep pattern (ast).'),
+  path: z.string().optional().describe('File or folder (default: the workspace).'),
+  type: z.enum(['text', 'ast']).optional().describe('Default text.'),
   lang: z
     .string()
     .optional()
-    .describe('Language of an ast pattern: typescript, tsx, javascript, python, go, rust, java, c, cpp, html, css. Inferred from the file extension when path is a file.'),
-  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts", "src/**/*.test.ts", "*.{js,jsx}"; "!*.min.js" excludes.'),
+    .describe('ast only, e.g. python; inferred from a file path or glob.'),
+  glob: z.string().optional().describe('Only matching files, e.g. *.ts, src/**/*.test.ts; a leading ! excludes.'),
   context_lines: z
     .number()
     .int()
     .min(0)
     .optional()
-    .describe(`Lines of context around each text match. Default ${DEFAULT_CONTEXT_LINES}, at most ${MAX_CONTEXT_LINES}.`),
-  case_sensitive: z.boolean().optional().describe('Default: smart case (insensitive unless the pattern has an upper-case letter).'),
-  max_results: z.number().int().min(1).optional().describe(`Matches to show. Default and maximum ${MAX_RESULTS}.`),
+    .describe(`text only: lines around each match (default ${DEFAULT_CONTEXT_LINES}, max ${MAX_CONTEXT_LINES}).`),
+  case_sensitive: z.boolean().optional().describe('text only; default: smart case.'),
+  max_results: z.number().int().min(1).optional().describe(`Default and max ${MAX_RESULTS}.`),
 });
 
 export const searchTool: Tool<typeof schema> = {

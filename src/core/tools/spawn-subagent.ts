@@ -4,18 +4,18 @@ import { normalizeTypeName, unknownTypeMessage } from '../subagents/specs';
 import { toolFailure, type Tool, type ToolResult } from './tool';
 
 const schema = z.object({
-  subagent_type: z.string().trim().min(1).describe('The type to spawn, e.g. "Code-Explorer" or "Planner".'),
+  subagent_type: z.string().trim().min(1).describe('One of the types above, e.g. Code-Explorer.'),
   task: z
     .string()
     .trim()
     .min(1)
-    .describe('Everything the subagent needs: the goal, relevant paths and facts, and what to return. It sees nothing else.'),
-  model: z.string().trim().min(1).optional().describe('Model override for this subagent (a cheaper or stronger model).'),
+    .describe('It sees nothing of this conversation: give the goal, paths, facts, constraints and what to return.'),
+  model: z.string().trim().min(1).optional().describe('Model override (cheaper or stronger).'),
   background: z
     .boolean()
     .default(false)
-    .describe('true: return at once with an agent id and collect the result later with get_subagent_output.'),
-  resume: z.string().trim().min(1).optional().describe('The agent id of an earlier subagent to continue with this task as a follow-up.'),
+    .describe('Return an id at once; collect with get_subagent_output.'),
+  resume: z.string().trim().min(1).optional().describe('Id of a finished subagent to continue (same type).'),
 });
 
 /**

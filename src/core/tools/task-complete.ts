@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Tool } from './tool';
 
 const schema = z.object({
-  summary: z.string().min(1).describe('What was done and the outcome, for the user (or the parent agent).'),
-  status: z.enum(['success', 'failure']).describe('success if the task is done; failure if it cannot be done.'),
+  summary: z.string().min(1).describe('What you did, the outcome, and anything left for the user.'),
+  status: z.enum(['success', 'failure']).describe('failure: it cannot be done (say why in summary).'),
 });
 
 export const taskCompleteTool: Tool<typeof schema> = {

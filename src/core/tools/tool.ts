@@ -6,9 +6,13 @@ import type { HostPorts } from '../host';
 import type { ProcessManager } from '../process/process-manager';
 import type { FileTimeTracker } from './file-time-tracker';
 
-/** The recovery classes of the paper's error-recovery system, plus `other`. */
+/**
+ * The recovery classes of the paper's error-recovery system, plus `rejected` (the user denied the
+ * call: the agent must not retry it) and `other`.
+ */
 export type ToolErrorKind =
   | 'permission'
+  | 'rejected'
   | 'not_found'
   | 'edit_mismatch'
   | 'syntax'
@@ -63,6 +67,8 @@ export interface ToolExecutionContext {
   files?: FileTimeTracker;
   /** The session's processes (run_command, background tasks); absent: one manager shared by the process. */
   processes?: ProcessManager;
+  /** Folders outside the workspace that read_file may read: the scratch folder of offloaded tool outputs. */
+  readableDirs?: readonly string[];
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
@@ -85,6 +91,13 @@ export class ToolError extends Error {
 }
 
 export function toolFailure(kind: ToolErrorKind, message: string): ToolResult {
-  const summary = `✗ ${kind}: ${message}`;
-  return { ok: false, output: `Error (${kind}): ${message}`, summary: summary.slice(0, 200), errorKind: kind };
+  return { ok: false, output: `Error (${kind}): ${message}`, summary: summaryLine(`✗ ${kind}: ${message}`), errorKind: kind };
+}
+
+const MAX_SUMMARY_CHARS = 200;
+
+/** A summary as the UI card and aged context need it: one line, at most 200 characters. */
+export function summaryLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > MAX_SUMMARY_CHARS ? `${line.slice(0, MAX_SUMMARY_CHARS - 1)}…` : line;
 }

@@ -6,13 +6,13 @@ import { requireTodoStore, withTodoErrors } from './write-todos';
 /** Models often send ids as numbers: accept 3 as "3". */
 export const todoRef = z
   .preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().min(1))
-  .describe('The todo: its id ("2"), its exact title, or the slug of its title ("fix-login-bug").');
+  .describe('Id (2), exact title or slug (fix-login-bug).');
 
 const schema = z.object({
   id: todoRef,
   title: z.string().min(1).optional().describe('New title.'),
   description: z.string().optional().describe('New description.'),
-  status: z.enum(['todo', 'doing', 'done']).optional().describe('New status. At most one todo may be doing.'),
+  status: z.enum(['todo', 'doing', 'done']).optional().describe('New status.'),
 });
 
 export const updateTodoTool: Tool<typeof schema> = {

@@ -7,9 +7,9 @@ import { ToolError, type Tool } from './tool';
 import { displayPath, resolveInWorkspace } from './workspace-path';
 
 const schema = z.object({
-  file_path: z.string().min(1).describe('Path of the new file, relative to the workspace root or absolute inside it.'),
-  content: z.string().describe('The complete content of the new file.'),
-  create_dirs: z.boolean().optional().describe('Create missing parent folders. Default false.'),
+  file_path: z.string().min(1).describe('Workspace-relative or absolute path.'),
+  content: z.string().describe('The complete content, with its final newline.'),
+  create_dirs: z.boolean().optional().describe('Create missing parent folders.'),
 });
 
 /** Creates a new file. Never overwrites: changing an existing file is edit_file's job. */

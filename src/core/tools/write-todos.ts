@@ -8,12 +8,12 @@ const schema = z.object({
   todos: z
     .array(
       z.object({
-        title: z.string().min(1).describe('Short imperative title, e.g. "Add input validation to login form".'),
-        description: z.string().optional().describe('What the step involves and how you will know it is done.'),
-        status: status.optional().describe('todo (default), doing (at most one), or done.'),
+        title: z.string().min(1).describe('Short, imperative.'),
+        description: z.string().optional().describe('What it involves; how you will know it is done.'),
+        status: status.optional().describe('Default todo.'),
       }),
     )
-    .describe('The complete list, in the order the work should happen. Replaces the current list.'),
+    .describe('The full list, in work order.'),
 });
 
 export const writeTodosTool: Tool<typeof schema> = {

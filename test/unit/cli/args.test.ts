@@ -54,5 +54,7 @@ describe('CLI flags', () => {
     assert.equal(settingsFromEnv(parseCliArgs([]), {}).model, 'gpt-4.1');
     assert.throws(() => settingsFromEnv(parseCliArgs([]), { OPENDEV_PROVIDER: 'gemini' }), /OPENDEV_PROVIDER="gemini" is not one of/);
     assert.throws(() => settingsFromEnv(parseCliArgs([]), { OPENAI_BASE_URL: 'not a url' }), /OPENAI_BASE_URL/);
+    assert.equal(settingsFromEnv(parseCliArgs([]), { OPENDEV_CONTEXT_WINDOW: '32768' }).contextWindow, 32_768);
+    assert.throws(() => settingsFromEnv(parseCliArgs([]), { OPENDEV_CONTEXT_WINDOW: 'lots' }), /OPENDEV_CONTEXT_WINDOW/);
   });
 });

@@ -294,7 +294,7 @@ describe('opendev CLI', () => {
       const help = await opendev(['-p', '/help'], openai());
       assert.equal(help.code, 0, help.stderr);
       assert.match(help.stdout, /\/plan \[task\]/);
-      assert.match(help.stdout, /\/compact .*not available yet/);
+      assert.match(help.stdout, /\/undo .*not available yet/);
 
       const mode = await opendev(['-p', '/mode plan'], openai());
       assert.equal(mode.code, 0, mode.stderr);

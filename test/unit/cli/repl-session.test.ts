@@ -53,6 +53,7 @@ describe('ReplSession (terminal-ui) with a real agent and the fake provider', ()
     input.push('read math.ts');
     await waitFor(/1\) allow it once more\s+2\) abort/);
     assert.match(output(), /● read_file/);
+    assert.match(output(), /✓ Read math\.ts \(\d+ lines, [\d,]+ chars\)/, 'each tool call ends with its summary line');
     assert.match(output(), /! The agent repeated read_file/);
     input.push('1');
     await waitFor(/Finished reading\./);

@@ -112,6 +112,7 @@ describe('ChatController (the chat view model, without VS Code)', () => {
     const tool = chat.transcript()[1];
     assert.equal(tool?.kind === 'tool' && tool.status, 'ok');
     assert.match(tool?.kind === 'tool' ? tool.summary ?? '' : '', /Read math\.ts/);
+    assert.match(tool?.kind === 'tool' ? tool.output ?? '' : '', /export function add/, 'the card expands to the full output');
     assert.deepEqual(chat.transcript()[2], { kind: 'assistant', id: chat.transcript()[2]?.id, text: 'It exports add.' });
     assert.ok(messages.filter((m) => m.type === 'textDelta').length >= 2);
     assert.deepEqual(messages.filter((m) => m.type === 'busy').map((m) => m.type === 'busy' && m.busy), [true, false]);

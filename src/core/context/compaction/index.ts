@@ -2,3 +2,8 @@ export * from './staged-compactor';
 export * from './observation-stages';
 export * from './placeholders';
 export * from './overflow';
+export * from './full-compaction';
+export * from './artifact-index';
+export * from './history-archive';
+export * from './compaction-split';
+export * from './pre-compact-hook';

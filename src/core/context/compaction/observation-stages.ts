@@ -26,6 +26,16 @@ export function observationSummary(message: ToolMessage): string {
   return count > 1 ? `${clipped} (${count} lines)` : clipped;
 }
 
+/**
+ * What a masked or pruned result said before it was reduced, while this process still holds it, so
+ * a full compaction can archive the real output (the history itself only has the reference).
+ */
+const originals = new WeakMap<ToolMessage, string>();
+
+export function originalContent(message: ToolMessage): string {
+  return originals.get(message) ?? message.content;
+}
+
 export function isReduced(message: ToolMessage): boolean {
   return isPlaceholder('masked_observation', message.content) || isPlaceholder('pruned_observation', message.content);
 }
@@ -87,6 +97,7 @@ function replace(history: Message[], index: number, content: string, outcome: St
   const freed = estimateMessageTokens(message) - estimateMessageTokens(next);
   if (freed <= 0) return;
   history[index] = next;
+  originals.set(next, originalContent(message));
   outcome.tokensFreed += freed;
   outcome.messagesAffected++;
 }

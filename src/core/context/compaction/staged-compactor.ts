@@ -1,6 +1,7 @@
 import type { Message } from '../../messages';
 import { estimateTokens } from '../token-estimate';
 import { repairInPlace } from '../validated-messages';
+import type { FullCompactionReport } from './full-compaction';
 import { maskObservations, pruneObservations, type StageOutcome } from './observation-stages';
 
 /**
@@ -10,9 +11,10 @@ import { maskObservations, pruneObservations, type StageOutcome } from './observ
  * since (the estimate alone before the first call). Stages, cheapest first, each applied only while
  * the pressure is still at or above its threshold after the previous one:
  *   70% warn (once per crossing) → 80% mask old observations (keep 6 whole) → 85% prune beyond the
- *   recency budget → 90% aggressive masking (keep 3) → 99% full compaction needed (LLM seam).
+ *   recency budget → 90% aggressive masking (keep 3) → 99% full compaction (the LLM summary, at most
+ *   once per crossing: `full_compaction`; `full_compaction_needed` when it cannot run or did not help).
  */
-export type CompactionStage = 'warn' | 'mask' | 'prune' | 'aggressive_mask' | 'full_compaction_needed';
+export type CompactionStage = 'warn' | 'mask' | 'prune' | 'aggressive_mask' | 'full_compaction' | 'full_compaction_needed';
 
 export interface CompactionEvent {
   stage: CompactionStage;
@@ -20,6 +22,10 @@ export interface CompactionEvent {
   pressure: number;
   tokensFreed: number;
   messagesAffected: number;
+  /** full_compaction: where the whole history was archived. */
+  archivePath?: string;
+  /** full_compaction: why the compact model's summary was replaced by the deterministic one. */
+  fallbackReason?: string;
 }
 
 export interface CompactionThresholds {
@@ -46,10 +52,12 @@ export interface StagedCompactorOptions {
   /** Repairs `repairHistory` had to make after the stages (should be none; logged when not). */
   onRepair?: (repairs: string[]) => void;
   /**
-   * The 99% stage: the LLM compaction (archive, summary, artifact index) plugs in here later. It
-   * may rewrite `history` in place. Without it the stage only reports `full_compaction_needed`.
+   * The 99% stage: the LLM compaction (`FullCompactor.stage`: archive, summary, artifact index),
+   * which rewrites `history` in place. It runs at most once per crossing of the threshold; its
+   * report becomes a `full_compaction` event. Without it (or when it returns no report) the stage
+   * only reports `full_compaction_needed`.
    */
-  fullCompaction?: (history: Message[], pressure: number) => Promise<void>;
+  fullCompaction?: (history: Message[], pressure: number, info: { contextWindow: number; promptTokens: number }) => Promise<FullCompactionReport | void>;
   thresholds?: Partial<CompactionThresholds>;
   keepRecent?: number;
   aggressiveKeepRecent?: number;
@@ -60,6 +68,8 @@ export interface StagedCompactorOptions {
 export class StagedCompactor {
   private readonly thresholds: CompactionThresholds;
   private warned = false;
+  /** The full compaction ran since the pressure last was under the full threshold. */
+  private fullCompacted = false;
   /** The history array seen last time and its length when that call's prompt was sent. */
   private lastHistory: Message[] | undefined;
   private sentLength = 0;
@@ -109,14 +119,19 @@ export class StagedCompactor {
     stage('prune', t.prune, () => pruneObservations(history, budget));
     stage('aggressive_mask', t.aggressive, () => maskObservations(history, this.options.aggressiveKeepRecent ?? AGGRESSIVE_KEEP_RECENT));
 
-    if (pressure >= t.full) {
-      this.emit({ stage: 'full_compaction_needed', pressure, tokensFreed: 0, messagesAffected: 0 });
-      if (this.options.fullCompaction) {
-        await this.options.fullCompaction(history, pressure);
-        // The LLM stage rewrites history; without a fresh API number the estimate is all we have.
-        pressure = estimateTokens(history) / contextWindow;
-      }
-    }
+    if (pressure < t.full) this.fullCompacted = false;
+    else if (this.options.fullCompaction && !this.fullCompacted) {
+      this.fullCompacted = true;
+      const report = await this.options.fullCompaction(history, pressure, { contextWindow, promptTokens: tokens });
+      if (report) {
+        const event: CompactionEvent = { stage: 'full_compaction', pressure, tokensFreed: Math.max(0, report.tokensBefore - report.tokensAfter), messagesAffected: report.messagesSummarised };
+        if (report.archivePath) event.archivePath = report.archivePath;
+        if (report.fallbackReason) event.fallbackReason = report.fallbackReason;
+        this.emit(event);
+      } else this.emit({ stage: 'full_compaction_needed', pressure, tokensFreed: 0, messagesAffected: 0 });
+      // The history was rewritten; without a fresh API number the estimate is all we have.
+      pressure = estimateTokens(history) / contextWindow;
+    } else this.emit({ stage: 'full_compaction_needed', pressure, tokensFreed: 0, messagesAffected: 0 });
 
     const repairs = repairInPlace(history);
     if (repairs.length > 0) this.options.onRepair?.(repairs);

@@ -73,7 +73,8 @@ for (const provider of ['openai', 'anthropic'] as ProviderKind[]) {
       const result = await (await agent()).runTurn('read math.ts', recordingUI().ui, new AbortController().signal);
       assert.equal(result.status, 'completed');
       assert.equal(result.text, 'Fixed it.');
-      assert.match(toolResults(fake.requests[1]!)[0]!.content, /not valid JSON/);
+      // The error result is followed by the error-recovery reminder, so it is no longer the last message.
+      assert.match(JSON.stringify(fake.requests[1]!.body.messages), /not valid JSON.*Your last tool call failed \(read_file\)/);
       assert.match(toolResults(fake.requests[2]!)[0]!.content, /export function add/);
     });
 

@@ -86,9 +86,12 @@ describe('subagents and plan mode through the real factory (openai SDK)', functi
     const explorerTools = tools(explorers[0]!);
     assert.ok(explorerTools.includes('read_file'));
     for (const absent of ['write_todos', 'update_todo', 'spawn_subagent', 'present_plan']) assert.ok(!explorerTools.includes(absent), `${absent} is not in the explorer's schema`);
-    const [r1, r2] = toolResults(fake.requests.at(-1)!);
+    // The results are followed by the "subagents returned" signal, which asks for one synthesis.
+    const last = fake.requests.filter((r) => !isExplorer(r)).at(-1)!;
+    const [r1, r2] = last.body.messages.filter((m: { role: string }) => m.role === 'tool');
     assert.match(r1!.content, /explored: find add/);
     assert.match(r2!.content, /explored: find subtract/);
+    assert.match(JSON.stringify(last.body.messages.at(-1)), /<subagents_returned>/);
   });
 
   it('plan mode: read-only schema, the Planner is delegated to, and approval turns the steps into todos', async () => {

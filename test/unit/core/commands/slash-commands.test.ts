@@ -163,7 +163,7 @@ describe('slash commands', () => {
   it('/exit asks the front end to leave; unbuilt commands say so honestly', async () => {
     const { agent } = fakeAgent();
     assert.equal((await commands.run('/exit', ctx(agent))).exit, true);
-    for (const name of ['compact', 'undo', 'mcp', 'skills', 'init']) {
+    for (const name of ['undo', 'mcp', 'skills', 'init']) {
       const r = await commands.run(`/${name}`, ctx(agent));
       assert.equal(r.error, 'unavailable');
       assert.equal(r.output, `/${name} is not available yet.`);

@@ -75,6 +75,17 @@ describe('model roles', () => {
     assert.equal(new ModelRoles({ action: local }, cat, { createProvider: factory }).forRole('action')?.capabilities.known, false);
   });
 
+  it('a configured context window overrides the catalogue (local and unlisted models), other capabilities stay', async () => {
+    const { factory } = recordingFactory();
+    const cat = new CapabilityCatalog({ env: { OPENDEV_MODELS_DEV_PATH: fixturePath }, home: mkdtempSync(join(tmpdir(), 'opendev-home-')) });
+    await cat.load();
+    const roles = new ModelRoles({ action: { ...gpt, model: 'text-only-1', contextWindow: 8_192 }, compact: { ...local, contextWindow: 32_000 } }, cat, { createProvider: factory });
+    assert.equal(roles.forRole('action')?.capabilities.contextWindow, 8_192);
+    assert.equal(roles.forRole('action')?.capabilities.known, true);
+    assert.equal(roles.forRole('compact')?.capabilities.contextWindow, 32_000);
+    assert.equal(RoleSettingsSchema.safeParse({ action: { ...gpt, contextWindow: 10 } }).success, false, 'a window under 1,000 tokens is a typo');
+  });
+
   it('creates no client until a role is asked for, then one per endpoint, reused', () => {
     const { built, factory } = recordingFactory();
     const roles = new ModelRoles({ action: gpt, thinking: sonnet, critique: haiku, compact: gpt }, catalog(), { createProvider: factory });

@@ -49,7 +49,7 @@ describe('approval gate', () => {
     const r = await run('semi-auto', 'edit_file', { file_path: 'a.txt', old_content: 'hello', new_content: 'bye' });
     assert.equal(asked.length, 1);
     assert.match(asked[0]!.diff ?? '', /-hello[\s\S]*\+bye/);
-    assert.equal(r.errorKind, 'permission');
+    assert.equal(r.errorKind, 'rejected');
     assert.match(r.output, /The user denied edit_file: keep hello/);
     assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'hello\n');
   });

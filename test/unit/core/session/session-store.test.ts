@@ -67,6 +67,20 @@ describe('SessionStore', () => {
     assert.equal(await store.load('../../etc', project), undefined);
   });
 
+  it('keeps the one-line summary of each tool result, so a resumed session still shows it', async () => {
+    const withSummary: Message[] = [
+      conversation[0]!,
+      conversation[1]!,
+      { role: 'tool', toolCallId: 'c1', name: 'read_file', content: 'export const PI = 3.14;', isError: false, summary: '✓ Read math.ts (1 lines, 23 chars)' },
+      conversation[3]!,
+    ];
+    const record = await store.create(project);
+    await store.sync(record, withSummary);
+    const loaded = await store.load(record.meta.id, project);
+    const tool = loaded?.messages.find((m) => m.role === 'tool');
+    assert.equal(tool?.role === 'tool' ? tool.summary : undefined, '✓ Read math.ts (1 lines, 23 chars)');
+  });
+
   it('saves metadata atomically: a temp file renamed into place, never a half-written file', async () => {
     const record = await store.create(project);
     const dir = store.projectDir(project);

@@ -68,7 +68,7 @@ describe('run_command and the background-task tools (real processes)', function 
     assert.equal(r.ok, false);
     assert.equal(r.errorKind, 'other');
     assert.match(r.output, /out\nerr\n\n\[exit code 3/);
-    assert.equal(r.summary, '✗ exit 3, 2 lines');
+    assert.equal(r.summary, '✗ exit 3: out ↵ err');
   });
 
   it('stdin is empty, and the environment is prepared (PYTHONUNBUFFERED=1)', async () => {

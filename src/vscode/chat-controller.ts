@@ -78,6 +78,10 @@ export class ChatController {
     };
   }
 
+  get context(): ContextView | undefined {
+    return this.contextView;
+  }
+
   get currentMode(): AgentMode {
     return this.agent?.mode ?? this.mode;
   }

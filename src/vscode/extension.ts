@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ThinkingLevel } from '../core/agent/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
-import type { ChatEntry } from '../shared/protocol';
+import type { ChatEntry, ContextView } from '../shared/protocol';
 import { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { vscodeAgentSource } from './agent-source';
 import { ChatController } from './chat-controller';
@@ -21,6 +21,8 @@ export interface OpenDevApi {
   mode(): AgentMode;
   /** The thinking level the agent runs with (from `opendev.thinkingLevel` or `/thinking`). */
   thinkingLevel(): ThinkingLevel;
+  /** The context meter as the view shows it (pressure, window, last reduction); undefined before the first call. */
+  context(): ContextView | undefined;
   /** The terminal view: what the "OpenDev" terminal and each background task's tab show. */
   terminal: TerminalViewApi;
 }
@@ -64,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     newChat: () => chat.newChat(),
     mode: () => chat.currentMode,
     thinkingLevel: () => chat.currentThinkingLevel,
+    context: () => chat.context,
     terminal: terminals,
   };
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
-import { FakeProvider, toolResults } from '../fixtures/fake-provider';
+import { allToolResults, FakeProvider } from '../fixtures/fake-provider';
 import { activateOpenDev, clearSettings, until, useSettings } from './support';
 
 /** Running and not a zombie (the test machine's PID 1 may never reap orphans). */
@@ -57,11 +57,12 @@ describe('the OpenDev terminal in VS Code', function () {
     );
     const result = await api.send('say hello in the terminal');
     assert.equal(result?.status, 'completed');
-    assert.match(toolResults(fake.requests[1]!)[0]!.content, /^oops\n\n\[exit code 7/);
-    assert.match(toolResults(fake.requests[2]!)[0]!.content, /^hello-terminal\n/);
-    const tty = toolResults(fake.requests[3]!)[0]!.content;
-    assert.match(tty, /Runs in a pseudo-terminal/);
-    assert.match(tty, /COMPLETED \(exit 0\)\. Output:\nin-a-tty/);
+    // (A recovery reminder follows the failed command's result, so results are looked up by position.)
+    const [failed, hello, tty] = allToolResults(fake.requests[3]!).map((r) => r.content);
+    assert.match(failed ?? '', /^oops\n\n\[exit code 7/);
+    assert.match(hello ?? '', /^hello-terminal\n/);
+    assert.match(tty ?? '', /Runs in a pseudo-terminal/);
+    assert.match(tty ?? '', /COMPLETED \(exit 0\)\. Output:\nin-a-tty/);
 
     const terminal = terminalNamed('OpenDev');
     assert.ok(terminal, `an "OpenDev" terminal exists (terminals: ${vscode.window.terminals.map((t) => t.name).join(', ')})`);

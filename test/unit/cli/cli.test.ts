@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeProvider, lastUserText, toolResults } from '../../fixtures/fake-provider';
-import type { RecordedRequest } from '../../fixtures/fake-provider';
+import type { RecordedRequest, ScriptedTurn } from '../../fixtures/fake-provider';
+import { harnessCallOf, scriptedHarness } from '../../fixtures/harness-calls';
 import { jsonLines, newHome, opendev, startCli, workspace } from './cli-harness';
 
 /** The content of the OpenAI `tool` message answering a call id ('' when there is none). */
@@ -355,6 +356,63 @@ describe('opendev CLI', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.equal(fake.requests.length, 2);
       assert.ok(!fake.requests[0]!.body.tools);
+    });
+  });
+
+  describe('context engineering', () => {
+    /** The fixture workspace with the project's own instructions, in a temp copy. */
+    function projectWithRules(): string {
+      const dir = mkdtempSync(join(tmpdir(), 'opendev-cli-context-'));
+      cpSync(workspace, dir, { recursive: true });
+      writeFileSync(join(dir, 'OPENDEV.md'), '# Project rules\nAlways answer in British English.\n');
+      return dir;
+    }
+
+    it('-p stream-json: the composed prompt, a large output offloaded, recovery after a failure, context events', async () => {
+      const steps: ScriptedTurn[] = [
+        { toolCalls: [{ id: 'call_seq', name: 'run_command', arguments: { command: 'seq 1 20000' } }] },
+        { toolCalls: [{ id: 'call_missing', name: 'run_command', arguments: { command: 'cat no-such-file.txt' } }] },
+        { text: 'Counted; the file is missing.' },
+      ];
+      fake.setResponder(scriptedHarness(steps, 'unused'));
+      const cwd = projectWithRules();
+      const r = await opendev(['-p', 'count, then show the file', '--approval', 'auto', '--output-format', 'stream-json'], { ...openai(), OPENDEV_CONTEXT_WINDOW: '60000' }, { cwd });
+      fake.setResponder(undefined);
+      assert.equal(r.code, 0, r.stderr);
+      const actions = fake.requests.filter((q) => harnessCallOf(q) === 'action');
+      assert.match(JSON.stringify(actions[0]!.body.messages[0]), /Read before you edit[\s\S]*Always answer in British English/);
+      const listing = toolMessage(actions[1]!, 'call_seq');
+      assert.ok(listing.length < 2_000 && /scratch\/[^/]+\/run_command-/.test(listing), listing.slice(0, 300));
+      assert.match(JSON.stringify(actions[2]!.body.messages.slice(-1)), /no-such-file\.txt/, 'a recovery reminder names the failure');
+      const events = jsonLines(r.stdout);
+      const readings = events.filter((e) => e.type === 'context');
+      assert.ok(readings.length >= 3 && readings.every((e) => e.contextWindow === 60_000 && e.pressure > 0), JSON.stringify(readings));
+      const seq = events.find((e) => e.type === 'tool_result' && e.id === 'call_seq');
+      assert.ok(seq && seq.summary.length <= 200, 'the result event carries the one-line summary');
+    });
+
+    it('interactive: /compact archives and summarises, and the playbook learns (OPENDEV_PLAYBOOK_LEARN=1) and /playbook shows it', async () => {
+      const steps: ScriptedTurn[] = [
+        { toolCalls: [{ id: 'call_seq', name: 'run_command', arguments: { command: 'seq 1 3000' } }] },
+        { toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { file_path: 'math.ts' } }] },
+        { toolCalls: [{ id: 'call_ls', name: 'list_files', arguments: { path: '.' } }] },
+        { text: 'Listed and read.' },
+        { text: 'We listed numbers and read math.ts.' },
+      ];
+      fake.setResponder(scriptedHarness(steps, 'Run the tests after changing math.ts.'));
+      const r = await opendev(['--thinking', 'off', '--approval', 'auto'], { ...openai(), OPENDEV_PLAYBOOK_LEARN: '1' }, {
+        cwd: projectWithRules(),
+        input: 'list numbers and read math.ts\n/compact keep the file names\nwhat did we do?\n/playbook\n/exit\n',
+      });
+      fake.setResponder(undefined);
+      assert.equal(r.code, 0, r.stderr);
+      const compaction = fake.requests.find((q) => harnessCallOf(q) === 'compaction');
+      assert.ok(compaction, 'the compact model was called');
+      assert.match(JSON.stringify(compaction.body.messages), /keep the file names/, 'the /compact instructions reach the summariser');
+      const after = fake.requests.filter((q) => harnessCallOf(q) === 'action').at(-1)!;
+      assert.match(JSON.stringify(after.body.messages), /\[Conversation compacted\][\s\S]*seq 1 3000/);
+      assert.match(r.stdout, /compaction-\d+[^\s]*\.md/, '/compact tells where the archive is');
+      assert.match(r.stdout, /Run the tests after changing math\.ts\./, '/playbook lists the learned bullet');
     });
   });
 

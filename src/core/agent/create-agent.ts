@@ -163,7 +163,13 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     ...outputEconomy(services, services.registry.get('spawn_subagent') !== undefined),
     ...(options.contextManagement === false ? { shapeResult: undefined } : {}),
     // Staged compaction (mask → prune → aggressive mask → full) by pressure, each stage reported to the user.
-    compaction: options.contextManagement === false ? undefined : new StagedCompactor({ onEvent: compactionNotices(relay.ui), onPressure: (info) => relay.ui.onContext?.(info), fullCompaction: full.stage }).hook,
+    compaction: options.contextManagement === false ? undefined : new StagedCompactor({
+          onEvent: compactionNotices(relay.ui),
+          onPressure: (info) => relay.ui.onContext?.(info),
+          // Should never happen; when it does, the user sees what was repaired before the provider did.
+          onRepair: (repairs) => relay.ui.onNotice?.(`Repaired the conversation before sending it: ${repairs.join('; ')}`, 'warning'),
+          fullCompaction: full.stage,
+        }).hook,
     compact: (history, request) => full.run(history, { trigger: 'manual', ...request }),
     onTurnUI: relay.setTarget,
     memory,

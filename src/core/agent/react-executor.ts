@@ -19,7 +19,7 @@ import type { TurnResult } from './turn-result';
  * Phase 0's seam: the staged compactor (context issue) reduces `history` in place by pressure.
  * `lastPromptTokens` is the API-reported size of the previous call (0 before the first).
  */
-export type CompactionHook = (history: Message[], lastPromptTokens: number, contextWindow: number | undefined) => Promise<void>;
+export type CompactionHook = (history: Message[], lastPromptTokens: number, contextWindow: number | undefined, signal?: AbortSignal) => Promise<void>;
 
 export interface ExecutorSetup {
   roles: RoleResolver;
@@ -107,7 +107,7 @@ export class ReactExecutor {
 
   /** One iteration of algorithm 1 in the 9-step order; a result when the turn is over. */
   private async iterate(action: ResolvedRoleModel, history: Message[], state: RunState, it: IterationContext): Promise<TurnResult | undefined> {
-    await this.setup.compaction?.(history, it.lastPromptTokens, action.capabilities?.contextWindow);
+    await this.setup.compaction?.(history, it.lastPromptTokens, action.capabilities?.contextWindow, state.token.signal);
     if (state.token.interrupted) return this.end('stopped', '', it);
     const trace = await this.think(history, it);
     this.remind(history, it.policy.subagentSignals());

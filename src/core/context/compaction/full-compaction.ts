@@ -92,8 +92,8 @@ export class FullCompactor {
   constructor(private readonly options: FullCompactorOptions) {}
 
   /** For `StagedCompactor`'s `fullCompaction` seam: the auto trigger, once per crossing. */
-  readonly stage = async (history: Message[], _pressure: number, info: { contextWindow: number }): Promise<FullCompactionReport | undefined> => {
-    const result = await this.run(history, { trigger: 'auto', contextWindow: info.contextWindow });
+  readonly stage = async (history: Message[], _pressure: number, info: { contextWindow: number; signal?: AbortSignal }): Promise<FullCompactionReport | undefined> => {
+    const result = await this.run(history, { trigger: 'auto', contextWindow: info.contextWindow, signal: info.signal });
     return result.status === 'compacted' ? result.report : undefined;
   };
 

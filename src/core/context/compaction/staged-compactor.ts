@@ -57,7 +57,7 @@ export interface StagedCompactorOptions {
    * report becomes a `full_compaction` event. Without it (or when it returns no report) the stage
    * only reports `full_compaction_needed`.
    */
-  fullCompaction?: (history: Message[], pressure: number, info: { contextWindow: number; promptTokens: number }) => Promise<FullCompactionReport | void>;
+  fullCompaction?: (history: Message[], pressure: number, info: { contextWindow: number; promptTokens: number; signal?: AbortSignal }) => Promise<FullCompactionReport | void>;
   thresholds?: Partial<CompactionThresholds>;
   keepRecent?: number;
   aggressiveKeepRecent?: number;
@@ -80,8 +80,8 @@ export class StagedCompactor {
   }
 
   /** The executor's `CompactionHook`: `compaction: compactor.hook`. */
-  readonly hook = (history: Message[], lastPromptTokens: number, contextWindow: number | undefined): Promise<void> =>
-    this.run(history, lastPromptTokens, contextWindow);
+  readonly hook = (history: Message[], lastPromptTokens: number, contextWindow: number | undefined, signal?: AbortSignal): Promise<void> =>
+    this.run(history, lastPromptTokens, contextWindow, signal);
 
   /** The pressure computed at the last check (after the stages), for a UI gauge; undefined before. */
   get pressure(): number | undefined {
@@ -95,7 +95,7 @@ export class StagedCompactor {
     return lastPromptTokens + estimateTokens(since);
   }
 
-  async run(history: Message[], lastPromptTokens: number, contextWindow: number | undefined): Promise<void> {
+  async run(history: Message[], lastPromptTokens: number, contextWindow: number | undefined, signal?: AbortSignal): Promise<void> {
     if (!contextWindow || contextWindow <= 0) return;
     const t = this.thresholds;
     let tokens = this.promptTokens(history, lastPromptTokens);
@@ -122,7 +122,7 @@ export class StagedCompactor {
     if (pressure < t.full) this.fullCompacted = false;
     else if (this.options.fullCompaction && !this.fullCompacted) {
       this.fullCompacted = true;
-      const report = await this.options.fullCompaction(history, pressure, { contextWindow, promptTokens: tokens });
+      const report = await this.options.fullCompaction(history, pressure, { contextWindow, promptTokens: tokens, signal });
       if (report) {
         const event: CompactionEvent = { stage: 'full_compaction', pressure, tokensFreed: Math.max(0, report.tokensBefore - report.tokensAfter), messagesAffected: report.messagesSummarised };
         if (report.archivePath) event.archivePath = report.archivePath;

@@ -15,6 +15,9 @@ process.env.OPENDEV_DISABLE_REMOTE_MODELS ??= '1';
 // Tests script every model call; the playbook's background reflection would take scripted turns.
 // Its own tests turn it on (createMainAgent's playbookLearning, or OPENDEV_PLAYBOOK_LEARN=1).
 process.env.OPENDEV_PLAYBOOK_LEARN ??= '0';
+// Likewise the background session title (one compact-model call after the first exchange); its tests
+// turn it on (SessionRecorder's generateTitles, or OPENDEV_SESSION_TITLES=1).
+process.env.OPENDEV_SESSION_TITLES ??= '0';
 const only = process.argv[2]; // unit | integration | e2e (after build/typecheck/lint)
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const stages = [];

@@ -5,18 +5,19 @@ import { createMainAgent } from '../core/agent/create-agent';
 import { createStreamTerminalPort } from '../core/process/stream-terminal';
 import { createSlashCommands } from '../core/commands/slash-commands';
 import { resolveOpendevHome } from '../core/config/opendev-home';
-import { playbookLearningFromEnv } from '../core/config/playbook-learning';
 import { PROVIDER_ENV, PROVIDER_LABELS, type ProviderSettings } from '../core/config/provider-settings';
 import type { RoleSettings } from '../core/llm/model-roles';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import { SessionRecorder } from '../core/session/session-recorder';
 import { SessionStore, type LoadedSession } from '../core/session/session-store';
+import { sessionTitlesFromEnv } from '../core/session/session-titles-setting';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { HELP } from './help';
 import { EXIT, runPrintMode } from './print-mode';
 import { runRepl } from './repl';
 import { resolveResume } from './resume';
-import { roleSettingsFromEnv, settingsFromEnv, thinkingLevel } from './settings-from-env';
+import { readCliSettingsFiles, resolveCliSettings } from './settings-from-env';
+import type { SettingsReport } from '../core/config/settings-report';
 import { describeRoles } from '../core/config/role-overrides';
 
 declare const OPENDEV_VERSION: string | undefined;
@@ -29,6 +30,8 @@ interface Setup {
   agent: Agent;
   recorder: SessionRecorder;
   resumed: LoadedSession | undefined;
+  /** The effective settings and their sources, for /config. */
+  settingsReport: SettingsReport;
 }
 
 const stderr = (text: string) => void process.stderr.write(text);
@@ -43,12 +46,12 @@ async function main(argv: string[]): Promise<number> {
     return reportSetupError(err);
   }
   if (typeof setup === 'number') return setup;
-  const { options, agent, recorder, roles } = setup;
-  const commands = createSlashCommands();
+  const { options, agent, recorder, roles, settingsReport } = setup;
+  const commands = createSlashCommands({ settings: () => settingsReport });
   const models = describeRoles(roles);
 
   if (options.prompt === undefined) {
-    return runRepl({ agent, recorder, commands, models, greeting: greeting(setup) });
+    return endingSession(agent, runRepl({ agent, recorder, commands, models, greeting: greeting(setup) }));
   }
 
   const controller = new AbortController();
@@ -65,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   try {
-    const code = await runPrintMode({
+    const code = await endingSession(agent, runPrintMode({
       agent,
       options: { ...options, prompt: options.prompt },
       recorder,
@@ -74,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
       stdout: (text) => void process.stdout.write(text),
       stderr,
       signal: controller.signal,
-    });
+    }));
     return interrupts > 0 && code === EXIT.ok ? EXIT.interrupted : code;
   } finally {
     process.off('SIGINT', onSigint);
@@ -90,26 +93,29 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     throw new UsageError(`--working-dir ${workspaceRoot} is not a folder`);
   }
   const interactive = options.prompt === undefined;
-  const thinking = thinkingLevel(options, env, interactive);
-  const settings = settingsFromEnv(options, env);
-  const roles = roleSettingsFromEnv(settings, env);
-  const store = new SessionStore({ home: resolveOpendevHome(env), onProblem: (p) => warn(`skipped damaged session data: ${p}`) });
+  // defaults < environment < OPENDEV_HOME/settings.json < .opendev/settings.json < flags.
+  const resolved = resolveCliSettings({ options, argv, env, interactive, files: readCliSettingsFiles(env, workspaceRoot) });
+  for (const line of resolved.warnings) warn(line);
+  const { settings, roles, thinking } = resolved;
+  const store = new SessionStore({ home: resolveOpendevHome(env), onProblem: (p) => warn(`sessions: ${p}`) });
   const resumed = await resolveResume(store, options, workspaceRoot, warn);
   const agent = await createMainAgent({
     roles,
     workspaceRoot,
     thinkingLevel: thinking,
-    approvalLevel: options.approval,
-    playbookLearning: playbookLearningFromEnv(env) ?? true,
+    approvalLevel: resolved.approval,
+    playbookLearning: resolved.playbookLearning,
     // Command output streams live: to stdout in the interactive session, to stderr with -p --verbose
     // (stdout stays the answer alone). Search finds `rg` on PATH by itself.
     host: interactive || options.verbose ? { terminal: createStreamTerminalPort((t) => (interactive ? process.stdout : process.stderr).write(t)) } : undefined,
-    ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
+    ...(resolved.maxIterations !== undefined ? { maxIterations: resolved.maxIterations } : {}),
   });
   const cost = resumed?.record.meta.cost;
   if (resumed) agent.restore(resumed.messages, cost ? { ...cost, usd: cost.usd } : undefined);
-  const recorder = new SessionRecorder(store, workspaceRoot, resumed?.record);
-  return { options, workspaceRoot, settings, roles, agent, recorder, resumed };
+  const recorder = new SessionRecorder(store, workspaceRoot, resumed?.record, { generateTitles: sessionTitlesFromEnv(env) ?? true, onProblem: warn });
+  recorder.follow(agent); // each message is saved as it joins the conversation
+  // -p's headless UI answers approvals by this level, so it must be the layered one.
+  return { options: { ...options, approval: resolved.approval }, workspaceRoot, settings, roles, agent, recorder, resumed, settingsReport: resolved.report };
 }
 
 function greeting({ settings, workspaceRoot, resumed, agent }: Setup): string {
@@ -122,6 +128,15 @@ function greeting({ settings, workspaceRoot, resumed, agent }: Setup): string {
     lines.push(`Resumed session ${m.id}${m.title ? ` "${m.title}"` : ''} (${resumed.messages.length} messages).`);
   }
   return lines.join('\n');
+}
+
+/** The session ends with the run: SessionEnd hooks and the agent's services shut down, not awaited (finish() bounds the exit). */
+async function endingSession<T>(agent: Agent, run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } finally {
+    void agent.dispose().catch(() => undefined);
+  }
 }
 
 function reportSetupError(err: unknown): number {

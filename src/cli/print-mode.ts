@@ -121,5 +121,8 @@ function exitCode(result: TurnResult, warn: (text: string) => void): number {
     case 'failed':
       warn(result.error.message);
       return EXIT.failure;
+    case 'blocked':
+      // The reason is already on stderr (the agent's notice); the model was not called.
+      return EXIT.failure;
   }
 }

@@ -1,78 +1,135 @@
-import { THINKING_LEVELS, type ThinkingLevel } from '../core/agent/thinking-level';
-import {
-  DEFAULT_MODELS,
-  PROVIDER_ENV,
-  PROVIDER_KINDS,
-  ProviderSettingsSchema,
-  type ProviderKind,
-  type ProviderSettings,
-} from '../core/config/provider-settings';
-import { buildRoleSettings, OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole, type RoleOverride } from '../core/config/role-overrides';
+import type { ThinkingLevel } from '../core/agent/thinking-level';
+import { describeFileLayer, projectSettingsFile, resolveLayeredSettings, settingsFileLayer, type SourceLayer } from '../core/config/layered-settings';
+import { opendevPaths, resolveOpendevHome } from '../core/config/opendev-home';
+import { PROVIDER_ENV, ProviderSettingsSchema, type ProviderSettings } from '../core/config/provider-settings';
+import { buildRoleSettings, OPTIONAL_ROLES, type OptionalRole, type RoleOverride } from '../core/config/role-overrides';
+import { formatSettingsProblem } from '../core/config/settings-problem';
+import { settingsReport, type SettingsReport } from '../core/config/settings-report';
+import type { SettingKey, SettingsLayer } from '../core/config/settings-values';
 import type { RoleSettings } from '../core/llm/model-roles';
+import type { ApprovalLevel } from '../core/safety/approval-level';
 import type { CliOptions } from './args';
 import { UsageError } from './args';
 
-export const THINKING_ENV = 'OPENDEV_THINKING';
+/** The user's and the project's settings.json (either may be missing, broken, or partly wrong: see `warnings`). */
+export interface CliSettingsFiles {
+  user: SourceLayer;
+  project?: SourceLayer;
+}
 
-/** The CLI's provider settings: flags over OPENDEV_* variables over defaults; keys only from the environment. */
-export function settingsFromEnv(options: CliOptions, env: NodeJS.ProcessEnv): ProviderSettings {
-  const provider = (options.provider ?? (env.OPENDEV_PROVIDER?.trim() || 'openai')) as ProviderKind;
-  if (!PROVIDER_KINDS.includes(provider)) {
-    throw new UsageError(`OPENDEV_PROVIDER="${env.OPENDEV_PROVIDER}" is not one of: ${PROVIDER_KINDS.join(', ')}`);
-  }
-  const vars = PROVIDER_ENV[provider];
-  const parsed = ProviderSettingsSchema.safeParse({
-    provider,
-    model: options.model ?? (env.OPENDEV_MODEL?.trim() || DEFAULT_MODELS[provider]),
-    baseUrl: env[vars.baseUrl] || undefined,
-    apiKey: env[vars.apiKey] || undefined,
-    ...(env.OPENDEV_CONTEXT_WINDOW?.trim() ? { contextWindow: Number(env.OPENDEV_CONTEXT_WINDOW) } : {}),
-    ...(env.OPENDEV_EMBEDDING_MODEL?.trim() ? { embeddingModel: env.OPENDEV_EMBEDDING_MODEL.trim() } : {}),
+export function readCliSettingsFiles(env: NodeJS.ProcessEnv, workspaceRoot: string): CliSettingsFiles {
+  return {
+    user: settingsFileLayer('user', opendevPaths(resolveOpendevHome(env)).settingsFile),
+    project: settingsFileLayer('project', projectSettingsFile(workspaceRoot)),
+  };
+}
+
+export interface CliSettings {
+  settings: ProviderSettings;
+  roles: RoleSettings;
+  thinking: ThinkingLevel;
+  approval: ApprovalLevel;
+  playbookLearning: boolean;
+  maxIterations?: number;
+  /** Problems in the settings files, one line each, for stderr (the files are skipped or partly used, never fatal). */
+  warnings: string[];
+  /** For /config. */
+  report: SettingsReport;
+}
+
+export interface CliSettingsInput {
+  options: CliOptions;
+  env: NodeJS.ProcessEnv;
+  /** -p thinks `off` by default (fast, cheap, scriptable), the interactive session `medium`. */
+  interactive: boolean;
+  files?: CliSettingsFiles;
+  /** The raw arguments: `--approval` has a default, so only argv tells a typed `--approval semi-auto` from none. */
+  argv?: readonly string[];
+}
+
+const NO_FILES: CliSettingsFiles = { user: { passthrough: {}, problems: [] } };
+const API_KEY_HINT = 'Set it in the environment instead (OPENAI_API_KEY or ANTHROPIC_API_KEY).';
+
+/**
+ * Every setting of a CLI run: defaults < environment < OPENDEV_HOME/settings.json <
+ * <project>/.opendev/settings.json < flags. API keys come from the environment only. A bad
+ * environment variable is a usage error (exit 2, as always); a bad settings file is a warning.
+ */
+export function resolveCliSettings(input: CliSettingsInput): CliSettings {
+  const { options, env } = input;
+  const files = input.files ?? NO_FILES;
+  const layered = resolveLayeredSettings({
+    env,
+    user: files.user,
+    project: files.project,
+    flags: flagsLayer(options, input.argv),
+    defaults: { thinkingLevel: input.interactive ? 'medium' : 'off' },
   });
-  if (!parsed.success) {
-    throw new UsageError(parsed.error.issues.map((i) => `${describe(String(i.path[0]), provider)}: ${i.message}`).join('; '));
-  }
-  return parsed.data;
-}
-
-/**
- * The thinking level: --thinking, else OPENDEV_THINKING, else `off` for -p (fast, cheap, scriptable)
- * and `medium` for the interactive session.
- */
-export function thinkingLevel(options: CliOptions, env: NodeJS.ProcessEnv, interactive: boolean): ThinkingLevel {
-  if (options.thinking) return options.thinking;
-  const fromEnv = env[THINKING_ENV]?.trim().toLowerCase();
-  if (fromEnv) {
-    if (!THINKING_LEVELS.includes(fromEnv as ThinkingLevel)) {
-      throw new UsageError(`${THINKING_ENV}="${env[THINKING_ENV]}" is not one of ${THINKING_LEVELS.join(', ')}`);
-    }
-    return fromEnv as ThinkingLevel;
-  }
-  return interactive ? 'medium' : 'off';
-}
-
-/**
- * Every model role: the action model plus the roles bound to their own model by
- * OPENDEV_<ROLE>_MODEL (and optionally OPENDEV_<ROLE>_PROVIDER), e.g. OPENDEV_COMPACT_MODEL=gpt-4.1-mini.
- */
-export function roleSettingsFromEnv(action: ProviderSettings, env: NodeJS.ProcessEnv): RoleSettings {
+  if (layered.environmentProblems.length > 0) throw new UsageError(layered.environmentProblems.map((p) => p.message).join('; '));
+  const v = layered.effective.values;
+  const keyVar = PROVIDER_ENV[v.provider].apiKey;
+  const parsed = ProviderSettingsSchema.safeParse({
+    provider: v.provider,
+    model: v.model,
+    baseUrl: v.baseUrl,
+    apiKey: env[keyVar] || undefined,
+    ...(v.contextWindow !== undefined ? { contextWindow: v.contextWindow } : {}),
+    ...(v.embeddingModel !== undefined ? { embeddingModel: v.embeddingModel } : {}),
+  });
+  // Every value was validated in its layer; this only guards the combination.
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; '));
   const overrides: Partial<Record<OptionalRole, RoleOverride>> = {};
-  for (const role of OPTIONAL_ROLES) {
-    const prefix = `OPENDEV_${role.toUpperCase()}`;
-    const model = env[`${prefix}_MODEL`]?.trim();
-    if (!model) continue;
-    const provider = env[`${prefix}_PROVIDER`]?.trim() || undefined;
-    const parsed = RoleOverrideSchema.safeParse({ model, provider, baseUrl: provider ? env[PROVIDER_ENV[provider as ProviderKind]?.baseUrl ?? '']?.trim() || undefined : undefined });
-    if (!parsed.success) throw new UsageError(`${prefix}_PROVIDER="${provider}" is not one of: ${PROVIDER_KINDS.join(', ')}`);
-    overrides[role] = parsed.data;
-  }
-  return buildRoleSettings(action, overrides, (p) => env[PROVIDER_ENV[p].apiKey] || undefined);
+  for (const role of OPTIONAL_ROLES) if (v[`roles.${role}`]) overrides[role] = v[`roles.${role}`];
+  const warnings = layered.problems.map((p) => `settings: ${formatSettingsProblem(p, { apiKeyHint: API_KEY_HINT })}`);
+  const userFile = opendevPaths(resolveOpendevHome(env)).settingsFile;
+  return {
+    settings: parsed.data,
+    roles: buildRoleSettings(parsed.data, overrides, (p) => env[PROVIDER_ENV[p].apiKey] || undefined),
+    thinking: v.thinkingLevel,
+    approval: v.approvalLevel,
+    playbookLearning: v['playbook.learn'],
+    ...(v.maxIterations !== undefined ? { maxIterations: v.maxIterations } : {}),
+    warnings,
+    report: settingsReport(layered.effective, {
+      order: [
+        'defaults',
+        'environment',
+        describeFileLayer('user', files.user, files.user.file ?? userFile),
+        describeFileLayer('project', files.project, files.project?.file ?? '.opendev/settings.json'),
+        'command-line flags',
+      ],
+      apiKey: { set: parsed.data.apiKey !== undefined, source: `environment (${keyVar})` },
+      problems: warnings.map((w) => w.replace(/^settings: /, '')),
+    }),
+  };
 }
 
+/** The flags that set a setting (`--provider`, `--model`, `--thinking`, `--approval`, `--max-iterations`). */
+function flagsLayer(options: CliOptions, argv?: readonly string[]): SettingsLayer {
+  const layer: SettingsLayer = { kind: 'flags', label: 'command-line flags', values: {}, origins: {} };
+  const set = <K extends SettingKey>(key: K, value: SettingsLayer['values'][K] | undefined, flag: string) => {
+    if (value === undefined) return;
+    layer.values[key] = value;
+    layer.origins![key] = flag;
+  };
+  set('provider', options.provider, '--provider');
+  set('model', options.model, '--model');
+  set('thinkingLevel', options.thinking, '--thinking');
+  const approvalTyped = argv ? argv.some((a) => a === '--approval' || a.startsWith('--approval=')) : options.approval !== 'semi-auto';
+  if (approvalTyped) set('approvalLevel', options.approval, '--approval');
+  set('maxIterations', options.maxIterations, '--max-iterations');
+  return layer;
+}
 
-function describe(field: string, provider: ProviderKind): string {
-  if (field === 'baseUrl') return PROVIDER_ENV[provider].baseUrl;
-  if (field === 'model') return '--model';
-  if (field === 'contextWindow') return 'OPENDEV_CONTEXT_WINDOW';
-  return field;
+/** The CLI's provider settings: flags over settings files over OPENDEV_* variables over defaults; keys only from the environment. */
+export function settingsFromEnv(options: CliOptions, env: NodeJS.ProcessEnv, files?: CliSettingsFiles): ProviderSettings {
+  return resolveCliSettings({ options, env, interactive: false, files }).settings;
+}
+
+/**
+ * The thinking level: --thinking, else the settings files, else OPENDEV_THINKING, else `off` for -p
+ * (fast, cheap, scriptable) and `medium` for the interactive session.
+ */
+export function thinkingLevel(options: CliOptions, env: NodeJS.ProcessEnv, interactive: boolean, files?: CliSettingsFiles): ThinkingLevel {
+  return resolveCliSettings({ options, env, interactive, files }).thinking;
 }

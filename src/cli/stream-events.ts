@@ -8,7 +8,7 @@ import type { Todo } from '../core/todos/todo';
 import type { AgentMode, ContextInfo, CostSnapshot, ThinkingPhase } from '../core/ui';
 
 export interface PrintResult {
-  /** How the turn ended (`completed`, `stopped`, `iteration_limit`, `failed`); a slash command is `completed` or `failed`. */
+  /** How the turn ended (`completed`, `stopped`, `iteration_limit`, `failed`, `blocked` by a UserPromptSubmit hook); a slash command is `completed` or `failed`. */
   status: TurnResult['status'];
   /** The final answer, or the slash command's output. */
   result: string;
@@ -59,6 +59,7 @@ export function turnResultJson(result: TurnResult, cost: CostSnapshot | undefine
     sessionId: sessionId ?? null,
     iterations: result.iterations,
     ...(result.status === 'failed' ? { error: { kind: result.error.kind, message: result.error.message } } : {}),
+    ...(result.status === 'blocked' ? { error: { kind: 'hook_blocked', message: result.reason } } : {}),
   };
 }
 

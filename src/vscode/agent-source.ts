@@ -8,7 +8,7 @@ import type { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import type { CommandTerminalPort } from '../core/host';
 import type { AgentSource } from './chat-controller';
-import { readApprovalLevel, readPlaybookLearning, readProviderSettings, readThinkingLevel } from './settings';
+import { readApprovalLevel, readMaxIterations, readPlaybookLearning, readProviderSettings, readThinkingLevel } from './settings';
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
  * (the controller gives the entry its id). `terminal` shows the commands the agent runs. */
@@ -29,6 +29,7 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
         thinkingLevel: readThinkingLevel(),
         approvalLevel: readApprovalLevel(),
         playbookLearning: readPlaybookLearning(),
+        maxIterations: readMaxIterations(),
         host: { terminal, ripgrepPath: bundledRipgrep() },
         // node-pty from our own node_modules first, else the copy VS Code ships.
         processes: { ptyPaths: appRootModules('node-pty') },

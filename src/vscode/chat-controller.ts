@@ -11,6 +11,7 @@ import { PendingRequests, type AnswerOutcome } from './pending-requests';
 import type { SlashCommandPort } from './slash-port';
 import { Transcript } from './transcript';
 import { turnUi } from './turn-ui';
+import type { ChatSessions } from './chat-sessions';
 
 /** Builds the agent for the current settings, or says why it cannot (no key, no folder…). */
 export type AgentSource = () => Promise<{ agent: Agent; models?: readonly ModelInfo[] } | { problem: ChatEntry }>;
@@ -22,6 +23,8 @@ export interface ChatControllerOptions {
   thinkingLevel?: ThinkingLevel;
   /** The workspace folder, for commands that list project state. */
   workingDir?: string;
+  /** Saves the conversation as a session of the project (and resumes one); without it nothing is saved. */
+  sessions?: ChatSessions;
 }
 
 /**
@@ -51,6 +54,11 @@ export class ChatController {
     private readonly options: ChatControllerOptions = {},
   ) {
     this.level = options.thinkingLevel;
+  }
+
+  /** The project's sessions (undefined without a folder). */
+  get sessions(): ChatSessions | undefined {
+    return this.options.sessions;
   }
 
   get busy(): boolean {
@@ -134,6 +142,7 @@ export class ChatController {
     this.agent?.dispose();
     this.agent = undefined;
     this.building = undefined;
+    this.options.sessions?.newConversation();
     this.entries.clear();
     this.todoList = [];
     this.costView = undefined;
@@ -142,6 +151,33 @@ export class ChatController {
     this.followUps.reset();
     this.running = undefined;
     this.entries.emit(this.snapshot());
+  }
+
+  /**
+   * Continues a saved session of this project in a fresh chat: its conversation (and cost) goes
+   * back to the agent, and the chat shows where it stood. False when it cannot (reported in the chat).
+   */
+  async resumeSession(id: string): Promise<boolean> {
+    const sessions = this.options.sessions;
+    if (!sessions) return false;
+    if (this.running) {
+      this.notice('A session can be resumed once OpenDev has finished (or been stopped).', 'warning');
+      return false;
+    }
+    this.newChat();
+    const agent = await this.ensureAgent();
+    if (!agent) return false;
+    const loaded = await sessions.resume(id, agent);
+    if (!loaded) {
+      this.notice(`There is no session ${id} in this project.`, 'warning');
+      return false;
+    }
+    const { title } = loaded.record.meta;
+    this.notice(`Resumed session ${id}${title ? ` "${title}"` : ''} (${loaded.messages.length} messages): OpenDev remembers the conversation.`);
+    const last = [...loaded.messages].reverse().find((m) => m.role === 'assistant' && m.content.trim());
+    if (last) this.entries.upsert({ kind: 'assistant', id: this.entries.newId(), text: last.content });
+    this.syncFromAgent();
+    return true;
   }
 
   /** Stops everything at once (the extension shuts down). */
@@ -206,7 +242,10 @@ export class ChatController {
       const turn = agent.runTurn(text, this.turnUi(generation), controller.signal);
       this.followUps.flush(agent);
       const result = await turn;
-      if (generation === this.generation) this.reportOutcome(result);
+      if (generation === this.generation) {
+        this.reportOutcome(result);
+        await this.options.sessions?.afterTurn(agent);
+      }
       return result;
     } catch (err) {
       if (generation === this.generation) this.error(`OpenDev hit an internal error: ${(err as Error).message}`);
@@ -236,12 +275,14 @@ export class ChatController {
         front: 'vscode',
         ...(this.models ? { models: this.models } : {}),
         ...(this.options.workingDir ? { workingDir: this.options.workingDir } : {}),
+        ...this.options.sessions?.commandContext(),
       });
     } catch (err) {
       this.error(`${command.split(/\s/)[0]} failed: ${(err as Error).message}`);
       return undefined;
     }
     if (generation !== this.generation) return undefined;
+    if (result.newSession) this.options.sessions?.newConversation(agent);
     if (result.clearScreen || result.newSession) {
       this.entries.clear();
       this.followUps.reset();
@@ -275,6 +316,7 @@ export class ChatController {
     }
     if (!this.agent) {
       this.agent = built.agent;
+      this.options.sessions?.follow(built.agent);
       this.models = built.models;
       this.agent.setMode(this.mode);
       if (this.level) this.agent.setThinkingLevel(this.level);

@@ -3,13 +3,12 @@ import { DEFAULT_MODELS, PROVIDER_LABELS, type ProviderKind } from '../core/conf
 import { playbookPath, PlaybookStore } from '../core/memory/playbook/playbook-store';
 import type { ChatController } from './chat-controller';
 import type { ChatViewProvider } from './chat-view-provider';
+import { showSessionHistory } from './session-picker';
 import { currentProvider, SECTION, secretKeyFor } from './settings';
 
 /** Commands whose feature lands later: they exist in the palette and say so honestly. */
 const NOT_YET_AVAILABLE: Record<string, string> = {
   'opendev.openTerminal': 'The OpenDev terminal',
-  'opendev.undo': 'Undo Last Step',
-  'opendev.showSessions': 'Session history',
 };
 
 const SUGGESTED_MODELS: Record<ProviderKind, string[]> = {
@@ -36,6 +35,13 @@ export function registerCommands(
     await view.reveal();
     await chat.send('/compact');
   });
+  // Undo Last Step is /undo typed in the chat: what was undone (or why nothing was) shows there.
+  register('opendev.undo', async () => {
+    await view.reveal();
+    await chat.send('/undo');
+  });
+  // The project's sessions (the CLI's too); the chosen one continues in the chat.
+  register('opendev.showSessions', (id?: unknown) => showSessionHistory(chat, () => view.reveal(), id));
   register('opendev.setApiKey', (provider?: unknown, key?: unknown) => setApiKey(context.secrets, chat, provider, key));
   register('opendev.selectModel', () => selectModel());
   register('opendev.switchMode', () => {

@@ -8,9 +8,13 @@ import { vscodeAgentSource } from './agent-source';
 import { ChatController } from './chat-controller';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat-view-provider';
 import { registerCommands } from './commands';
-import { AGENT_SETTINGS, readThinkingLevel, SECTION } from './settings';
-import { builtinSlashPort } from './slash-port';
+import { createSlashCommands } from '../core/commands/slash-commands';
+import { AGENT_SETTINGS, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
+import { slashPort } from './slash-port';
 import { OpenDevTerminals, type TerminalViewApi } from './terminal/opendev-terminals';
+import { SessionStore } from '../core/session/session-store';
+import { sessionTitlesFromEnv } from '../core/session/session-titles-setting';
+import { ChatSessions } from './chat-sessions';
 
 /** What the extension returns from activate(): used by other extensions and by our integration tests. */
 export interface OpenDevApi {
@@ -25,16 +29,29 @@ export interface OpenDevApi {
   context(): ContextView | undefined;
   /** The terminal view: what the "OpenDev" terminal and each background task's tab show. */
   terminal: TerminalViewApi;
+  /** The session the chat is saved to (undefined before the first message, or without a folder). */
+  sessionId(): string | undefined;
+  /** Resolves when the chat's session writes (and a title in the making) are done. */
+  sessionsSettled(): Promise<void>;
 }
 
 export function activate(context: vscode.ExtensionContext): OpenDevApi {
   const log = vscode.window.createOutputChannel('OpenDev', { log: true });
   const terminals = new OpenDevTerminals();
   const catalog = new CapabilityCatalog();
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  // Sessions: the same files as the CLI's; titles from the compact model unless OPENDEV_SESSION_TITLES=0.
+  const sessions = folder
+    ? new ChatSessions(new SessionStore({ onProblem: (p) => log.warn(`sessions: ${p}`) }), folder, {
+        generateTitles: sessionTitlesFromEnv(process.env) ?? true,
+        onProblem: (text) => void vscode.window.showWarningMessage(`OpenDev: ${text}`),
+      })
+    : undefined;
   const chat = new ChatController(vscodeAgentSource(context.secrets, catalog, terminals), {
-    slash: builtinSlashPort(),
+    slash: slashPort(createSlashCommands({ settings: () => readSettingsReport(context.secrets) })),
     thinkingLevel: readThinkingLevel(),
     workingDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    ...(sessions ? { sessions } : {}),
   });
   const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => {
     if (action === 'setApiKey') void vscode.commands.executeCommand('opendev.setApiKey');
@@ -55,7 +72,13 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
       if (AGENT_SETTINGS.some((key) => e.affectsConfiguration(key))) chat.invalidateAgent();
     }),
     context.secrets.onDidChange(() => chat.invalidateAgent()),
+    // The project's .opendev/settings.json sits above opendev.*: an edit there is a settings change too.
+    watchProjectSettings(() => {
+      chat.setThinkingLevel(readThinkingLevel());
+      chat.invalidateAgent();
+    }),
     { dispose: () => chat.dispose() },
+    { dispose: () => sessions?.dispose() },
     terminals,
   );
   registerCommands(context, chat, view);
@@ -68,6 +91,8 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     thinkingLevel: () => chat.currentThinkingLevel,
     context: () => chat.context,
     terminal: terminals,
+    sessionId: () => sessions?.currentId,
+    sessionsSettled: () => sessions?.settled() ?? Promise.resolve(),
   };
 }
 

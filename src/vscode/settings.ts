@@ -1,84 +1,142 @@
 import * as vscode from 'vscode';
-import { z } from 'zod';
-import { playbookLearningFromEnv } from '../core/config/playbook-learning';
-import { buildRoleSettings, OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from '../core/config/role-overrides';
-import type { RoleSettings } from '../core/llm/model-roles';
-import { APPROVAL_LEVELS, type ApprovalLevel } from '../core/safety/approval-level';
-import { THINKING_LEVELS, type ThinkingLevel } from '../core/agent/thinking-level';
 import {
-  DEFAULT_MODELS,
-  PROVIDER_KINDS,
-  ProviderSettingsSchema,
-  type ProviderKind,
-  type ProviderSettings,
-} from '../core/config/provider-settings';
+  describeFileLayer,
+  editorSettingsLayer,
+  projectSettingsFile,
+  resolveLayeredSettings,
+  settingsFileLayer,
+  type LayeredSettings,
+} from '../core/config/layered-settings';
+import { buildRoleSettings, OPTIONAL_ROLES, type OptionalRole, type RoleOverride } from '../core/config/role-overrides';
+import { formatSettingsProblem, type SettingsProblem } from '../core/config/settings-problem';
+import { settingsReport, type SettingsReport } from '../core/config/settings-report';
+import type { RoleSettings } from '../core/llm/model-roles';
+import type { ApprovalLevel } from '../core/safety/approval-level';
+import type { ThinkingLevel } from '../core/agent/thinking-level';
+import { ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
 
 export const SECTION = 'opendev';
+const EDITOR_LABEL = 'VS Code settings';
+const API_KEY_HINT = 'Store it with "OpenDev: Set API Key" (VS Code Secret Storage) instead.';
 
 export function secretKeyFor(provider: ProviderKind): string {
   return `opendev.apiKey.${provider}`;
 }
 
+/**
+ * The agent settings of this window: defaults < environment < opendev.* (the user layer) <
+ * <folder>/.opendev/settings.json. Read afresh each time (cheap), so /config and a new agent see
+ * the files as they are now. Problems are shown once each; the file is never changed.
+ */
+function layeredSettings(): LayeredSettings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const user = editorSettingsLayer((key) => {
+    // Only what the user set: the contributed defaults are the defaults layer, not the user's choice.
+    const inspected = config.inspect(key);
+    return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+  }, EDITOR_LABEL);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const project = folder === undefined ? undefined : settingsFileLayer('project', projectSettingsFile(folder));
+  const layered = resolveLayeredSettings({ env: process.env, user, project });
+  for (const problem of layered.problems) if (!blocksTheAgent(problem)) warnOnce(describeProblem(problem));
+  for (const problem of layered.environmentProblems) warnOnce(`${problem.message}; the variable is ignored.`);
+  return layered;
+}
+
 export function currentProvider(): ProviderKind {
-  const value = vscode.workspace.getConfiguration(SECTION).get<string>('provider', 'openai');
-  return (PROVIDER_KINDS as readonly string[]).includes(value) ? (value as ProviderKind) : 'openai';
+  return layeredSettings().effective.values.provider;
 }
 
 export type SettingsOutcome = { ok: true; settings: ProviderSettings; roles: RoleSettings } | { ok: false; problem: string };
 
-/** Reads `opendev.*` and the key from SecretStorage; a bad value is reported, never thrown. */
+/** The layered settings and the key from SecretStorage; a bad opendev.* value is reported, never thrown. */
 export async function readProviderSettings(secrets: vscode.SecretStorage): Promise<SettingsOutcome> {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const provider = currentProvider();
+  const layered = layeredSettings();
+  const blocking = layered.problems.find(blocksTheAgent);
+  if (blocking) return { ok: false, problem: `The setting opendev.${blocking.key} is invalid: ${blocking.detail}` };
+  const v = layered.effective.values;
   const parsed = ProviderSettingsSchema.safeParse({
-    provider,
-    model: config.get<string>('model')?.trim() || DEFAULT_MODELS[provider],
-    baseUrl: config.get<string>('baseUrl')?.trim() || undefined,
-    apiKey: (await secrets.get(secretKeyFor(provider))) || undefined,
-    ...(config.get<number>('contextWindow') ? { contextWindow: config.get<number>('contextWindow') } : {}),
-    ...(config.get<string>('embeddingModel')?.trim() ? { embeddingModel: config.get<string>('embeddingModel')!.trim() } : {}),
+    provider: v.provider,
+    model: v.model,
+    baseUrl: v.baseUrl,
+    apiKey: (await secrets.get(secretKeyFor(v.provider))) || undefined,
+    ...(v.contextWindow !== undefined ? { contextWindow: v.contextWindow } : {}),
+    ...(v.embeddingModel !== undefined ? { embeddingModel: v.embeddingModel } : {}),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { ok: false, problem: `The setting opendev.${String(issue?.path[0])} is invalid: ${issue?.message}` };
   }
-  const overrides = RoleOverridesSchema.safeParse(config.get('roles') ?? {});
-  if (!overrides.success) {
-    const issue = overrides.error.issues[0];
-    return { ok: false, problem: `The setting opendev.roles.${issue?.path.join('.')} is invalid: ${issue?.message}` };
-  }
+  const overrides: Partial<Record<OptionalRole, RoleOverride>> = {};
   const keys = new Map<ProviderKind, string | undefined>();
   for (const role of OPTIONAL_ROLES) {
-    const other = overrides.data[role]?.provider;
-    if (other && !keys.has(other)) keys.set(other, (await secrets.get(secretKeyFor(other))) || undefined);
+    const override = v[`roles.${role}`];
+    if (!override) continue;
+    overrides[role] = override;
+    if (override.provider && !keys.has(override.provider)) keys.set(override.provider, (await secrets.get(secretKeyFor(override.provider))) || undefined);
   }
-  return { ok: true, settings: parsed.data, roles: buildRoleSettings(parsed.data, overrides.data, (p) => keys.get(p)) };
+  return { ok: true, settings: parsed.data, roles: buildRoleSettings(parsed.data, overrides, (p) => keys.get(p)) };
 }
 
-/** `opendev.roles`: the thinking, critique, vision and compact models, each optional. */
-const RoleOverridesSchema = z.object(Object.fromEntries(OPTIONAL_ROLES.map((r) => [r, RoleOverrideSchema.optional()])) as Record<OptionalRole, z.ZodOptional<typeof RoleOverrideSchema>>);
-
-/** `opendev.approvalLevel`; an unknown value falls back to the default (semi-auto). */
+/** `opendev.approvalLevel`, or the project's `approvalLevel`; default semi-auto. */
 export function readApprovalLevel(): ApprovalLevel {
-  const value = vscode.workspace.getConfiguration(SECTION).get<string>('approvalLevel', 'semi-auto');
-  return (APPROVAL_LEVELS as readonly string[]).includes(value) ? (value as ApprovalLevel) : 'semi-auto';
+  return layeredSettings().effective.values.approvalLevel;
 }
 
-/**
- * `opendev.playbook.learn` when the user set it, else `OPENDEV_PLAYBOOK_LEARN`, else on
- * (defaults < environment < user settings).
- */
+/** `playbook.learn` of the project, else `opendev.playbook.learn` when the user set it, else `OPENDEV_PLAYBOOK_LEARN`, else on. */
 export function readPlaybookLearning(): boolean {
-  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<boolean>('playbook.learn');
-  const chosen = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
-  return chosen ?? playbookLearningFromEnv(process.env) ?? true;
+  return layeredSettings().effective.values['playbook.learn'];
 }
 
-/** `opendev.thinkingLevel`; an unknown value falls back to the default (medium). */
+/** `opendev.thinkingLevel`, or the project's `thinkingLevel`; default medium. */
 export function readThinkingLevel(): ThinkingLevel {
-  const value = vscode.workspace.getConfiguration(SECTION).get<string>('thinkingLevel', 'medium');
-  return (THINKING_LEVELS as readonly string[]).includes(value) ? (value as ThinkingLevel) : 'medium';
+  return layeredSettings().effective.values.thinkingLevel;
+}
+
+/** The project's `maxIterations` (there is no opendev.* setting for it); undefined: the agent's default. */
+export function readMaxIterations(): number | undefined {
+  return layeredSettings().effective.values.maxIterations;
+}
+
+/** The effective settings and their sources, for /config. */
+export async function readSettingsReport(secrets: vscode.SecretStorage): Promise<SettingsReport> {
+  const layered = layeredSettings();
+  const provider = layered.effective.values.provider;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const project = folder === undefined ? 'project .opendev/settings.json (no folder open)' : describeFileLayer('project', layered.sources.project, projectSettingsFile(folder));
+  return settingsReport(layered.effective, {
+    order: ['defaults', 'environment', `user (${EDITOR_LABEL}, opendev.*)`, project],
+    apiKey: { set: Boolean(await secrets.get(secretKeyFor(provider))), source: 'VS Code Secret Storage ("OpenDev: Set API Key")' },
+    problems: [...layered.problems.map(describeProblem), ...layered.environmentProblems.map((p) => `${p.message}; the variable is ignored.`)],
+  });
 }
 
 /** Settings whose change needs a new agent (provider, model, endpoint, approvals); the thinking level does not. */
 export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'contextWindow', 'embeddingModel', 'playbook.learn', 'roles', 'approvalLevel'].map((key) => `${SECTION}.${key}`);
+
+/** A bad opendev.* value of the model or its endpoint stops the agent (as it always did) with a pointer to the setting. */
+function blocksTheAgent(p: SettingsProblem): boolean {
+  return p.source === EDITOR_LABEL && p.kind === 'invalid-value' && p.key !== undefined && /^(model|baseUrl|contextWindow|embeddingModel|roles)/.test(p.key);
+}
+
+function describeProblem(p: SettingsProblem): string {
+  return formatSettingsProblem(p, { apiKeyHint: API_KEY_HINT, ...(p.source === EDITOR_LABEL ? { keyName: (k: string) => `opendev.${k}` } : {}) });
+}
+
+/** Calls `onChange` when the first folder's .opendev/settings.json is created, edited or deleted. */
+export function watchProjectSettings(onChange: () => void): vscode.Disposable {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) return { dispose() {} };
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.opendev/settings.json'));
+  const subscriptions = [watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange)];
+  return { dispose: () => [...subscriptions, watcher].forEach((d) => d.dispose()) };
+}
+
+const shown = new Set<string>();
+
+/** Each problem once per window: settings are read for every new agent, and repeating a warning helps no one. */
+function warnOnce(message: string): void {
+  if (shown.has(message)) return;
+  shown.add(message);
+  void vscode.window.showWarningMessage(`OpenDev: ${message}`);
+}

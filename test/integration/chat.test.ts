@@ -126,13 +126,18 @@ describe('chat in VS Code', () => {
 
 describe('manifest in VS Code', () => {
   it('registers every palette command, and the ones still to come say so instead of failing', async () => {
+    const api = await activateOpenDev();
     const all = await vscode.commands.getCommands(true);
-    for (const id of ['newChat', 'openTerminal', 'stop', 'undo', 'setApiKey', 'selectModel', 'showSessions', 'compact', 'switchMode']) {
+    for (const id of ['newChat', 'openTerminal', 'stop', 'undo', 'setApiKey', 'selectModel', 'showSessions', 'compact', 'switchMode', 'openPlaybook']) {
       assert.ok(all.includes(`opendev.${id}`), `opendev.${id} is registered`);
     }
-    for (const id of ['openTerminal', 'undo', 'showSessions', 'compact']) {
-      await vscode.commands.executeCommand(`opendev.${id}`);
-    }
+    // Still to come: it says so and returns. (Show Sessions waits on its picker: tests/integration/sessions.)
+    await vscode.commands.executeCommand('opendev.openTerminal');
+    // Undo and Compact answer in the chat (what they did, or what to set up first), never by failing.
+    api.newChat();
+    await vscode.commands.executeCommand('opendev.undo');
+    await vscode.commands.executeCommand('opendev.compact');
+    assert.ok(api.transcript().filter((e) => e.kind !== 'user').length >= 2, JSON.stringify(api.transcript()));
   });
 
   it('contributes the opendev.* settings with their defaults', () => {

@@ -1,3 +1,4 @@
+import type { AgentHooks } from '../hooks/agent-hooks';
 import type { HostPorts } from '../host';
 import type { Message } from '../messages';
 import type { ProcessManager } from '../process/process-manager';
@@ -22,6 +23,8 @@ import type { RoleResolver } from './role-resolver';
 import type { ThinkingLevel } from './thinking-level';
 import { ToolDispatcher, type ToolLifecycle } from './tool-dispatcher';
 import type { TurnResult } from './turn-result';
+import type { UndoOutcome } from '../undo/describe-undo';
+import type { UndoManager } from '../undo/undo-manager';
 
 export interface AgentConfig {
   identity: AgentIdentity;
@@ -57,6 +60,10 @@ export interface AgentConfig {
   readableDirs?: readonly string[];
   /** `/compact`: the full compaction with trigger "manual" (FullCompactor.run). */
   compact?: (history: Message[], request: { instructions: string; signal: AbortSignal }) => Promise<FullCompactionResult>;
+  /** The user's hooks around prompts, turn ends and the session (tool hooks are in `lifecycle`). */
+  hooks?: AgentHooks;
+  /** Snapshots after every step that changed files, and `/undo` (main agent). */
+  undo?: Pick<UndoManager, 'afterStep' | 'undoLast' | 'restoreTo' | 'describeHistory'>;
 }
 
 /**
@@ -78,6 +85,7 @@ export class Agent {
   /** One-shot notes for the next turn: the plan approved in a resumed conversation; the user left plan mode. */
   private resumedPlanPath: string | undefined;
   private leftPlanMode = false;
+  private readonly historyListeners = new Set<(history: readonly Message[]) => void>();
 
   constructor(private readonly config: AgentConfig) {
     this.level = config.thinkingLevel;
@@ -96,7 +104,33 @@ export class Agent {
       cost: config.cost,
       memory: config.memory,
       shapeResult: config.shapeResult,
+      afterStep: config.undo ? (calls, results) => config.undo!.afterStep(calls, results) : undefined,
+      onHistory: (history) => this.historyGrew(history),
     });
+  }
+
+  /** The models per role (hosts use the compact one for background work such as session titles). */
+  get roles(): RoleResolver {
+    return this.config.roles;
+  }
+
+  /**
+   * Calls `listener` whenever messages have joined the conversation during a turn (the session
+   * recorder saves them as they come). A listener that throws is ignored. Returns the unsubscribe.
+   */
+  observeHistory(listener: (history: readonly Message[]) => void): () => void {
+    this.historyListeners.add(listener);
+    return () => void this.historyListeners.delete(listener);
+  }
+
+  private historyGrew(history: readonly Message[]): void {
+    for (const listener of this.historyListeners) {
+      try {
+        listener(history);
+      } catch {
+        // saving is the listener's business; it never stops the turn
+      }
+    }
   }
 
   get name(): string {
@@ -162,6 +196,7 @@ export class Agent {
     this.history.splice(0, this.history.length, ...messages);
     this.resumedPlanPath = approvedPlanIn(messages);
     if (cost) this.config.cost?.restore?.(cost);
+    if (messages.length > 0) this.config.hooks?.restarted('resume');
   }
 
   /**
@@ -170,13 +205,46 @@ export class Agent {
    */
   dispose(): Promise<void> {
     this.interrupt();
-    return Promise.resolve(this.config.dispose?.());
+    // SessionEnd hooks start now; their short timeout bounds how long this promise waits for them.
+    return Promise.all([this.config.dispose?.(), this.config.hooks?.sessionEnd('other')]).then(() => undefined);
+  }
+
+  /**
+   * `/undo`: puts back exactly the files the newest file-changing step changed; with `fromStep`,
+   * every step from that one on (the files as they were just before it). The model is told what
+   * was undone. Refused while a turn runs; while it undoes, the agent counts as running.
+   */
+  async undo(fromStep?: number): Promise<UndoOutcome> {
+    if (this.running) return { status: 'unavailable', message: 'OpenDev is working. Wait for it to finish (or stop it) before undoing.' };
+    if (!this.config.undo) return { status: 'unavailable', message: 'Undo is not available for this agent.' };
+    this.token = new InterruptToken();
+    try {
+      const outcome = fromStep === undefined ? await this.config.undo.undoLast() : await this.config.undo.restoreTo(fromStep);
+      if (outcome.note) {
+        this.history.push({ role: 'user', content: outcome.note });
+        this.historyGrew(this.history);
+      }
+      return outcome;
+    } finally {
+      this.token = undefined;
+    }
+  }
+
+  /** The files as they were just before `step` (that step and every later one undone): `/undo <step>`. */
+  restoreTo(step: number): Promise<UndoOutcome> {
+    return this.undo(step);
+  }
+
+  /** `/undo list`: this session's steps that changed files. */
+  async undoHistory(): Promise<string> {
+    return (await this.config.undo?.describeHistory()) ?? 'Undo is not available for this agent.';
   }
 
   /** Forgets the conversation (New Chat / `/clear`). */
   clear(): void {
     this.restore([]);
     this.doomLoop.reset();
+    this.config.hooks?.restarted('clear');
   }
 
   /**
@@ -216,25 +284,34 @@ export class Agent {
     if (this.token) throw new Error(`${this.name} is already running a turn`);
     const token = new InterruptToken(signal);
     this.token = token;
-    const guarded = guardModals(ui, token);
+    const hooks = this.config.hooks;
+    const guarded = guardModals(hooks ? hooks.notifying(ui) : ui, token);
     const completion: CompletionSlot = {};
     this.config.onTurnUI?.(guarded);
-    if (!this.config.identity.isSubagent && this.modeState.mode === 'normal' && hasPlanningIntent(text)) {
-      this.setMode('plan');
-      guarded.onModeChange?.('plan');
-    }
-    const modeNote = this.modeState.mode === 'plan' ? getReminder('plan_mode') : this.leftPlanMode ? getReminder('plan_mode_exited') : undefined;
-    const prompt = modeNote ? `${text}\n\n${modeNote}` : text;
-    const resumedPlanPath = this.resumedPlanPath;
-    this.leftPlanMode = false;
-    this.resumedPlanPath = undefined;
     try {
+      // UserPromptSubmit (after SessionStart) first: a refused prompt changes nothing and never reaches the model.
+      const verdict = await hooks?.beforePrompt(text, { mode: this.modeState, signal: token.signal });
+      if (verdict?.blocked) {
+        guarded.onNotice?.(`A UserPromptSubmit hook blocked this prompt: ${verdict.reason}`, 'warning');
+        return { status: 'blocked', reason: verdict.reason, text: '', usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, iterations: 0 };
+      }
+      if (!this.config.identity.isSubagent && this.modeState.mode === 'normal' && hasPlanningIntent(text)) {
+        this.setMode('plan');
+        guarded.onModeChange?.('plan');
+      }
+      const modeNote = this.modeState.mode === 'plan' ? getReminder('plan_mode') : this.leftPlanMode ? getReminder('plan_mode_exited') : undefined;
+      const prompt = modeNote ? `${text}\n\n${modeNote}` : text;
+      const resumedPlanPath = this.resumedPlanPath;
+      this.leftPlanMode = false;
+      this.resumedPlanPath = undefined;
       return await this.executor.run(this.history, prompt, {
         ui: guarded,
         token,
         injections: this.injections,
         doomLoop: this.doomLoop,
         resumedPlanPath,
+        hooks: verdict?.turn,
+        promptContext: verdict?.context,
         toolContext: {
           workspaceRoot: this.config.workspaceRoot,
           signal: token.signal,

@@ -2,7 +2,9 @@ import { platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { opendevPaths, resolveOpendevHome } from '../config/opendev-home';
 import { newSessionId } from '../session/session-store';
-import { composeLifecycles, hooksLifecycle } from '../hooks/lifecycle';
+import type { AgentHooks } from '../hooks/agent-hooks';
+import { SessionHooks } from '../hooks/session-hooks';
+import { composeLifecycles } from '../hooks/tool-hooks';
 import { loadHooksConfig } from '../hooks/config';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
 import { CostTracker } from '../llm/cost-tracker';
@@ -19,7 +21,8 @@ import { mainPromptContext } from '../context/prompt/prompt-context';
 import { PromptVariables } from '../context/prompt/prompt-variables';
 import { createToolOutputOffloader, type ShapeResult } from '../context/tool-output-offload';
 import type { ApprovalLevel } from '../safety/approval-level';
-import { approvalGate } from '../safety/approval-gate';
+import { sessionApprovalGate } from '../safety/approval-gate';
+import { UndoManager, type UndoSettings } from '../undo/undo-manager';
 import type { ToolLifecycle } from './tool-dispatcher';
 import { ProcessManager, type ProcessManagerOptions } from '../process/process-manager';
 import { loadCustomAgents } from '../subagents/custom-agents';
@@ -63,6 +66,8 @@ export interface MainAgentOptions {
    * measure what it saves (bench/context): the raw conversation then goes to the model.
    */
   contextManagement?: boolean;
+  /** Undo snapshots (budget, size cap, warm-up); false turns undo off (benchmarks). Default on. */
+  undo?: Partial<UndoSettings> | false;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
@@ -84,6 +89,8 @@ interface SessionServices {
   files: FileTimeTracker;
   /** The approval step before every call; one per session, so "always allow" holds for subagents too. */
   lifecycle: ToolLifecycle;
+  /** The user's hooks (settings read once); each agent gets its own set, its tool hooks before the approval step. */
+  hooks: SessionHooks;
   manager?: SubagentManager;
 }
 
@@ -114,17 +121,25 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     // One process manager per session: the main agent's and its subagents' commands and tasks.
     processes: new ProcessManager({ home: options.home, ...options.processes }),
     files: new FileTimeTracker(),
-    // PreToolUse hooks first (they may refuse or rewrite a call), then the approval step, so the
-    // user approves the call that will really run.
-    lifecycle: composeLifecycles(sessionHooks(options, sessionId, relay.ui), approvalGate(registry, () => approvalLevel)),
+    // Danger and permission rules (OPENDEV_HOME and .opendev/permissions.json), then the level; decisions to audit.jsonl.
+    lifecycle: sessionApprovalGate(registry, () => approvalLevel, { home: options.home ?? resolveOpendevHome(), workspaceRoot: options.workspaceRoot }),
+    hooks: sessionHooks(options, sessionId, relay.ui),
   };
+  // Undo, after the approval step (only calls that really run are snapshotted); subagents' writes
+  // count toward the main agent's step that spawned them.
+  const undo = await sessionUndo(options, sessionId, registry, relay.ui);
+  if (undo) services.lifecycle = composeLifecycles(services.lifecycle, undo.lifecycle);
 
   // Phase 1, skills: none yet (they arrive with the skills loader).
   // Phase 2, subagents: builtin specs, then custom agents from the user and the project.
   const custom = loadCustomAgents({ workspaceRoot: options.workspaceRoot, home: options.home });
   for (const warning of custom.warnings) relay.ui.onNotice?.(warning, 'warning');
   const runSubagent: SubagentRunner = async (spec, task, run) => {
-    const agent = buildSubagent(spec, run.model ? roles.withModelOverride(run.model) : roles, services);
+    // SubagentStart hooks may refuse the spawn (the model reads why) or give the subagent context.
+    const start = await services.hooks.subagentStart(spec.name, run.agentId, run.signal);
+    if (start.refused !== undefined) return { status: 'failed', summary: `A SubagentStart hook refused to start ${spec.name}: ${start.refused}`, history: run.history };
+    const hooks = services.hooks.forSubagent(spec.name, run.agentId, start.context);
+    const agent = buildSubagent(spec, run.model ? roles.withModelOverride(run.model) : roles, services, hooks);
     if (Array.isArray(run.history)) agent.restore(run.history as Message[]);
     const result = await agent.runTurn(task, subagentUI(relay.ui), run.signal);
     const status = result.status === 'completed' ? (result.taskStatus === 'failure' ? 'failed' : 'completed') : result.status === 'stopped' ? 'stopped' : 'failed';
@@ -132,7 +147,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     return { status, summary, history: [...agent.messages] };
   };
   const specs = mergeSpecs(BUILTIN_SUBAGENTS, custom.specs);
-  const manager = new SubagentManager({ specs, run: runSubagent, ui: relay.ui });
+  const manager = new SubagentManager({ specs, run: runSubagent, ui: relay.ui, isWriteTool: (tool) => registry.get(tool)?.readOnly === false });
   services.manager = manager;
 
   // Phase 3, the main agent with every tool.
@@ -143,6 +158,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   // Dual memory for thinking and the project's ACE playbook: the main agent only.
   const memory = createAgentMemory({ roles, settings: options.roles, workspaceRoot: options.workspaceRoot, home: options.home, learn: options.playbookLearning ?? false, onWarning: onPromptWarning });
   const full = fullCompactor(services, roles, 'main', relay.ui);
+  const hooks = services.hooks.forMainAgent();
   return new Agent({
     identity: { name: 'main', isSubagent: false },
     roles,
@@ -159,7 +175,10 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     host: services.host,
     processes: services.processes,
     files: services.files,
-    lifecycle: services.lifecycle,
+    // PreToolUse hooks first (they may refuse or rewrite a call), then the approval step, so the
+    // user approves the call that will really run.
+    lifecycle: composeLifecycles(hooks.tools, services.lifecycle),
+    hooks,
     ...outputEconomy(services, services.registry.get('spawn_subagent') !== undefined),
     ...(options.contextManagement === false ? { shapeResult: undefined } : {}),
     // Staged compaction (mask → prune → aggressive mask → full) by pressure, each stage reported to the user.
@@ -173,16 +192,17 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     compact: (history, request) => full.run(history, { trigger: 'manual', ...request }),
     onTurnUI: relay.setTarget,
     memory,
+    undo,
     dispose: () => {
       manager.stopAll();
       services.processes.dispose();
       if (!options.catalog) catalog.close();
-      return memory.dispose();
+      return Promise.all([memory.dispose(), undo?.dispose()]).then(() => undefined);
     },
   });
 }
 
-function buildSubagent(spec: SubagentSpec, roles: ModelRoles, services: SessionServices): Agent {
+function buildSubagent(spec: SubagentSpec, roles: ModelRoles, services: SessionServices, hooks: AgentHooks): Agent {
   const allowed = new Set(subagentTools(spec));
   return new Agent({
     identity: { name: spec.name, isSubagent: true, allowedTools: allowed },
@@ -203,7 +223,8 @@ function buildSubagent(spec: SubagentSpec, roles: ModelRoles, services: SessionS
     processes: services.processes,
     // Its own read times (it must read before editing), but the same per-file locks.
     files: services.files.sharingLocks(),
-    lifecycle: services.lifecycle,
+    lifecycle: composeLifecycles(hooks.tools, services.lifecycle),
+    hooks,
     ...outputEconomy(services, allowed.has('spawn_subagent')),
     compaction: new StagedCompactor({ fullCompaction: fullCompactor(services, roles, spec.name).stage }).hook,
   });
@@ -236,10 +257,26 @@ function outputEconomy(services: SessionServices, canDelegate: boolean): { shape
   };
 }
 
-/** The project's and the user's hooks (Claude Code format) around every tool call. */
-function sessionHooks(options: MainAgentOptions, sessionId: string, ui: UICallback): ToolLifecycle {
+/** Snapshots and /undo for the session: every call of a tool that can change files (not the todo tools). */
+async function sessionUndo(options: MainAgentOptions, sessionId: string, registry: ToolRegistry, ui: UICallback): Promise<UndoManager | undefined> {
+  if (options.undo === false) return undefined;
+  return UndoManager.open({
+    workspaceRoot: options.workspaceRoot,
+    home: options.home ?? resolveOpendevHome(),
+    sessionId,
+    changesFiles: (name) => {
+      const tool = registry.get(name);
+      return tool !== undefined && !tool.readOnly && tool.category !== 'todo';
+    },
+    onNotice: (message, level) => ui.onNotice?.(message, level),
+    settings: options.undo,
+  });
+}
+
+/** The project's and the user's hooks (Claude Code format) for the session's agents. */
+function sessionHooks(options: MainAgentOptions, sessionId: string, ui: UICallback): SessionHooks {
   const config = loadHooksConfig({ workspaceRoot: options.workspaceRoot, opendevHome: options.home });
-  return hooksLifecycle(config, {
+  return new SessionHooks(config, {
     workspaceRoot: options.workspaceRoot,
     sessionId,
     onWarning: (message) => ui.onNotice?.(`Hook: ${message}`, 'warning'),

@@ -3,6 +3,7 @@ import type { ToolSchema } from '../llm/provider';
 import { ProviderError } from '../llm/provider-error';
 import type { AssistantMessage, Message, ToolCall } from '../messages';
 import type { ConversationMemory } from '../memory/conversation-memory';
+import type { TurnHooks } from '../hooks/agent-hooks';
 import type { CompletionSlot, ToolExecutionContext, ToolResult } from '../tools/tool';
 import type { DoomLoopDetector } from './doom-loop-detector';
 import type { InjectionQueue } from './injection-queue';
@@ -39,6 +40,10 @@ export interface ExecutorSetup {
    * outputs offloaded to a scratch file with a preview). Default: the result as is.
    */
   shapeResult?: (call: ToolCall, result: ToolResult) => Promise<ToolResult>;
+  /** Told when a step (one response's tool calls) has run: undo snapshots the files it changed. */
+  afterStep?: (calls: readonly ToolCall[], results: readonly ToolResult[]) => void;
+  /** Told when messages have joined the history (turn start, every iteration): sessions save them as they come. */
+  onHistory?: (history: readonly Message[]) => void;
 }
 
 export interface RunState {
@@ -49,6 +54,10 @@ export interface RunState {
   toolContext: ToolExecutionContext;
   /** The plan approved in a resumed conversation: referenced once at the start of this turn. */
   resumedPlanPath?: string;
+  /** The user's hooks for this turn: tool-hook context before each call, Stop before the turn ends. */
+  hooks?: TurnHooks;
+  /** Hook context for the prompt (SessionStart, UserPromptSubmit), right after it. */
+  promptContext?: readonly string[];
 }
 
 /** Per-turn state (the paper's IterationContext); the reminders' flags and budgets live in `policy`. */
@@ -68,7 +77,8 @@ interface IterationContext {
  * 7 action call (with the trace) → 8 dispatch (doom-loop check, tools, reminders) → 9 memory.
  * It ends on task_complete, an answer without tool calls, or the iteration cap (with a forced
  * summary); completion waits while todos are open (at most 2 nudges), once for an empty answer,
- * and while follow-ups are queued. Which reminder fires when is ReminderPolicy's business.
+ * while follow-ups are queued, and while a Stop hook blocks (at most 8 times). Which reminder
+ * fires when is ReminderPolicy's business.
  */
 export class ReactExecutor {
   constructor(private readonly setup: ExecutorSetup) {}
@@ -76,6 +86,8 @@ export class ReactExecutor {
   async run(history: Message[], userText: string, state: RunState): Promise<TurnResult> {
     history.push({ role: 'user', content: userText });
     if (state.resumedPlanPath) this.remind(history, [getReminder('plan_file_reference', { PLAN_PATH: state.resumedPlanPath })]);
+    this.remind(history, state.promptContext ?? []);
+    this.setup.onHistory?.(history);
     const dispatcher = this.setup.dispatcher;
     const isReadOnly = (name: string) => dispatcher.isReadOnly({ id: '', name, arguments: '' });
     const it: IterationContext = {
@@ -94,6 +106,7 @@ export class ReactExecutor {
       while (it.iteration < this.setup.maxIterations) {
         it.iteration++;
         const done = await this.iterate(action, history, state, it);
+        this.setup.onHistory?.(history);
         await this.setup.memory?.afterIteration?.(history, it.services);
         if (done) return done;
       }
@@ -107,6 +120,8 @@ export class ReactExecutor {
 
   /** One iteration of algorithm 1 in the 9-step order; a result when the turn is over. */
   private async iterate(action: ResolvedRoleModel, history: Message[], state: RunState, it: IterationContext): Promise<TurnResult | undefined> {
+    // What the tool hooks of the last step added (post hooks still running are waited for).
+    if (state.hooks) this.remind(history, await state.hooks.takeContext(state.token.signal));
     await this.setup.compaction?.(history, it.lastPromptTokens, action.capabilities?.contextWindow, state.token.signal);
     if (state.token.interrupted) return this.end('stopped', '', it);
     const trace = await this.think(history, it);
@@ -192,6 +207,7 @@ export class ReactExecutor {
     completion.result = undefined;
     it.policy.beforeTools();
     const raw = await this.setup.dispatcher.dispatch(calls, state.toolContext);
+    this.setup.afterStep?.(calls, raw);
     const shape = this.setup.shapeResult;
     const results = shape ? await Promise.all(calls.map((call, i) => shape(call, raw[i]!))) : raw;
     calls.forEach((call, i) => history.push(toolMessage(call, results[i]!)));
@@ -202,9 +218,11 @@ export class ReactExecutor {
     const verdictOfTask = (completion as CompletionSlot).result;
     if (verdictOfTask) {
       const deferral = it.policy.onTaskComplete(verdictOfTask.summary);
-      if (!deferral && state.injections.size === 0) {
+      const goOn = !deferral && state.injections.size === 0 ? await this.stopHookSaysGoOn(verdictOfTask.summary, state) : undefined;
+      if (!deferral && state.injections.size === 0 && !goOn) {
         return { status: 'completed', taskStatus: verdictOfTask.status, text: verdictOfTask.summary, usage: it.services.usage, iterations: it.iteration };
       }
+      if (goOn) reminders.push(goOn);
       completion.result = undefined;
       if (deferral) reminders.push(deferral);
     }
@@ -213,14 +231,24 @@ export class ReactExecutor {
   }
 
   /** An answer without tool calls ends the turn unless a reminder (failed tool, open todos, empty answer) or a follow-up is due. */
-  private handleAnswer(history: Message[], text: string, state: RunState, it: IterationContext): TurnResult | undefined {
+  private async handleAnswer(history: Message[], text: string, state: RunState, it: IterationContext): Promise<TurnResult | undefined> {
     const nudge = it.policy.onAnswer(text);
     if (nudge) {
       this.remind(history, [nudge]);
       return undefined;
     }
     if (state.injections.size > 0) return undefined;
+    const goOn = await this.stopHookSaysGoOn(text, state);
+    if (goOn) {
+      this.remind(history, [goOn]);
+      return undefined;
+    }
     return { status: 'completed', text, usage: it.services.usage, iterations: it.iteration };
+  }
+
+  /** Stop (SubagentStop) hooks may keep the agent going: the message to go on with, or undefined to finish. */
+  private async stopHookSaysGoOn(answer: string, state: RunState): Promise<string | undefined> {
+    return state.hooks ? state.hooks.beforeStop(answer, state.token.signal) : undefined;
   }
 
   /** Reminders join the conversation as user messages; missing ones (undefined) are skipped. */

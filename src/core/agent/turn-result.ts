@@ -13,4 +13,6 @@ export type TurnResult =
   | (TurnBase & { status: 'completed'; taskStatus?: 'success' | 'failure' })
   | (TurnBase & { status: 'stopped' })
   | (TurnBase & { status: 'iteration_limit' })
-  | (TurnBase & { status: 'failed'; error: ProviderError });
+  | (TurnBase & { status: 'failed'; error: ProviderError })
+  /** A UserPromptSubmit hook refused the prompt: the model was not called, `reason` is for the user. */
+  | (TurnBase & { status: 'blocked'; reason: string });

@@ -2,6 +2,7 @@
 // front end (CLI, OpenDev terminal, VS Code chat) gets the same behaviour.
 import { join } from 'node:path';
 import { THINKING_LEVELS, type ThinkingLevel } from '../agent/thinking-level';
+import { formatSettingsReport, type SettingsReport } from '../config/settings-report';
 import { describePlaybook } from '../memory/playbook/describe-playbook';
 import { PLAYBOOK_FILE, playbookPath, PlaybookStore } from '../memory/playbook/playbook-store';
 import type { AgentMode } from '../ui';
@@ -123,6 +124,21 @@ const compact: SlashCommand = {
   },
 };
 
+const undo: SlashCommand = {
+  name: 'undo',
+  summary: 'Undo the last step that changed files; /undo <step> goes back to just before that step; /undo list shows them',
+  usage: '/undo [step|list]',
+  async run(args, ctx) {
+    if (!ctx.agent.undo || !ctx.agent.undoHistory) return { output: 'Undo is not available here.', error: 'unavailable' };
+    if (args.toLowerCase() === 'list') return ok(await ctx.agent.undoHistory());
+    if (args && !/^\d+$/.test(args)) return usage('Use /undo, /undo <step number> or /undo list.');
+    if (ctx.agent.running) return usage('Wait for the agent to finish (or stop it) before undoing.');
+    const outcome = await ctx.agent.undo(args ? Number(args) : undefined);
+    if (outcome.status === 'unavailable') return { output: outcome.message, error: 'unavailable' };
+    return ok(outcome.message);
+  },
+};
+
 const sessions: SlashCommand = {
   name: 'sessions',
   summary: "List this project's saved sessions",
@@ -143,10 +159,32 @@ const models: SlashCommand = {
   async run(_args, ctx) {
     if (!ctx.models || ctx.models.length === 0) return ok('The model configuration is not known here.');
     const lines = ctx.models.map((m) => `  ${m.role}: ${m.model} (${m.provider}${m.baseUrl ? ` at ${m.baseUrl}` : ''})`);
-    const hint = ctx.front === 'cli' ? 'Change it with --provider and --model (or OPENDEV_PROVIDER, OPENDEV_MODEL).' : 'Change it with OpenDev: Select Model.';
+    const hint =
+      (ctx.front === 'cli'
+        ? 'Change it with --provider and --model (or OPENDEV_PROVIDER, OPENDEV_MODEL, or "model" in settings.json).'
+        : 'Change it with OpenDev: Select Model (a "model" in the project\'s .opendev/settings.json takes precedence).') + ' /config shows where each setting comes from.';
     return ok(['Models:', ...lines, hint].join('\n'));
   },
 };
+
+/** What the host gives the built-ins that only it knows (each host layers its settings its own way). */
+export interface BuiltinCommandOptions {
+  /** The effective settings with their sources, for /config. */
+  settings?: () => SettingsReport | Promise<SettingsReport>;
+}
+
+function config(options: BuiltinCommandOptions): SlashCommand {
+  return {
+    name: 'config',
+    summary: 'Show the effective settings and where each one comes from',
+    usage: '/config',
+    whileRunning: true,
+    async run() {
+      if (!options.settings) return { output: 'The settings are not known here.', error: 'unavailable' };
+      return ok(formatSettingsReport(await options.settings()));
+    },
+  };
+}
 
 const agents: SlashCommand = {
   name: 'agents',
@@ -222,7 +260,7 @@ function notYet(name: string, summary: string, usageText = `/${name}`): SlashCom
 }
 
 /** Registers the built-in commands, in the order /help lists them. */
-export function registerBuiltinCommands(registry: SlashCommandRegistry): SlashCommandRegistry {
+export function registerBuiltinCommands(registry: SlashCommandRegistry, options: BuiltinCommandOptions = {}): SlashCommandRegistry {
   return registry.register(
     help(registry),
     plan,
@@ -231,12 +269,13 @@ export function registerBuiltinCommands(registry: SlashCommandRegistry): SlashCo
     clear,
     sessions,
     models,
+    config(options),
     agents,
     todos,
     cost,
     playbook,
     compact,
-    notYet('undo', 'Undo the last file-changing step'),
+    undo,
     notYet('mcp', 'Manage MCP servers', '/mcp [list|add|enable|disable|…]'),
     notYet('skills', 'List the loaded skills'),
     notYet('init', 'Write an OPENDEV.md for this project'),

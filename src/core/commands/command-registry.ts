@@ -7,8 +7,8 @@ export type CommandAgent = Pick<
   Agent,
   'mode' | 'setMode' | 'thinkingLevel' | 'setThinkingLevel' | 'messages' | 'clear' | 'todos' | 'cost' | 'subagentTypes' | 'toolNames' | 'running'
 > &
-  // Optional: a host whose agent cannot compact says so (/compact).
-  Partial<Pick<Agent, 'compact'>>;
+  // Optional: a host whose agent cannot compact (/compact) or undo (/undo) says so.
+  Partial<Pick<Agent, 'compact' | 'undo' | 'undoHistory'>>;
 
 /** One configured model, for /models. */
 export interface ModelInfo {

@@ -7,7 +7,7 @@
 //     const result = await commands.run(text, { agent, sessions, session, front: 'vscode', workingDir, models });
 //     show(result.output); if (result.runPrompt) send(result.runPrompt); if (result.newSession) …
 //   }
-import { registerBuiltinCommands } from './builtin-commands';
+import { registerBuiltinCommands, type BuiltinCommandOptions } from './builtin-commands';
 import { SlashCommandRegistry } from './command-registry';
 
 export {
@@ -22,9 +22,11 @@ export {
   type SlashCommand,
 } from './command-registry';
 
+export type { BuiltinCommandOptions } from './builtin-commands';
+
 /** A registry with every built-in command (a fresh one each call: hosts may register more). */
-export function createSlashCommands(): SlashCommandRegistry {
-  return registerBuiltinCommands(new SlashCommandRegistry());
+export function createSlashCommands(options: BuiltinCommandOptions = {}): SlashCommandRegistry {
+  return registerBuiltinCommands(new SlashCommandRegistry(), options);
 }
 
 const builtin = createSlashCommands();

@@ -75,6 +75,9 @@ export const HARNESS_REMINDERS: readonly ReminderEntry[] = [
   { name: 'doom_loop_aborted', vars: ['TOOL'] },
   { name: 'doom_loop_skipped', vars: [] },
   { name: 'subagent_no_spawn', vars: [] },
+  /** Hooks (issue 6): additionalContext for the model; a Stop / SubagentStop hook that keeps the agent going. */
+  { name: 'hook_context', vars: ['EVENT', 'CONTEXT'] },
+  { name: 'hook_stop_blocked', vars: ['EVENT', 'REASON'] },
 ];
 
 /** Every reminder the code may ask for. */

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveOpendevHome } from '../config/opendev-home';
+import { projectSettingsFile } from '../config/layered-settings';
+import { opendevPaths, resolveOpendevHome } from '../config/opendev-home';
+import { readSettingsFile } from '../config/settings-file';
 import type { HookGroup, HookHandler, HooksConfig } from './types';
 
 export interface LoadedHooksConfig {
@@ -27,10 +28,10 @@ export interface HooksConfigLocations {
 export function hooksSettingsFiles(loc: HooksConfigLocations): string[] {
   const home = loc.opendevHome ?? resolveOpendevHome();
   return [
-    join(home, 'settings.json'),
+    opendevPaths(home).settingsFile,
     join(loc.workspaceRoot, '.claude', 'settings.json'),
     join(loc.workspaceRoot, '.claude', 'settings.local.json'),
-    join(loc.workspaceRoot, '.opendev', 'settings.json'),
+    projectSettingsFile(loc.workspaceRoot),
   ];
 }
 
@@ -38,24 +39,16 @@ export function hooksSettingsFiles(loc: HooksConfigLocations): string[] {
 export function loadHooksConfig(loc: HooksConfigLocations): LoadedHooksConfig {
   const out: LoadedHooksConfig = { hooks: {}, disabled: false, warnings: [], sources: [] };
   for (const file of hooksSettingsFiles(loc)) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') out.warnings.push(`hooks: cannot read ${file}: ${(err as Error).message}`);
+    // The same reader as the agent settings (src/core/config/layered-settings.ts): never throws, never writes.
+    const read = readSettingsFile(file);
+    if (read.status === 'missing') continue;
+    if (read.status !== 'ok') {
+      if (read.status === 'unreadable') out.warnings.push(`hooks: cannot read ${file}: ${read.problem}`);
+      else if (read.status === 'invalid-json') out.warnings.push(`hooks: ${file} is not valid JSON (${read.problem}); its hooks are ignored`);
+      else out.warnings.push(`hooks: ${file} is not a JSON object; ignored`);
       continue;
     }
-    let settings: unknown;
-    try {
-      settings = JSON.parse(text);
-    } catch (err) {
-      out.warnings.push(`hooks: ${file} is not valid JSON (${(err as Error).message}); its hooks are ignored`);
-      continue;
-    }
-    if (!isObject(settings)) {
-      out.warnings.push(`hooks: ${file} is not a JSON object; ignored`);
-      continue;
-    }
+    const settings = read.settings;
     if (settings.disableAllHooks === true) out.disabled = true;
     if (settings.hooks === undefined) continue;
     const parsed = parseHooksConfig(settings.hooks, file);

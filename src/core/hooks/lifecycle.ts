@@ -1,15 +1,16 @@
-import type { ToolLifecycle } from '../agent/tool-dispatcher';
-import { parseToolArguments, type ToolCall } from '../messages';
-import { toolFailure, type ToolExecutionContext, type ToolResult } from '../tools/tool';
+import type { ModeState } from '../tools/tool';
 import type { LoadedHooksConfig } from './config';
-import { toolMatchNames } from './matcher';
 import { runHooks, type RunHooksOptions } from './runner';
 import type { HookEvent, HookInput, HookRunOutcome, HooksConfig } from './types';
+
+// The session's hook events as plain functions (the tool events are in tool-hooks.ts). Each runs
+// every matching hook, reports warnings through `onWarning` and returns the outcome; none throws.
 
 /** Where hooks run and what they are told about the session. */
 export interface HookSessionOptions {
   workspaceRoot: string;
   sessionId: string;
+  /** The session's transcript (JSONL); omitted from the input when unknown. */
   transcriptPath?: string;
   /** Default per-hook timeout in ms (60 s). */
   defaultTimeoutMs?: number;
@@ -17,171 +18,44 @@ export interface HookSessionOptions {
   onWarning?(message: string): void;
 }
 
-export interface HooksLifecycleOptions extends HookSessionOptions {
-  /** additionalContext from PreToolUse / PostToolUse / PostToolUseFailure hooks, for the lead to feed the model. */
-  onContext?(event: HookEvent, call: ToolCall, context: string): void;
-  /** A hook answered `continue: false`: the agent should stop (the call itself is refused). */
-  onStop?(reason: string): void;
-  /** systemMessage values for the user. */
-  onSystemMessage?(message: string): void;
-}
+export type HookCallOptions = HookSessionOptions & {
+  signal?: AbortSignal;
+  /** Claude Code's `permission_mode` (see permissionModeOf); omitted when unset. */
+  permissionMode?: string;
+};
 
-/** A `ToolLifecycle` plus `idle()`, which resolves when every post hook started so far has finished. */
-export interface HooksLifecycle extends ToolLifecycle {
-  idle(): Promise<void>;
-}
+export type AnyHooksConfig = HooksConfig | LoadedHooksConfig;
 
-type AnyConfig = HooksConfig | LoadedHooksConfig;
-
-function unwrap(config: AnyConfig): HooksConfig | undefined {
+/** The hooks that run: none when a settings file says `disableAllHooks`. */
+export function unwrapHooks(config: AnyHooksConfig): HooksConfig | undefined {
   if (isLoaded(config)) return config.disabled ? undefined : config.hooks;
   return config;
 }
 
-function isLoaded(config: AnyConfig): config is LoadedHooksConfig {
-  return typeof (config as LoadedHooksConfig).disabled === 'boolean' && typeof (config as LoadedHooksConfig).hooks === 'object' && Array.isArray((config as LoadedHooksConfig).warnings);
+function isLoaded(config: AnyHooksConfig): config is LoadedHooksConfig {
+  const c = config as LoadedHooksConfig;
+  return typeof c.disabled === 'boolean' && typeof c.hooks === 'object' && Array.isArray(c.warnings);
 }
 
-function hasEvent(hooks: HooksConfig | undefined, event: HookEvent): hooks is HooksConfig {
+export function hasEvent(hooks: HooksConfig | undefined, event: HookEvent): hooks is HooksConfig {
   return !!hooks && (hooks[event]?.length ?? 0) > 0;
 }
 
-/**
- * PreToolUse / PostToolUse / PostToolUseFailure hooks around every tool call.
- * `before`: deny, `decision: "block"` or exit 2 refuses the call (`toolFailure('permission', reason)`);
- * `ask` / `defer` ask the user (refused when no one can answer); `updatedInput` replaces the whole
- * argument object; allow (or nothing) proceeds. `after`: the post hooks start and are NOT awaited;
- * their failures become warnings. A hook that times out or fails never blocks.
- */
-export function hooksLifecycle(config: AnyConfig, opts: HooksLifecycleOptions): HooksLifecycle {
-  const hooks = unwrap(config);
-  const pending = new Set<Promise<void>>();
-  const refused = new Set<string>();
-  const rewritten = new Map<string, string>();
-  const warn = (m: string) => {
-    try {
-      opts.onWarning?.(m);
-    } catch {
-      /* a broken sink must not break the agent */
-    }
-  };
-  const base = (event: HookEvent, ctx: ToolExecutionContext): HookInput => {
-    const input: HookInput = { session_id: opts.sessionId, transcript_path: opts.transcriptPath ?? '', cwd: opts.workspaceRoot, hook_event_name: event, permission_mode: ctx.mode.mode };
-    if (ctx.agent.isSubagent) input.agent_type = ctx.agent.name;
-    return input;
-  };
-  const runOpts = (call: ToolCall, signal?: AbortSignal): RunHooksOptions => {
-    const o: RunHooksOptions = { projectDir: opts.workspaceRoot, matchValue: toolMatchNames(call.name) };
-    if (signal) o.signal = signal;
-    if (opts.defaultTimeoutMs !== undefined) o.defaultTimeoutMs = opts.defaultTimeoutMs;
-    return o;
-  };
-  const report = (event: HookEvent, call: ToolCall, outcome: HookRunOutcome) => {
-    outcome.warnings.forEach(warn);
-    for (const m of outcome.systemMessages) opts.onSystemMessage?.(m);
-    if (outcome.additionalContext) opts.onContext?.(event, call, outcome.additionalContext);
-  };
-
-  return {
-    async before(call, ctx) {
-      if (!hasEvent(hooks, 'PreToolUse')) return { proceed: true, call };
-      const input = base('PreToolUse', ctx);
-      input.tool_name = call.name;
-      input.tool_input = parseToolArguments(call.arguments);
-      input.tool_use_id = call.id;
-      let outcome: HookRunOutcome;
-      try {
-        outcome = await runHooks(hooks, input, runOpts(call, ctx.signal));
-      } catch (err) {
-        warn(`PreToolUse hooks failed: ${(err as Error).message}`);
-        return { proceed: true, call };
-      }
-      report('PreToolUse', call, outcome);
-      const refuse = (message: string, kind: 'permission' | 'rejected' = 'permission') => {
-        refused.add(call.id);
-        return { proceed: false as const, result: toolFailure(kind, message) };
-      };
-      if (outcome.stop) {
-        opts.onStop?.(outcome.stop.reason);
-        return refuse(`A hook stopped the agent${outcome.stop.reason ? `: ${outcome.stop.reason}` : '.'}`);
-      }
-      if (outcome.blocked || outcome.permissionDecision === 'deny') {
-        const reason = outcome.permissionDecisionReason ?? outcome.blockReason ?? 'no reason given';
-        return refuse(`A PreToolUse hook blocked ${call.name}: ${reason}`);
-      }
-      let next = call;
-      if (outcome.updatedInput) {
-        next = { ...call, arguments: JSON.stringify(outcome.updatedInput) };
-        rewritten.set(call.id, next.arguments);
-      }
-      if (outcome.permissionDecision === 'ask' || outcome.permissionDecision === 'defer') {
-        const reason = outcome.permissionDecisionReason;
-        if (!ctx.ui.requestApproval) return refuse(`A hook requires the user's approval for ${call.name}${reason ? ` (${reason})` : ''}, and no one is available to approve it.`);
-        const decision = await ctx.ui.requestApproval({ kind: 'tool', toolName: call.name, title: reason ? `Hook asks: ${reason}` : `Allow ${call.name}? (a hook asks)`, args: next.arguments }, ctx.signal);
-        if (decision.action === 'deny') return refuse(`The user denied ${call.name}${decision.feedback ? `: ${decision.feedback}` : '.'}`, 'rejected');
-        if (decision.action === 'edit') {
-          next = { ...next, arguments: JSON.stringify({ ...asObject(parseToolArguments(next.arguments)), command: decision.command }) };
-          rewritten.set(call.id, next.arguments);
-        }
-      }
-      return { proceed: true, call: next };
-    },
-
-    after(call, result, ctx) {
-      if (refused.delete(call.id)) return; // never ran: PostToolUse* does not fire
-      const args = rewritten.get(call.id) ?? call.arguments;
-      rewritten.delete(call.id);
-      const event: HookEvent = result.ok ? 'PostToolUse' : 'PostToolUseFailure';
-      if (!hasEvent(hooks, event)) return;
-      const input = base(event, ctx);
-      input.tool_name = call.name;
-      input.tool_input = parseToolArguments(args);
-      input.tool_use_id = call.id;
-      if (result.ok) input.tool_response = toolResponse(result);
-      else input.error = result.output;
-      // Not awaited, and not tied to the turn's abort signal (the tool already ran); the timeout bounds it.
-      const p: Promise<void> = runHooks(hooks, input, runOpts(call))
-        .then((outcome) => report(event, call, outcome))
-        .catch((err: unknown) => warn(`${event} hooks failed: ${String(err)}`))
-        .finally(() => pending.delete(p));
-      pending.add(p);
-    },
-
-    async idle() {
-      while (pending.size > 0) await Promise.all([...pending]);
-    },
-  };
+/** OpenDev's mode as Claude Code's `permission_mode`: plan, acceptEdits (an approved plan's edits) or default. */
+export function permissionModeOf(mode: ModeState): string {
+  if (mode.mode === 'plan') return 'plan';
+  return mode.autoApproveEdits ? 'acceptEdits' : 'default';
 }
 
-/**
- * Chains lifecycles: `before` runs in order, each seeing the call the previous one produced; the
- * first refusal wins and later ones do not run. `after` runs every lifecycle's `after` (in order).
- */
-export function composeLifecycles(...lifecycles: ToolLifecycle[]): ToolLifecycle {
-  return {
-    async before(call, ctx) {
-      let current = call;
-      for (const l of lifecycles) {
-        if (!l.before) continue;
-        const gate = await l.before(current, ctx);
-        if (!gate.proceed) return gate;
-        current = gate.call;
-      }
-      return { proceed: true, call: current };
-    },
-    async after(call, result, ctx) {
-      for (const l of lifecycles) await l.after?.(call, result, ctx);
-    },
-  };
-}
+const EMPTY = (): HookRunOutcome => ({ blocked: false, systemMessages: [], warnings: [], results: [] });
 
-// ---- the other events, as plain functions for the front ends ----
-
-async function runEvent(config: AnyConfig, session: HookSessionOptions & { signal?: AbortSignal }, event: HookEvent, fields: Partial<HookInput>, matchValue?: string): Promise<HookRunOutcome> {
-  const hooks = unwrap(config);
-  const empty: HookRunOutcome = { blocked: false, systemMessages: [], warnings: [], results: [] };
-  if (!hasEvent(hooks, event)) return empty;
-  const input: HookInput = { session_id: session.sessionId, transcript_path: session.transcriptPath ?? '', cwd: session.workspaceRoot, hook_event_name: event, ...fields };
+async function runEvent(config: AnyHooksConfig, session: HookCallOptions, event: HookEvent, fields: Partial<HookInput>, matchValue?: string): Promise<HookRunOutcome> {
+  const hooks = unwrapHooks(config);
+  if (!hasEvent(hooks, event)) return EMPTY();
+  const input: HookInput = { session_id: session.sessionId, cwd: session.workspaceRoot, hook_event_name: event };
+  if (session.transcriptPath) input.transcript_path = session.transcriptPath;
+  if (session.permissionMode) input.permission_mode = session.permissionMode;
+  Object.assign(input, fields);
   const o: RunHooksOptions = { projectDir: session.workspaceRoot };
   if (matchValue !== undefined) o.matchValue = matchValue;
   if (session.signal) o.signal = session.signal;
@@ -190,16 +64,22 @@ async function runEvent(config: AnyConfig, session: HookSessionOptions & { signa
   try {
     outcome = await runHooks(hooks, input, o);
   } catch (err) {
-    outcome = { ...empty, warnings: [`${event} hooks failed: ${(err as Error).message}`] };
+    outcome = { ...EMPTY(), warnings: [`${event} hooks failed: ${(err as Error).message}`] };
   }
-  for (const w of outcome.warnings) session.onWarning?.(w);
+  for (const w of outcome.warnings) {
+    try {
+      session.onWarning?.(w);
+    } catch {
+      /* a broken sink must not break the agent */
+    }
+  }
   return outcome;
 }
 
-export type HookCallOptions = HookSessionOptions & { signal?: AbortSignal };
+export type SessionStartSource = 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
 
 /** SessionStart: cannot block; `additionalContext` (JSON or plain stdout) goes into the model's context. */
-export function runSessionStart(config: AnyConfig, session: HookCallOptions, source: 'startup' | 'resume' | 'clear' | 'compact' | 'fork' = 'startup'): Promise<HookRunOutcome> {
+export function runSessionStart(config: AnyHooksConfig, session: HookCallOptions, source: SessionStartSource = 'startup'): Promise<HookRunOutcome> {
   return runEvent(config, session, 'SessionStart', { source }, source);
 }
 
@@ -207,7 +87,7 @@ export function runSessionStart(config: AnyConfig, session: HookCallOptions, sou
 export const USER_PROMPT_SUBMIT_TIMEOUT_MS = 30_000;
 
 /** UserPromptSubmit: `blocked` erases the prompt (`blockReason` is for the user only); `additionalContext` goes next to it. */
-export function runUserPromptSubmit(config: AnyConfig, session: HookCallOptions, prompt: string): Promise<HookRunOutcome> {
+export function runUserPromptSubmit(config: AnyHooksConfig, session: HookCallOptions, prompt: string): Promise<HookRunOutcome> {
   return runEvent(config, { defaultTimeoutMs: USER_PROMPT_SUBMIT_TIMEOUT_MS, ...session }, 'UserPromptSubmit', { prompt });
 }
 
@@ -223,29 +103,40 @@ export interface StopOptions {
 }
 
 /** Stop: `blocked` means "do not stop yet", and `blockReason` tells the model why to go on. */
-export async function runStop(config: AnyConfig, session: HookCallOptions, o: StopOptions = {}): Promise<HookRunOutcome> {
+export async function runStop(config: AnyHooksConfig, session: HookCallOptions, o: StopOptions = {}): Promise<HookRunOutcome> {
   return guardStop(await runEvent(config, session, 'Stop', stopFields(o)), o, session);
 }
 
-/** SubagentStart: cannot block; `additionalContext` goes to the subagent. */
-export function runSubagentStart(config: AnyConfig, session: HookCallOptions, agentType: string, agentId?: string): Promise<HookRunOutcome> {
+/** SubagentStart (matched on the type): `blocked` refuses the spawn (an OpenDev extension); `additionalContext` goes to the subagent. */
+export function runSubagentStart(config: AnyHooksConfig, session: HookCallOptions, agentType: string, agentId?: string): Promise<HookRunOutcome> {
   return runEvent(config, session, 'SubagentStart', { agent_type: agentType, ...(agentId ? { agent_id: agentId } : {}) }, agentType);
 }
 
 /** SubagentStop: like Stop, for a subagent (matched on its type). */
-export async function runSubagentStop(config: AnyConfig, session: HookCallOptions, agentType: string, o: StopOptions & { agentId?: string } = {}): Promise<HookRunOutcome> {
+export async function runSubagentStop(config: AnyHooksConfig, session: HookCallOptions, agentType: string, o: StopOptions & { agentId?: string } = {}): Promise<HookRunOutcome> {
   const fields = { ...stopFields(o), agent_type: agentType, ...(o.agentId ? { agent_id: o.agentId } : {}) };
   return guardStop(await runEvent(config, session, 'SubagentStop', fields, agentType), o, session);
 }
 
 /** PreCompact: `blocked` cancels the compaction. */
-export function runPreCompact(config: AnyConfig, session: HookCallOptions, trigger: 'manual' | 'auto', customInstructions = ''): Promise<HookRunOutcome> {
+export function runPreCompact(config: AnyHooksConfig, session: HookCallOptions, trigger: 'manual' | 'auto', customInstructions = ''): Promise<HookRunOutcome> {
   return runEvent(config, session, 'PreCompact', { trigger, custom_instructions: customInstructions }, trigger);
 }
 
-/** SessionEnd: cannot block; for cleanup and logging. */
-export function runSessionEnd(config: AnyConfig, session: HookCallOptions, reason: string): Promise<HookRunOutcome> {
-  return runEvent(config, session, 'SessionEnd', { reason }, reason);
+/** SessionEnd hooks get this default timeout (a hook's own `timeout` wins): they must not hold up an exit. */
+export const SESSION_END_TIMEOUT_MS = 1_500;
+
+/** SessionEnd (matched on the reason): cannot block; for cleanup and logging. */
+export function runSessionEnd(config: AnyHooksConfig, session: HookCallOptions, reason: string): Promise<HookRunOutcome> {
+  return runEvent(config, { defaultTimeoutMs: SESSION_END_TIMEOUT_MS, ...session }, 'SessionEnd', { reason }, reason);
+}
+
+/** Claude Code's notification types: a request for consent, a question for the user. */
+export type NotificationType = 'permission_prompt' | 'elicitation_dialog';
+
+/** Notification (matched on the type): cannot block; exit codes are ignored. */
+export function runNotification(config: AnyHooksConfig, session: HookCallOptions, n: { message: string; title?: string; type: NotificationType }): Promise<HookRunOutcome> {
+  return runEvent(config, session, 'Notification', { message: n.message, ...(n.title ? { title: n.title } : {}), notification_type: n.type }, n.type);
 }
 
 function stopFields(o: StopOptions): Partial<HookInput> {
@@ -261,13 +152,4 @@ function guardStop(outcome: HookRunOutcome, o: StopOptions, session: HookSession
     return { ...outcome, blocked: false, warnings: [...outcome.warnings, w] };
   }
   return outcome;
-}
-
-function toolResponse(result: ToolResult): Record<string, unknown> {
-  return { success: result.ok, output: result.output, summary: result.summary };
-}
-
-
-function asObject(v: unknown): Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }

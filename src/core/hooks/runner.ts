@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { parseHookStdout, type HookJsonOutput } from './hook-output';
 import { getMatchingHookGroups } from './matcher';
 import type { HookCommandResult, HookEvent, HookHandler, HookInput, HookRunOutcome, HooksConfig, PermissionDecision } from './types';
 import { BLOCKING_EVENTS, PLAIN_STDOUT_CONTEXT_EVENTS } from './types';
@@ -193,8 +194,8 @@ export function interpretResults(event: HookEvent | string, results: readonly Ho
       outcome.warnings.push(`${label} was cancelled`);
       continue;
     }
-    const trimmed = r.stdout.trim();
-    const json = trimmed.startsWith('{') ? parseObject(trimmed) : undefined;
+    const stdout = parseHookStdout(r.stdout);
+    const json = stdout.kind === 'json' ? stdout.output : undefined;
     if (r.exitCode === 2) {
       const jsonReason = json ? blockingReason(json) : undefined;
       const reason = jsonReason ?? (r.stderr.trim() || `blocked by ${label}`);
@@ -203,6 +204,8 @@ export function interpretResults(event: HookEvent | string, results: readonly Ho
         if (event === 'PreToolUse') decide('deny', reason);
       } else if (event === 'PostToolUse' || event === 'PostToolUseFailure') {
         if (r.stderr.trim()) contexts.push(r.stderr.trim());
+      } else if (event === 'Notification') {
+        // The protocol table: a Notification hook's exit code and stderr are ignored.
       } else if (r.stderr.trim()) {
         outcome.warnings.push(`${label}: ${firstLine(r.stderr)}`);
       }
@@ -214,12 +217,9 @@ export function interpretResults(event: HookEvent | string, results: readonly Ho
       else outcome.warnings.push(`${label} failed (exit ${r.exitCode})${r.stderr.trim() ? `: ${firstLine(r.stderr)}` : ''}`);
       continue;
     }
-    if (trimmed.startsWith('{')) {
-      if (json) applyJson(event, json, { canBlock, block, decide, contexts, outcome });
-      else outcome.warnings.push(`${label} printed output that starts like JSON but does not parse; ignored`);
-      continue;
-    }
-    if (trimmed && PLAIN_STDOUT_CONTEXT_EVENTS.has(event as HookEvent)) contexts.push(trimmed);
+    if (stdout.kind === 'json') applyJson(event, stdout.output, { canBlock, block, decide, contexts, outcome });
+    else if (stdout.kind === 'invalid') outcome.warnings.push(`${label} printed output that ${stdout.problem}; ignored`);
+    else if (stdout.text && PLAIN_STDOUT_CONTEXT_EVENTS.has(event as HookEvent)) contexts.push(stdout.text);
   }
   if (blockReasons.length > 0) outcome.blockReason = blockReasons.join('\n');
   if (contexts.length > 0) outcome.additionalContext = cap(contexts.join('\n'));
@@ -233,13 +233,13 @@ interface JsonSink {
   outcome: HookRunOutcome;
 }
 
-function applyJson(event: string, json: Record<string, unknown>, sink: JsonSink): void {
+function applyJson(event: string, json: HookJsonOutput, sink: JsonSink): void {
   const { outcome } = sink;
   if (event !== 'PreCompact') {
-    if (json.continue === false) outcome.stop = { reason: typeof json.stopReason === 'string' ? json.stopReason : '' };
-    if (typeof json.systemMessage === 'string' && json.systemMessage) outcome.systemMessages.push(json.systemMessage);
+    if (json.continue === false) outcome.stop = { reason: json.stopReason ?? '' };
+    if (json.systemMessage) outcome.systemMessages.push(json.systemMessage);
   }
-  const reason = typeof json.reason === 'string' ? json.reason : undefined;
+  const reason = json.reason;
   if (json.decision === 'block') {
     if (event === 'PreToolUse') {
       sink.decide('deny', reason);
@@ -252,40 +252,24 @@ function applyJson(event: string, json: Record<string, unknown>, sink: JsonSink)
   } else if (json.decision === 'approve' && event === 'PreToolUse') {
     sink.decide('allow', reason);
   }
-  const hso = json.hookSpecificOutput;
-  if (typeof hso === 'object' && hso !== null && !Array.isArray(hso)) {
-    const h = hso as Record<string, unknown>;
-    if (event === 'PreToolUse') {
-      const d = h.permissionDecision;
-      const r = typeof h.permissionDecisionReason === 'string' ? h.permissionDecisionReason : undefined;
-      if (d === 'allow' || d === 'deny' || d === 'ask' || d === 'defer') {
-        sink.decide(d, r);
-        if (d === 'deny') sink.block(r ?? 'denied by a PreToolUse hook');
-      } else if (d !== undefined) {
-        outcome.warnings.push(`PreToolUse hook gave an unknown permissionDecision ${JSON.stringify(d)}; ignored`);
-      }
-      if (typeof h.updatedInput === 'object' && h.updatedInput !== null && !Array.isArray(h.updatedInput)) {
-        outcome.updatedInput = h.updatedInput as Record<string, unknown>;
-      }
+  const h = json.hookSpecificOutput;
+  if (!h) return;
+  if (event === 'PreToolUse') {
+    const d = h.permissionDecision;
+    if (d) {
+      sink.decide(d, h.permissionDecisionReason);
+      if (d === 'deny') sink.block(h.permissionDecisionReason ?? 'denied by a PreToolUse hook');
     }
-    if (typeof h.additionalContext === 'string' && h.additionalContext.trim()) sink.contexts.push(h.additionalContext.trim());
+    if (h.updatedInput) outcome.updatedInput = h.updatedInput;
   }
+  if (h.additionalContext?.trim()) sink.contexts.push(h.additionalContext.trim());
 }
 
-function blockingReason(json: Record<string, unknown>): string | undefined {
-  if (json.decision === 'block' && typeof json.reason === 'string') return json.reason;
-  const h = json.hookSpecificOutput as Record<string, unknown> | undefined;
-  if (h && typeof h === 'object' && h.permissionDecision === 'deny' && typeof h.permissionDecisionReason === 'string') return h.permissionDecisionReason;
+function blockingReason(json: HookJsonOutput): string | undefined {
+  if (json.decision === 'block' && json.reason !== undefined) return json.reason;
+  const h = json.hookSpecificOutput;
+  if (h?.permissionDecision === 'deny' && h.permissionDecisionReason !== undefined) return h.permissionDecisionReason;
   return undefined;
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function firstLine(s: string): string {

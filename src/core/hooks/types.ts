@@ -2,18 +2,21 @@
 // (see ../shared/peer/hooks/claude_code_hooks_protocol.md).
 
 /** The paper's ten hook events. */
-export const HOOK_EVENTS = [
+export const PAPER_HOOK_EVENTS = [
   'SessionStart',
   'UserPromptSubmit',
   'PreToolUse',
   'PostToolUse',
-  'PostToolUseFailure',
   'SubagentStart',
   'SubagentStop',
   'Stop',
   'PreCompact',
   'SessionEnd',
+  'Notification',
 ] as const;
+
+/** Every event OpenDev fires: the paper's ten, plus Claude Code's PostToolUseFailure (a failed tool call). */
+export const HOOK_EVENTS = [...PAPER_HOOK_EVENTS, 'PostToolUseFailure'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export function isHookEvent(name: string): name is HookEvent {
@@ -23,16 +26,19 @@ export function isHookEvent(name: string): name is HookEvent {
 /**
  * Events on which exit code 2 (or a JSON `decision: "block"`) blocks, per the protocol table:
  * PreToolUse blocks the call, UserPromptSubmit erases the prompt, Stop / SubagentStop keep the agent
- * going, PreCompact blocks compaction. SubagentStart, SessionStart, SessionEnd and the Post* events
+ * going, PreCompact blocks compaction. SessionStart, SessionEnd, Notification and the Post* events
  * cannot block.
+ * Divergence: SubagentStart blocks the spawn here (the paper: "exit 2 blocks PreToolUse,
+ * UserPromptSubmit, SubagentStart"); in Claude Code it cannot block.
  */
-export const BLOCKING_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact']);
+export const BLOCKING_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'SubagentStart']);
 
 /** Events whose plain (non-JSON) stdout on exit 0 becomes model context. */
 export const PLAIN_STDOUT_CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(['UserPromptSubmit', 'SessionStart']);
 
-/** Events whose matcher is applied (to the tool name, agent type, trigger, source or reason). */
+/** Events whose matcher is applied (to the tool name, agent type, trigger, source, reason or notification type). */
 export const MATCHER_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
+  'Notification',
   'PreToolUse',
   'PostToolUse',
   'PostToolUseFailure',
@@ -82,6 +88,9 @@ export interface HookInput {
   custom_instructions?: string;
   source?: string;
   reason?: string;
+  message?: string;
+  title?: string;
+  notification_type?: string;
   [key: string]: unknown;
 }
 

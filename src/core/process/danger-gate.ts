@@ -6,8 +6,9 @@ import { commandName, isAssignment, normalizeLineBreaks, parseShellLine, type Si
  * Stage 1 of run_command (appendix E): commands that are refused whatever the approval level or the
  * user's rules say. The list is the paper's (recursive deletes of `/`, home or the workspace,
  * privilege escalation, fork bombs, piping a download into a shell, writing to raw devices,
- * formatting disks) plus a few of the same kind. The safety issue adds approvals and user rules on
- * top; it extends this gate by passing more rules to `checkDanger`.
+ * formatting disks, reverse shells) plus a few of the same kind. The approval step (core/safety)
+ * runs the same check first, on the line and on every simple command it splits out, and adds the
+ * danger rules of the permission files; nothing overrides a refusal.
  */
 export interface DangerVerdict {
   blocked: boolean;
@@ -126,6 +127,17 @@ export const DEFAULT_DANGER_RULES: readonly DangerRule[] = [
     id: 'kill-everything',
     // `kill -9 -1` (pid -1 = every process the user may signal); `kill -1 <pid>` is only SIGHUP.
     command: (c) => (c.name === 'kill' && c.args.length >= 2 && c.args[c.args.length - 1] === '-1' ? '`kill … -1` signals every process of the user' : undefined),
+  },
+  {
+    id: 'reverse-shell',
+    // An interactive shell wired to a network socket, or a netcat/socat that hands one over.
+    command: (c) => {
+      const socket = c.redirects.some((r) => /^\/dev\/(?:tcp|udp)\//.test(r.target));
+      if (socket && SHELLS.has(c.name) && c.args.some((a) => /^-[a-zA-Z]*i/.test(a))) return `\`${c.name} -i\` connected to a network socket (a reverse shell)`;
+      if (/^(?:nc|ncat|netcat)$/.test(c.name) && c.args.some((a, i) => /^-[a-zA-Z]*[ec]$/.test(a) && c.args[i + 1] !== undefined && SHELLS.has(commandName(c.args[i + 1]!)))) return `\`${c.name} -e\` hands a shell to the network (a reverse shell)`;
+      if (c.name === 'socat' && c.args.some((a) => /^(?:exec|system):.*\b(?:ba|z|k|da)?sh\b/i.test(a))) return '`socat exec:` hands a shell to the network (a reverse shell)';
+      return undefined;
+    },
   },
   {
     id: 'fork-bomb',

@@ -1,75 +1,157 @@
 import type { ToolLifecycle } from '../agent/tool-dispatcher';
 import { toolArgumentsObject, type ToolCall } from '../messages';
+import { loadTemplateSections, renderTemplate } from '../templates';
 import { previewEdit } from '../tools/edit-file';
 import type { ToolRegistry } from '../tools/registry';
-import { toolFailure, type ToolExecutionContext } from '../tools/tool';
+import { toolFailure, type ToolExecutionContext, type ToolResult } from '../tools/tool';
 import type { ApprovalRequest } from '../ui';
+import { rulesForAlways } from './always-rules';
 import type { ApprovalLevel } from './approval-level';
-import { isKnownSafeCommand } from './safe-commands';
+import { AuditLog, auditLogFile, type AuditEntry } from './audit-log';
+import { judgeCall } from './call-judge';
+import type { Judgement } from './judgement';
+import { PermissionStore } from './permission-store';
+
+export interface ApprovalGateOptions {
+  /** The workspace's rules and where "Always allow" is saved; default: built-in rules, remembered for the session only. */
+  permissions?: PermissionStore;
+  /** Where every decision is appended; default: none. */
+  audit?: AuditLog;
+}
+
+type Before = { proceed: true; call: ToolCall } | { proceed: false; result: ToolResult };
+
+export interface ApprovalGate extends ToolLifecycle {
+  /** Resolves when the audit lines written so far are on disk (or failed). */
+  flush(): Promise<void>;
+}
 
 /**
- * The approval step before every tool call (the full rule system, hooks and audit log come with
- * the safety work; this is the level-based gate). Read-only tools never ask; edits approved with a
- * plan (approve_auto) don't; "Always allow" remembers the tool (or the command's program) for the
- * session. Without anyone to ask (a headless run), the call is refused with a reason the model can act on.
+ * The approval step before every tool call that can change something (read-only tools and the
+ * todo list never ask). The danger rules and the permission rules decide first, then the approval
+ * level; a write outside the workspace always asks. An ask goes to the user: allow, "Always allow"
+ * (saved as rules), deny with feedback, or an edited command, which is judged again like a new
+ * one. Without anyone to ask (a headless run) an ask is refused with a reason the model can act on.
+ * Every decision goes to the audit log.
  */
-export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel): ToolLifecycle {
-  const always = new Set<string>();
+export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel, options: ApprovalGateOptions = {}): ApprovalGate {
+  let store = options.permissions;
+  let loadWarningsShown = false;
   return {
-    async before(call, ctx) {
+    flush: () => options.audit?.flush() ?? Promise.resolve(),
+    async before(call, ctx): Promise<Before> {
       const tool = registry.get(call.name);
       // Unknown tools and invalid arguments fail in the registry without running: nothing to approve.
       // A batch asks for each of its calls, which come through here one by one.
-      if (!tool || tool.readOnly || level() === 'auto' || call.name === 'batch_tool') return { proceed: true, call };
+      if (!tool || tool.readOnly || tool.category === 'todo' || call.name === 'batch_tool') return { proceed: true, call };
       const args = toolArgumentsObject(call.arguments);
       if (!tool.schema.safeParse(args).success) return { proceed: true, call };
-      if (ctx.mode.autoApproveEdits && tool.category === 'file') return { proceed: true, call };
-      const command = call.name === 'run_command' && typeof args.command === 'string' ? args.command : undefined;
-      if (command !== undefined && level() === 'semi-auto' && isKnownSafeCommand(command)) return { proceed: true, call };
-      const key = alwaysKey(call.name, command);
-      if (always.has(key)) return { proceed: true, call };
-      if (!ctx.ui.requestApproval) {
-        return {
-          proceed: false,
-          result: toolFailure('permission', `${call.name} needs the user's approval, and no one is available to approve it (non-interactive run). Do the task without it, or tell the user what you would run or change.`),
-        };
+
+      const permissions = (store ??= PermissionStore.inMemory(ctx.workspaceRoot));
+      const warn = (message: string) => ctx.ui.onNotice?.(message, 'warning');
+      if (!loadWarningsShown) {
+        loadWarningsShown = true;
+        permissions.warnings.forEach(warn);
       }
-      const decision = await ctx.ui.requestApproval(await describe(call, args, command, ctx), ctx.signal);
-      switch (decision.action) {
-        case 'allow':
-          return { proceed: true, call };
-        case 'always':
-          always.add(key);
-          return { proceed: true, call };
-        case 'edit':
-          return { proceed: true, call: { ...call, arguments: JSON.stringify({ ...args, command: decision.command }) } };
-        case 'deny':
-          return {
-            proceed: false,
-            result: toolFailure('rejected', `The user denied ${call.name}${decision.feedback ? `: ${decision.feedback}` : '.'} Do not retry it unchanged; ask or take another approach.`),
-          };
+      const judge = (a: Record<string, unknown>) =>
+        judgeCall(
+          { name: call.name, args: a, fileTool: tool.category === 'file', autoApproveEdits: ctx.mode.autoApproveEdits },
+          { rules: permissions.rules(), level: level(), workspaceRoot: ctx.workspaceRoot },
+        );
+      const audit = (entry: Omit<AuditEntry, 'time' | 'tool' | 'level' | 'summary'>, a: Record<string, unknown>) => {
+        const line: AuditEntry = { time: new Date().toISOString(), tool: call.name, summary: summaryOf(a), level: level(), ...entry };
+        if (a !== args) line.editedFrom = summaryOf(args);
+        options.audit?.record(line, warn);
+      };
+      const facts = (j: Judgement) => ({ ...(j.rule ? { rule: j.rule } : {}), ...(j.reason ? { reason: j.reason } : {}) });
+
+      let current = args;
+      let judgement = judge(args);
+      let asked = false;
+      for (;;) {
+        const run = { proceed: true as const, call: current === args ? call : { ...call, arguments: JSON.stringify(current) } };
+        if (judgement.action === 'allow') {
+          audit({ action: 'allow', decidedBy: asked ? 'user' : judgement.decidedBy, ...facts(judgement), ...(asked ? { asked } : {}) }, current);
+          return run;
+        }
+        if (judgement.action === 'deny') {
+          audit({ action: 'deny', decidedBy: judgement.decidedBy, ...facts(judgement), ...(asked ? { asked } : {}) }, current);
+          return refuse('permission', judgement.decidedBy === 'danger' ? 'danger' : 'denied', call.name, judgement);
+        }
+        if (!ctx.ui.requestApproval) {
+          audit({ action: 'deny', decidedBy: 'unattended', ...facts(judgement) }, current);
+          return refuse('permission', 'unattended', call.name, { ...judgement, reason: judgement.reason ?? `the approval level is ${level()}` });
+        }
+        const decision = await ctx.ui.requestApproval(await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx), ctx.signal);
+        asked = true;
+        switch (decision.action) {
+          case 'allow':
+            audit({ action: 'allow', decidedBy: 'user', asked, ...facts(judgement) }, current);
+            return run;
+          case 'always': {
+            const entries = rulesForAlways(call.name, judgement, ctx.workspaceRoot);
+            const saveWarning = await permissions.remember(entries);
+            if (saveWarning) warn(saveWarning);
+            if (judgement.askAlways && judgement.reason) ctx.ui.onNotice?.(`Allowed. This will still ask next time: ${judgement.reason}.`, 'info');
+            audit({ action: 'allow', decidedBy: 'user', asked, ...facts(judgement), remembered: entries.map((e) => `${e.type} ${e.pattern ?? e.tool}`) }, current);
+            return run;
+          }
+          case 'deny':
+            audit({ action: 'deny', decidedBy: 'user', asked, ...facts(judgement) }, current);
+            return refuse('rejected', 'user_denied', call.name, judgement, decision.feedback ? `: ${decision.feedback}` : '.');
+          case 'edit': {
+            if (typeof current.command !== 'string') {
+              audit({ action: 'deny', decidedBy: 'user', asked }, current);
+              return refuse('rejected', 'edit_not_command', call.name, judgement);
+            }
+            // Sending back the very command that was shown confirms it; anything else is judged afresh.
+            if (decision.command.trim() === current.command.trim()) {
+              audit({ action: 'allow', decidedBy: 'user', asked, ...facts(judgement) }, current);
+              return run;
+            }
+            current = { ...current, command: decision.command };
+            judgement = judge(current);
+          }
+        }
       }
     },
   };
 }
 
-async function describe(call: ToolCall, args: Record<string, unknown>, command: string | undefined, ctx: ToolExecutionContext): Promise<ApprovalRequest> {
+/**
+ * The gate of a session: the workspace's permission files (problems reported on the first call)
+ * and the project's audit log under `OPENDEV_HOME/projects/<project>/audit.jsonl`.
+ */
+export function sessionApprovalGate(registry: ToolRegistry, level: () => ApprovalLevel, where: { home: string; workspaceRoot: string }): ApprovalGate {
+  return approvalGate(registry, level, {
+    permissions: PermissionStore.load(where),
+    audit: new AuditLog(auditLogFile(where.home, where.workspaceRoot)),
+  });
+}
+
+function refuse(kind: 'permission' | 'rejected', section: string, tool: string, judgement: Judgement, feedback = ''): { proceed: false; result: ToolResult } {
+  const template = loadTemplateSections('safety/approval.md').get(section) ?? '${TOOL}: ${REASON}';
+  const text = renderTemplate(template, { TOOL: tool, RULE: judgement.rule?.id ?? '', REASON: judgement.reason ?? 'refused', FEEDBACK: feedback });
+  return { proceed: false, result: toolFailure(kind, text) };
+}
+
+async function describe(toolName: string, args: Record<string, unknown>, rawArgs: string, judgement: Judgement, ctx: ToolExecutionContext): Promise<ApprovalRequest> {
+  const command = toolName === 'run_command' && typeof args.command === 'string' ? args.command : undefined;
   const target = typeof args.file_path === 'string' ? args.file_path : undefined;
-  const request: ApprovalRequest = {
-    kind: 'tool',
-    toolName: call.name,
-    title: command !== undefined ? `Run \`${command}\`?` : target ? `${call.name} ${target}?` : `Allow ${call.name}?`,
-    args: call.arguments,
-  };
+  const title = command !== undefined ? `Run \`${command}\`?` : target ? `${toolName} ${target}?` : `Allow ${toolName}?`;
+  const why = judgement.reason ? ` (${judgement.reason})` : '';
+  const request: ApprovalRequest = { kind: 'tool', toolName, title: `${title}${why}`, args: rawArgs };
   if (command !== undefined) request.command = command;
-  if (call.name === 'edit_file') {
+  if (toolName === 'edit_file') {
     const preview = await previewEdit(ctx.workspaceRoot, args).catch(() => undefined);
     if (preview) request.diff = preview.diff;
   }
   return request;
 }
 
-function alwaysKey(tool: string, command: string | undefined): string {
-  return command === undefined ? tool : `${tool}:${command.trim().split(/\s+/)[0] ?? ''}`;
+function summaryOf(args: Record<string, unknown>): string {
+  if (typeof args.command === 'string') return args.command;
+  if (typeof args.file_path === 'string') return args.file_path;
+  const json = JSON.stringify(args);
+  return json.length > 300 ? `${json.slice(0, 299)}…` : json;
 }
-

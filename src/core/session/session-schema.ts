@@ -23,8 +23,18 @@ export const SessionMetaSchema = z.object({
   updatedAt: z.string(),
   messageCount: z.number().int().min(0),
   cost: CostSchema.optional(),
+  /** Where the title came from: the first user message (default) or the compact model. */
+  titleSource: z.enum(['message', 'model']).optional(),
 });
 export type SessionMeta = z.infer<typeof SessionMetaSchema>;
+
+/** `sessions-index.json`: one project's sessions at a glance (a cache of the metadata files, ~200 bytes each). */
+export const SessionIndexSchema = z.object({
+  version: z.literal(1),
+  workingDir: z.string().min(1),
+  sessions: z.array(SessionMetaSchema.omit({ workingDir: true })),
+});
+export type SessionIndexFile = z.infer<typeof SessionIndexSchema>;
 
 const ToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 

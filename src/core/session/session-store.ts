@@ -1,64 +1,54 @@
-// Sessions on disk (DESIGN.md "Storage", paper §2.5): per project,
-// `OPENDEV_HOME/projects/<encoded absolute path>/<id>.json` (metadata, written to a temp file and
-// renamed into place) and `<id>.jsonl` (one message per line, appended). A damaged line or file is
-// skipped and reported, never a crash. Locks and the sessions index come with a later issue.
-import { createHash, randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// Sessions on disk (DESIGN.md "Storage", paper §2.5.1): per project,
+// `OPENDEV_HOME/projects/<encoded absolute path>/<id>.json` (metadata, replaced atomically) and
+// `<id>.jsonl` (one message per line, appended), plus `sessions-index.json` for listing. Every write
+// holds the session's lock file, so two front ends never interleave lines; a writer that finds the
+// transcript changed by another process since it last saw it continues in a new session instead of
+// overwriting (nothing is lost either way). A crash at any instant leaves every file readable.
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { opendevPaths, resolveOpendevHome } from '../config/opendev-home';
 import type { Message } from '../messages';
 import type { CostSnapshot } from '../ui';
-import {
-  fromTranscriptLine,
-  repairConversation,
-  SESSION_ID_PATTERN,
-  SessionMetaSchema,
-  toTranscriptLine,
-  TranscriptLineSchema,
-  type SessionMeta,
-} from './session-schema';
+import { fileState, sameState, SessionWriteError, TEMP_FILE_PATTERN, writeFailure, writeFileDurably, writeLinesAt } from './durable-files';
+import { processAlive, SessionLockedError, withFileLock, type LockOptions } from './file-lock';
+import { SessionIndex } from './session-index';
+import { readSessionMeta, readSessionTranscript, type ReaderContext } from './session-reader';
+import { extendsPersisted, sessionFiles, type LoadedSession, type SessionRecord } from './session-record';
+import { SESSION_ID_PATTERN, type SessionMeta } from './session-schema';
+import { encodeProjectPath, makeTitle, newSessionId } from './session-naming';
+import { transcriptText } from './transcript-file';
 
 export type { SessionMeta } from './session-schema';
-
-/** A session being written: its metadata and how much of the conversation is already on disk. */
-export interface SessionRecord {
-  meta: SessionMeta;
-  /** Messages of the conversation already in the transcript. */
-  persisted: number;
-  /** Digest of the persisted messages: tells an extended conversation from a rewritten one (compaction). */
-  digest?: string;
-  /** The transcript on disk differs from the conversation (damaged lines were skipped): rewrite it on the next sync. */
-  needsRewrite?: boolean;
-}
-
-export interface LoadedSession {
-  record: SessionRecord;
-  /** The conversation, repaired so a provider accepts it. */
-  messages: Message[];
-  /** What was wrong with the files (skipped lines, repaired tool calls); empty when nothing. */
-  problems: string[];
-}
+export type { LoadedSession, SessionRecord } from './session-record';
+export { SessionWriteError } from './durable-files';
+export { SessionLockedError } from './file-lock';
+export { encodeProjectPath, makeTitle, newSessionId, TITLE_MAX } from './session-naming';
 
 export interface SessionStoreOptions {
   /** The OpenDev home; default `OPENDEV_HOME` or `~/.opendev`. */
   home?: string;
-  /** Told about every damaged file or line that was skipped. */
+  /** Told about every damaged file or line that was skipped, every repair and migration. */
   onProblem?: (problem: string) => void;
+  /** Lock timeout and staleness (defaults: 10 s, 30 s). */
+  lock?: LockOptions;
   /** For tests. */
   now?: () => Date;
 }
 
-export const TITLE_MAX = 50;
+/** The transcript changed under us: another process wrote this session. */
+class TranscriptConflict extends Error {}
 
 export class SessionStore {
   readonly projectsDir: string;
   private readonly onProblem: (problem: string) => void;
   private readonly now: () => Date;
+  private readonly reader: ReaderContext;
 
   constructor(options: SessionStoreOptions = {}) {
     this.projectsDir = opendevPaths(options.home ?? resolveOpendevHome()).projectsDir;
     this.onProblem = options.onProblem ?? (() => {});
     this.now = options.now ?? (() => new Date());
+    this.reader = { onProblem: this.onProblem, lock: { ...options.lock, onNote: options.lock?.onNote ?? this.onProblem }, now: this.now };
   }
 
   /** The folder holding one project's sessions. */
@@ -69,63 +59,46 @@ export class SessionStore {
   /** Starts a session (metadata on disk at once; the transcript file appears with the first message). */
   async create(workingDir: string, title = ''): Promise<SessionRecord> {
     const dir = this.projectDir(workingDir);
-    await mkdir(dir, { recursive: true });
     const existing = new Set(await this.ids(dir));
     let id = newSessionId();
     while (existing.has(id)) id = newSessionId();
     const at = this.now().toISOString();
     const meta: SessionMeta = { id, title: makeTitle(title), workingDir: resolve(workingDir), createdAt: at, updatedAt: at, messageCount: 0 };
     await this.save(meta);
-    return { meta, persisted: 0 };
+    return { meta, persisted: 0, transcript: { state: undefined, end: 0, newlineMissing: false }, written: [] };
   }
 
-  /** Appends messages to the transcript and updates the metadata (count, time, title). */
+  /** Appends messages to the transcript and saves the metadata (count, time, title). */
   async append(record: SessionRecord, messages: readonly Message[]): Promise<void> {
     if (messages.length === 0) return;
-    const at = this.now().toISOString();
-    const text = messages.map((m) => `${JSON.stringify(toTranscriptLine(m, at))}\n`).join('');
-    const dir = this.projectDir(record.meta.workingDir);
-    await mkdir(dir, { recursive: true });
-    await appendFile(join(dir, `${record.meta.id}.jsonl`), text, 'utf8');
-    record.digest = chainDigest(messages, record.persisted === 0 ? '' : record.digest);
-    record.persisted += messages.length;
-    this.touch(record.meta, record.persisted, messages, at);
-    await this.save(record.meta);
+    await this.sync(record, [...(record.written ?? []), ...messages]);
   }
 
-  /** Replaces the whole transcript (temp file + rename), e.g. after compaction rewrote the history. */
+  /** Replaces the whole transcript atomically, e.g. after compaction rewrote the history. */
   async rewrite(record: SessionRecord, messages: readonly Message[]): Promise<void> {
-    const at = this.now().toISOString();
-    const dir = this.projectDir(record.meta.workingDir);
-    await mkdir(dir, { recursive: true });
-    await atomicWrite(join(dir, `${record.meta.id}.jsonl`), messages.map((m) => `${JSON.stringify(toTranscriptLine(m, at))}\n`).join(''));
-    record.persisted = messages.length;
-    record.digest = chainDigest(messages);
-    record.needsRewrite = false;
-    this.touch(record.meta, messages.length, messages, at);
-    await this.save(record.meta);
+    record.needsRewrite = true;
+    await this.sync(record, messages);
   }
 
   /**
-   * Brings the session up to date with the agent's conversation: appends what is new, or rewrites
-   * the transcript when the conversation no longer extends what was saved. Records the cost too.
+   * The full save: the transcript brought up to date with the conversation (appended, or rewritten
+   * when the conversation no longer extends what was saved), then the metadata and the index.
    */
   async sync(record: SessionRecord, conversation: readonly Message[], cost?: CostSnapshot): Promise<void> {
     if (cost) record.meta.cost = { ...cost, usd: cost.usd };
-    const extends_ =
-      !record.needsRewrite &&
-      conversation.length >= record.persisted &&
-      (record.persisted === 0 || chainDigest(conversation.slice(0, record.persisted)) === record.digest);
-    if (!extends_) return this.rewrite(record, conversation);
-    if (conversation.length > record.persisted) return this.append(record, conversation.slice(record.persisted));
-    await this.save(record.meta);
+    await this.write(record, conversation, true);
   }
 
-  /** Writes the metadata atomically: a temp file renamed over `<id>.json`. */
+  /** The per-message path: only the transcript (the metadata follows with the next full save). */
+  async syncTranscript(record: SessionRecord, conversation: readonly Message[]): Promise<void> {
+    await this.write(record, conversation, false);
+  }
+
+  /** Writes the metadata (atomically) and records it in the index. */
   async save(meta: SessionMeta): Promise<void> {
     const dir = this.projectDir(meta.workingDir);
-    await mkdir(dir, { recursive: true });
-    await atomicWrite(join(dir, `${meta.id}.json`), `${JSON.stringify(meta, null, 2)}\n`);
+    await this.guard(meta.id, () => this.locked(dir, meta.id, () => this.writeMeta(dir, meta)));
+    await this.updateIndex(meta);
   }
 
   /**
@@ -136,104 +109,176 @@ export class SessionStore {
     if (!SESSION_ID_PATTERN.test(id)) return undefined;
     const dirs = workingDir ? [this.projectDir(workingDir)] : await this.allProjectDirs();
     for (const dir of dirs) {
-      const meta = await this.readMeta(join(dir, `${id}.json`));
-      if (meta) return this.readTranscript(dir, meta);
+      const meta = await readSessionMeta(dir, id, workingDir ?? this.projectsDir, this.reader);
+      if (meta) return readSessionTranscript(dir, meta, this.reader);
     }
     return undefined;
   }
 
-  /** This project's sessions, most recently updated first. Damaged metadata files are skipped (reported). */
+  /** This project's sessions, most recently updated first, from the index (rebuilt when needed). */
   async list(workingDir: string): Promise<SessionMeta[]> {
     const dir = this.projectDir(workingDir);
-    const metas: SessionMeta[] = [];
-    for (const id of await this.ids(dir)) {
-      const meta = await this.readMeta(join(dir, `${id}.json`));
-      if (meta) metas.push(meta);
-    }
+    await this.sweepTempFiles(dir);
+    const metas = await this.index(workingDir).list();
     return metas.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
   }
 
-  /** The project's most recently updated session. */
-  async latest(workingDir: string): Promise<SessionMeta | undefined> {
-    return (await this.list(workingDir))[0];
+  /** Lists by reading every metadata file, ignoring the index (the benchmark's baseline). */
+  async listByScanning(workingDir: string): Promise<SessionMeta[]> {
+    const dir = this.projectDir(workingDir);
+    const metas = await Promise.all((await this.ids(dir)).map((id) => readSessionMeta(dir, id, workingDir, this.reader)));
+    return metas.filter((m): m is SessionMeta => m !== undefined).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
-  /** Deletes a session's files (used by tests and, later, a cleanup command). */
+  /** The project's most recently updated session whose metadata file is readable (the index is only a guide). */
+  async latest(workingDir: string): Promise<SessionMeta | undefined> {
+    const dir = this.projectDir(workingDir);
+    for (const listed of await this.list(workingDir)) {
+      const meta = await readSessionMeta(dir, listed.id, workingDir, this.reader);
+      if (meta) return meta;
+    }
+    return undefined;
+  }
+
+  /** Deletes a session's files and its index entry. */
   async remove(meta: SessionMeta): Promise<void> {
     const dir = this.projectDir(meta.workingDir);
-    await rm(join(dir, `${meta.id}.json`), { force: true });
-    await rm(join(dir, `${meta.id}.jsonl`), { force: true });
-  }
-
-  private async readTranscript(dir: string, meta: SessionMeta): Promise<LoadedSession> {
-    const problems: string[] = [];
-    const file = join(dir, `${meta.id}.jsonl`);
-    let text = '';
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: unreadable (${(err as Error).message})`);
-    }
-    const raw: Message[] = [];
-    text.split('\n').forEach((line, i) => {
-      if (!line.trim()) return;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        problems.push(`${file}:${i + 1}: not valid JSON, skipped`);
-        return;
-      }
-      const parsed = TranscriptLineSchema.safeParse(json);
-      if (!parsed.success) {
-        problems.push(`${file}:${i + 1}: not a message (${parsed.error.issues[0]?.message ?? 'invalid'}), skipped`);
-        return;
-      }
-      raw.push(fromTranscriptLine(parsed.data));
+    const files = sessionFiles(dir, meta.id);
+    await this.locked(dir, meta.id, async () => {
+      await rm(files.meta, { force: true });
+      await rm(files.transcript, { force: true });
     });
-    const { messages, repaired } = repairConversation(raw);
-    if (repaired > 0) problems.push(`${file}: ${repaired} message(s) had tool calls or results without their counterpart; repaired`);
-    for (const p of problems) this.onProblem(p);
-    const record: SessionRecord = {
-      meta: { ...meta, messageCount: messages.length },
-      persisted: messages.length,
-      digest: chainDigest(messages),
-      needsRewrite: problems.length > 0,
-    };
-    return { record, messages, problems };
+    await this.index(meta.workingDir).remove(meta.id);
   }
 
-  private async readMeta(file: string): Promise<SessionMeta | undefined> {
-    let text: string;
+  private async write(record: SessionRecord, conversation: readonly Message[], withMeta: boolean): Promise<void> {
+    const dir = this.projectDir(record.meta.workingDir);
     try {
-      text = await readFile(file, 'utf8');
+      await this.guard(record.meta.id, () =>
+        this.locked(dir, record.meta.id, async () => {
+          await this.writeTranscript(dir, record, conversation);
+          if (withMeta) await this.writeMeta(dir, record.meta);
+        }),
+      );
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.onProblem(`${file}: unreadable (${(err as Error).message}), skipped`);
-      return undefined;
+      if (!(err instanceof TranscriptConflict)) throw err;
+      return this.fork(record, conversation);
     }
-    let json: unknown;
+    if (withMeta) await this.updateIndex(record.meta);
+  }
+
+  /** Appends what is new, or rewrites the whole transcript; fails with a conflict if another process wrote it. */
+  private async writeTranscript(dir: string, record: SessionRecord, conversation: readonly Message[]): Promise<void> {
+    const file = sessionFiles(dir, record.meta.id).transcript;
+    const now = await fileState(file);
+    // A record made without the store's view of the file trusts the file as it is.
+    const mark = record.transcript ?? { state: now, end: now?.size ?? 0, newlineMissing: false };
+    if (!sameState(mark.state, now)) throw new TranscriptConflict();
+    const at = this.now().toISOString();
+    const added = extendsPersisted(record, conversation) ? conversation.slice(record.persisted) : undefined;
+    if (added && added.length === 0) return;
     try {
-      json = JSON.parse(text);
-    } catch {
-      this.onProblem(`${file}: not valid JSON, skipped`);
-      return undefined;
+      if (added) {
+        const text = `${mark.newlineMissing ? '\n' : ''}${transcriptText(added, at)}`;
+        const state = await writeLinesAt(file, mark.end, text);
+        record.transcript = { state, end: mark.end + Buffer.byteLength(text), newlineMissing: false };
+      } else {
+        const state = await writeFileDurably(file, transcriptText(conversation, at));
+        record.transcript = { state, end: state?.size ?? 0, newlineMissing: false };
+        record.needsRewrite = false;
+      }
+    } catch (err) {
+      // A failed append was cut back to the last whole line; remember the file as it is now.
+      const after = await fileState(file).catch(() => undefined);
+      if (after?.size !== mark.end) record.needsRewrite = true;
+      record.transcript = { ...mark, state: after };
+      throw err;
     }
-    const parsed = SessionMetaSchema.safeParse(json);
-    if (!parsed.success) {
-      this.onProblem(`${file}: not session metadata (${parsed.error.issues[0]?.message ?? 'invalid'}), skipped`);
-      return undefined;
+    record.persisted = conversation.length;
+    record.written = conversation.slice();
+    record.digest = undefined; // computed from `written` if ever needed
+    this.touch(record.meta, conversation, at);
+  }
+
+  /** The session was written elsewhere meanwhile: this conversation goes on in a new session, whole. */
+  private async fork(record: SessionRecord, conversation: readonly Message[]): Promise<void> {
+    const previous = record.meta.id;
+    const fresh = await this.create(record.meta.workingDir, record.meta.title);
+    Object.assign(record, { ...fresh, meta: { ...record.meta, id: fresh.meta.id, createdAt: fresh.meta.createdAt }, digest: undefined, needsRewrite: false });
+    this.onProblem(
+      `session ${previous} was changed by another OpenDev process since this one last saved it; ` +
+        `to overwrite nothing, this conversation continues as session ${fresh.meta.id}`,
+    );
+    const dir = this.projectDir(record.meta.workingDir);
+    await this.guard(record.meta.id, () =>
+      this.locked(dir, record.meta.id, async () => {
+        await this.writeTranscript(dir, record, conversation);
+        await this.writeMeta(dir, record.meta);
+      }),
+    );
+    await this.updateIndex(record.meta);
+  }
+
+  private async writeMeta(dir: string, meta: SessionMeta): Promise<void> {
+    await writeFileDurably(sessionFiles(dir, meta.id).meta, `${JSON.stringify(meta, null, 2)}\n`);
+  }
+
+  /** The index is a cache: a failure to update it is reported, never fatal (the next listing reconciles). */
+  private async updateIndex(meta: SessionMeta): Promise<void> {
+    try {
+      await this.index(meta.workingDir).upsert(meta);
+    } catch (err) {
+      this.onProblem(`the sessions index was not updated for ${meta.id}: ${(err as Error).message}`);
     }
-    return parsed.data;
+  }
+
+  private async locked<T>(dir: string, id: string, fn: () => Promise<T>): Promise<T> {
+    await mkdir(dir, { recursive: true });
+    return withFileLock(sessionFiles(dir, id).lock, fn, this.reader.lock);
+  }
+
+  /** File-system failures become a SessionWriteError that names the cause; a held lock stays a SessionLockedError. */
+  private async guard<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof TranscriptConflict || err instanceof SessionLockedError || err instanceof SessionWriteError) throw err;
+      const { reason, detail } = writeFailure(err);
+      throw new SessionWriteError(reason, id, detail, err);
+    }
+  }
+
+  private index(workingDir: string): SessionIndex {
+    const dir = this.projectDir(workingDir);
+    return new SessionIndex(dir, resolve(workingDir), {
+      ids: () => this.ids(dir),
+      readMeta: (id) => readSessionMeta(dir, id, resolve(workingDir), this.reader),
+      onProblem: this.onProblem,
+      lock: this.reader.lock,
+    });
   }
 
   private async ids(dir: string): Promise<string[]> {
-    let names: string[];
+    return (await this.names(dir)).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).filter((id) => SESSION_ID_PATTERN.test(id));
+  }
+
+  private async names(dir: string): Promise<string[]> {
     try {
-      names = await readdir(dir);
+      return await readdir(dir);
     } catch {
       return [];
     }
-    return names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).filter((id) => SESSION_ID_PATTERN.test(id));
+  }
+
+  /** Temp files of writers killed before their rename: garbage once their process is gone (and a minute old, as another machine's may look dead). */
+  private async sweepTempFiles(dir: string): Promise<void> {
+    for (const name of await this.names(dir)) {
+      const pid = Number(TEMP_FILE_PATTERN.exec(name)?.[1]);
+      if (!pid || pid === process.pid || processAlive(pid)) continue;
+      const file = join(dir, name);
+      const old = await stat(file).then((info) => Date.now() - info.mtimeMs > 60_000, () => false);
+      if (old) await rm(file, { force: true }).catch(() => undefined);
+    }
   }
 
   private async allProjectDirs(): Promise<string[]> {
@@ -245,58 +290,12 @@ export class SessionStore {
     }
   }
 
-  private touch(meta: SessionMeta, count: number, added: readonly Message[], at: string): void {
-    meta.messageCount = count;
+  private touch(meta: SessionMeta, conversation: readonly Message[], at: string): void {
+    meta.messageCount = conversation.length;
     meta.updatedAt = at;
     if (!meta.title) {
-      const firstUser = added.find((m) => m.role === 'user');
+      const firstUser = conversation.find((m) => m.role === 'user');
       if (firstUser) meta.title = makeTitle(firstUser.content);
     }
-  }
-}
-
-/**
- * The folder name of a project: a readable slug of the absolute path plus 8 hex digits of its
- * SHA-256, so `/a-b` and `/a/b` (same slug) still get different folders.
- */
-export function encodeProjectPath(workingDir: string): string {
-  const absolute = resolve(workingDir);
-  const slug = absolute.replace(/[^A-Za-z0-9._]+/g, '-').replace(/^-+|-+$/g, '').slice(-60) || 'root';
-  const hash = createHash('sha256').update(absolute).digest('hex').slice(0, 8);
-  return `${slug}-${hash}`;
-}
-
-/** A session title: the text with its whitespace collapsed, at most 50 characters. */
-export function makeTitle(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > TITLE_MAX ? `${flat.slice(0, TITLE_MAX - 1)}…` : flat;
-}
-
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-export function newSessionId(): string {
-  const bytes = randomBytes(8);
-  let id = '';
-  // 36 does not divide 256; the bias (≤ 1/256 per character) does not matter for ids.
-  for (const b of bytes) id += ID_ALPHABET[b % ID_ALPHABET.length];
-  return id;
-}
-
-/** A hash chain over messages: chainDigest(a ++ b) === chainDigest(b, chainDigest(a)). */
-function chainDigest(messages: readonly Message[], previous = ''): string {
-  let hash = previous;
-  // Canonical form (fixed key order, Message fields only), so a resumed conversation matches its file.
-  for (const m of messages) hash = createHash('sha1').update(hash).update(JSON.stringify(fromTranscriptLine(toTranscriptLine(m, '')))).digest('hex');
-  return hash;
-}
-
-async function atomicWrite(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, 'utf8');
-    await rename(temp, file);
-  } catch (err) {
-    await rm(temp, { force: true }).catch(() => {});
-    throw err;
   }
 }

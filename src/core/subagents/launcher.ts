@@ -36,4 +36,9 @@ export interface SubagentLauncher {
    * "subagent completed" signal.
    */
   collectFinished?(): SubagentOutcome[];
+  /**
+   * Optional: the write-capable tools a type would get (empty when it only reads, or is the plan-mode
+   * Planner). Plan mode refuses to spawn a type with any.
+   */
+  writeToolsOf?(type: string): string[];
 }

@@ -29,6 +29,11 @@ export interface SubagentSpec {
   idPrefix?: string;
   /** No LLM: the manager shows the questions in the task through ui.askUser (the Ask-User type). */
   uiOnly?: boolean;
+  /**
+   * May be spawned in plan mode although its tools can write: the Planner, whose one write is its
+   * plan file. Every other type with a write-capable tool is refused in plan mode.
+   */
+  planModeSafe?: boolean;
   /** Where it was defined: builtin, the project's .opendev/agents or the user's ~/.opendev/agents. */
   source?: 'builtin' | 'project' | 'user';
   /** The file a custom agent came from. */
@@ -90,6 +95,7 @@ const builtins: SubagentSpec[] = [
     canSpawn: true,
     spawnableTypes: ['Code-Explorer'],
     idPrefix: 'planner',
+    planModeSafe: true,
   },
   {
     name: 'PR-Reviewer',

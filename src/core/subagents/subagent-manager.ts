@@ -3,7 +3,7 @@ import { askQuestions, HEADLESS_ASK_MESSAGE, parseAskUserTask } from '../tools/a
 import { ToolError } from '../tools/tool';
 import type { SubagentInfo, UICallback } from '../ui';
 import type { SubagentLauncher, SubagentOutcome, SubagentRequest } from './launcher';
-import { findSpec, idPrefixOf, normalizeTypeName, unknownTypeMessage, type SubagentSpec } from './specs';
+import { findSpec, idPrefixOf, normalizeTypeName, subagentTools, unknownTypeMessage, type SubagentSpec } from './specs';
 
 export type SubagentRunStatus = 'completed' | 'failed' | 'stopped';
 
@@ -33,6 +33,8 @@ export interface SubagentManagerOptions {
   ui: UICallback;
   /** The types this launcher may spawn (matched like subagent_type); default: every spec. */
   allowedTypes?: readonly string[];
+  /** Whether a tool can change the workspace (the registry's `readOnly: false`), for plan mode. */
+  isWriteTool?: (tool: string) => boolean;
 }
 
 /** What the parent reads is capped: the subagent's intermediate work stays in its own context. */
@@ -68,6 +70,7 @@ export class SubagentManager implements SubagentLauncher {
   private readonly runner: SubagentRunner;
   private readonly ui: UICallback;
   private readonly allowed: readonly SubagentSpec[];
+  private readonly isWriteTool: ((tool: string) => boolean) | undefined;
   /** Shared with the scoped launchers made by launcherFor(), so ids resolve across scopes. */
   private records = new Map<string, AgentRecord>();
 
@@ -75,6 +78,7 @@ export class SubagentManager implements SubagentLauncher {
     this.specs = options.specs;
     this.runner = options.run;
     this.ui = options.ui;
+    this.isWriteTool = options.isWriteTool;
     this.allowed = options.allowedTypes
       ? this.specs.filter((s) => options.allowedTypes!.some((t) => normalizeTypeName(t) === normalizeTypeName(s.name)))
       : this.specs;
@@ -100,9 +104,16 @@ export class SubagentManager implements SubagentLauncher {
       run: this.runner,
       ui: this.ui,
       allowedTypes: spec.spawnableTypes ?? ['Code-Explorer'],
+      ...(this.isWriteTool ? { isWriteTool: this.isWriteTool } : {}),
     });
     scoped.records = this.records;
     return scoped;
+  }
+
+  writeToolsOf(type: string): string[] {
+    const spec = findSpec(this.specs, type);
+    if (!spec || spec.planModeSafe || !this.isWriteTool) return [];
+    return subagentTools(spec).filter(this.isWriteTool);
   }
 
   async spawn(request: SubagentRequest, signal: AbortSignal): Promise<SubagentOutcome> {

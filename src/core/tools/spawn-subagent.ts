@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SubagentOutcome } from '../subagents/launcher';
+import type { SubagentLauncher, SubagentOutcome } from '../subagents/launcher';
 import { normalizeTypeName, unknownTypeMessage } from '../subagents/specs';
 import { toolFailure, type Tool, type ToolResult } from './tool';
 
@@ -21,7 +21,8 @@ const schema = z.object({
 /**
  * readOnly: the call itself changes nothing; whatever a subagent writes goes through its own
  * (approval-gated) tools. Being read-only lets the dispatcher run several spawns of one response
- * concurrently, and lets the main agent spawn the Planner while in plan mode.
+ * concurrently, and lets the main agent spawn the Planner while in plan mode; in plan mode every
+ * other type with a write-capable tool is refused here.
  */
 export const spawnSubagentTool: Tool<typeof schema> = {
   name: 'spawn_subagent',
@@ -35,6 +36,10 @@ export const spawnSubagentTool: Tool<typeof schema> = {
     const wanted = normalizeTypeName(args.subagent_type);
     const type = types.find((t) => normalizeTypeName(t.name) === wanted);
     if (!type && !args.resume) return toolFailure('not_found', unknownTypeMessage(args.subagent_type, types));
+    if (ctx.mode.mode === 'plan') {
+      const refusal = planModeRefusal(type?.name ?? args.subagent_type, launcher);
+      if (refusal) return refusal;
+    }
     const outcome = await launcher.spawn(
       {
         subagentType: type?.name ?? args.subagent_type,
@@ -48,6 +53,17 @@ export const spawnSubagentTool: Tool<typeof schema> = {
     return outcomeResult(outcome);
   },
 };
+
+/** Plan mode changes nothing, through a subagent either: a type with write-capable tools is refused. */
+function planModeRefusal(type: string, launcher: SubagentLauncher): ToolResult | undefined {
+  const writes = launcher.writeToolsOf?.(type) ?? [];
+  if (writes.length === 0) return undefined;
+  const allowed = launcher.types().filter((t) => (launcher.writeToolsOf?.(t.name) ?? []).length === 0).map((t) => t.name);
+  return toolFailure(
+    'permission',
+    `${type} can change the workspace (${writes.join(', ')}), which plan mode does not allow. In plan mode, spawn only ${allowed.join(', ')}; ${type} can run once the user approves the plan.`,
+  );
+}
 
 /** A subagent outcome as the parent reads it (shared with get_subagent_output). */
 export function outcomeResult(outcome: SubagentOutcome): ToolResult {

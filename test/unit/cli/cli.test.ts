@@ -295,7 +295,7 @@ describe('opendev CLI', () => {
       const help = await opendev(['-p', '/help'], openai());
       assert.equal(help.code, 0, help.stderr);
       assert.match(help.stdout, /\/plan \[task\]/);
-      assert.match(help.stdout, /\/undo .*not available yet/);
+      assert.match(help.stdout, /\/mcp .*not available yet/);
 
       const mode = await opendev(['-p', '/mode plan'], openai());
       assert.equal(mode.code, 0, mode.stderr);
@@ -319,7 +319,7 @@ describe('opendev CLI', () => {
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /Unknown command \/frobnicate/);
       assert.match(unknown.stderr, /\/help, \/plan, \/mode/);
-      const later = await opendev(['-p', '/undo', '--output-format', 'stream-json'], openai());
+      const later = await opendev(['-p', '/mcp', '--output-format', 'stream-json'], openai());
       assert.equal(later.code, 1);
       const result = jsonLines(later.stdout).at(-1)!;
       assert.deepEqual([result.type, result.status, result.error.kind], ['result', 'failed', 'unavailable']);

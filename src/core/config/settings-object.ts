@@ -1,0 +1,135 @@
+// The trust boundary for a settings object (a settings.json, or VS Code's opendev.* values):
+// each known key is validated on its own with zod, so one bad value costs only itself; unknown
+// keys and credentials are reported and dropped; hooks and MCP servers pass through untouched.
+import { z } from 'zod';
+import { THINKING_LEVELS } from '../agent/thinking-level';
+import { APPROVAL_LEVELS } from '../safety/approval-level';
+import { PROVIDER_KINDS, ProviderSettingsSchema } from './provider-settings';
+import { OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from './role-overrides';
+import type { SettingsProblem } from './settings-problem';
+import type { LayerValues, PassthroughSettings } from './settings-values';
+
+/** The same bound as `--max-iterations`. */
+const MAX_ITERATIONS_LIMIT = 1000;
+
+const provider = ProviderSettingsSchema.shape;
+
+/** Top-level keys holding one value each (nested ones, `roles` and `playbook`, are handled below). */
+const SCALARS = {
+  provider: z.enum(PROVIDER_KINDS),
+  model: provider.model,
+  baseUrl: provider.baseUrl.unwrap(),
+  contextWindow: provider.contextWindow.unwrap(),
+  embeddingModel: provider.embeddingModel.unwrap(),
+  approvalLevel: z.enum(APPROVAL_LEVELS),
+  thinkingLevel: z.enum(THINKING_LEVELS),
+  maxIterations: z.number().int().min(1).max(MAX_ITERATIONS_LIMIT),
+} as const;
+
+const PASSTHROUGH = ['hooks', 'disableAllHooks', 'mcp_servers'] as const;
+/** Accepted and ignored: editors use it to validate the file. */
+const IGNORED = ['$schema'];
+/** Credentials are searched for everywhere except in these, which configure other programs (hook commands, MCP servers). */
+const NOT_SEARCHED_FOR_KEYS = new Set<string>(PASSTHROUGH);
+
+export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [...Object.keys(SCALARS), 'playbook', 'roles', ...PASSTHROUGH, ...IGNORED];
+
+/** `apiKey`, `api_key`, `OPENAI_API_KEY`, `anthropicApiKey`, `ANTHROPIC_AUTH_TOKEN`, `secretKey`… */
+const CREDENTIAL_KEY = /api[-_]?key|auth[-_]?token|access[-_]?token|secret[-_]?key/i;
+
+export interface ParsedSettings {
+  values: LayerValues;
+  passthrough: PassthroughSettings;
+  problems: SettingsProblem[];
+}
+
+export function parseSettingsObject(raw: Record<string, unknown>, source: string): ParsedSettings {
+  const problems: SettingsProblem[] = [];
+  const values: LayerValues = {};
+  const passthrough: PassthroughSettings = {};
+  const settings = withoutCredentials(raw, '', source, problems) as Record<string, unknown>;
+
+  for (const [key, value] of Object.entries(settings)) {
+    if (key in SCALARS) {
+      const parsed = SCALARS[key as keyof typeof SCALARS].safeParse(value);
+      if (parsed.success) Object.assign(values, { [key]: parsed.data });
+      else problems.push(invalid(source, key, parsed.error));
+    } else if (key === 'playbook') {
+      parsePlaybook(value, source, values, problems);
+    } else if (key === 'roles') {
+      parseRoles(value, source, values, problems);
+    } else if ((PASSTHROUGH as readonly string[]).includes(key)) {
+      passthrough[key as keyof PassthroughSettings] = value;
+    } else if (!IGNORED.includes(key) && !(CREDENTIAL_KEY.test(key) && value === undefined)) {
+      problems.push({ kind: 'unknown-key', source, key, detail: `known settings: ${KNOWN_TOP_LEVEL_KEYS.filter((k) => !IGNORED.includes(k)).join(', ')}` });
+    }
+  }
+  return { values, passthrough, problems };
+}
+
+function parsePlaybook(value: unknown, source: string, values: LayerValues, problems: SettingsProblem[]): void {
+  if (!isObject(value)) {
+    problems.push({ kind: 'invalid-value', source, key: 'playbook', detail: 'expected an object like { "learn": false }' });
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue; // a credential removed above
+    if (key !== 'learn') {
+      problems.push({ kind: 'unknown-key', source, key: `playbook.${key}`, detail: 'known: playbook.learn' });
+      continue;
+    }
+    const parsed = z.boolean().safeParse(v);
+    if (parsed.success) values['playbook.learn'] = parsed.data;
+    else problems.push(invalid(source, 'playbook.learn', parsed.error));
+  }
+}
+
+/** Each role on its own: a broken `roles.critique` does not cost `roles.compact`. `null` means unset. */
+function parseRoles(value: unknown, source: string, values: LayerValues, problems: SettingsProblem[]): void {
+  if (!isObject(value)) {
+    problems.push({ kind: 'invalid-value', source, key: 'roles', detail: 'expected an object like { "compact": { "model": "gpt-4.1-mini" } }' });
+    return;
+  }
+  for (const [role, override] of Object.entries(value)) {
+    if (override === null || override === undefined) continue;
+    if (!(OPTIONAL_ROLES as readonly string[]).includes(role)) {
+      problems.push({ kind: 'unknown-key', source, key: `roles.${role}`, detail: `known roles: ${OPTIONAL_ROLES.join(', ')}` });
+      continue;
+    }
+    const parsed = RoleOverrideSchema.strict().safeParse(isObject(override) ? dropUndefined(override) : override);
+    if (parsed.success) values[`roles.${role as OptionalRole}`] = parsed.data;
+    else problems.push(invalid(source, `roles.${role}`, parsed.error));
+  }
+}
+
+/**
+ * A copy without credential-like keys (each reported where it was found, its value never shown).
+ * A removed key stays as `undefined` so its parent is still recognised but the value is gone.
+ */
+function withoutCredentials(value: unknown, path: string, source: string, problems: SettingsProblem[]): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => withoutCredentials(v, `${path}[${i}]`, source, problems));
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (path === '' && NOT_SEARCHED_FOR_KEYS.has(key)) out[key] = v;
+    else if (CREDENTIAL_KEY.test(key)) {
+      problems.push({ kind: 'api-key', source, key: at, detail: 'credential' });
+      out[key] = undefined;
+    } else out[key] = withoutCredentials(v, at, source, problems);
+  }
+  return out;
+}
+
+function invalid(source: string, key: string, error: z.ZodError): SettingsProblem {
+  const detail = error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  return { kind: 'invalid-value', source, key, detail };
+}
+
+function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,69 @@
+// The agent settings every layer may set, by flat key (`playbook.learn`, `roles.compact`), and the
+// shape of a layer. Keys are independent: a layer that sets only `model` keeps the provider of the
+// layers below it.
+import type { ThinkingLevel } from '../agent/thinking-level';
+import type { ApprovalLevel } from '../safety/approval-level';
+import type { ProviderKind } from './provider-settings';
+import { OPTIONAL_ROLES, type OptionalRole, type RoleOverride } from './role-overrides';
+
+export type RoleKey = `roles.${OptionalRole}`;
+
+export type SettingValues = {
+  provider: ProviderKind;
+  model: string;
+  baseUrl: string;
+  contextWindow: number;
+  embeddingModel: string;
+  approvalLevel: ApprovalLevel;
+  thinkingLevel: ThinkingLevel;
+  'playbook.learn': boolean;
+  maxIterations: number;
+} & { [K in RoleKey]: RoleOverride };
+
+export type SettingKey = keyof SettingValues;
+export type LayerValues = Partial<SettingValues>;
+
+export const ROLE_KEYS: readonly RoleKey[] = OPTIONAL_ROLES.map((r) => `roles.${r}` as const);
+
+/** In the order /config lists them. */
+export const SETTING_KEYS: readonly SettingKey[] = [
+  'provider',
+  'model',
+  'baseUrl',
+  'contextWindow',
+  'embeddingModel',
+  'approvalLevel',
+  'thinkingLevel',
+  'playbook.learn',
+  'maxIterations',
+  ...ROLE_KEYS,
+];
+
+/**
+ * Lowest first. `user` is `OPENDEV_HOME/settings.json` in the CLI and the `opendev.*` settings in
+ * VS Code; `flags` exist only in the CLI.
+ */
+export const LAYER_KINDS = ['default', 'environment', 'user', 'project', 'flags'] as const;
+export type LayerKind = (typeof LAYER_KINDS)[number];
+
+export interface SettingsLayer {
+  kind: LayerKind;
+  /** Where the layer comes from, for people: a file path, "the environment", "VS Code settings". */
+  label: string;
+  values: LayerValues;
+  /** Where each value came from when it is more precise than the label: `OPENDEV_MODEL`, `--model`, `opendev.model`. */
+  origins?: Partial<Record<SettingKey, string>>;
+}
+
+export interface SettingSource {
+  layer: LayerKind;
+  /** The file, variable, flag or setting that gave the value. */
+  origin: string;
+}
+
+/** Settings a layer does not interpret but keeps for their own loaders (hooks) or a later feature (MCP servers). */
+export interface PassthroughSettings {
+  hooks?: unknown;
+  disableAllHooks?: unknown;
+  mcp_servers?: unknown;
+}

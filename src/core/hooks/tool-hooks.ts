@@ -1,0 +1,174 @@
+import type { ToolLifecycle } from '../agent/tool-dispatcher';
+import { parseToolArguments, type ToolCall } from '../messages';
+import { toolFailure, type ToolExecutionContext, type ToolResult } from '../tools/tool';
+import { hasEvent, permissionModeOf, unwrapHooks, type AnyHooksConfig, type HookSessionOptions } from './lifecycle';
+import { toolMatchNames } from './matcher';
+import { runHooks, type RunHooksOptions } from './runner';
+import type { HookEvent, HookInput, HookRunOutcome } from './types';
+
+export interface HooksLifecycleOptions extends HookSessionOptions {
+  /** additionalContext from PreToolUse / PostToolUse / PostToolUseFailure hooks, for the model's next call. */
+  onContext?(event: HookEvent, call: ToolCall, context: string): void;
+  /** A hook answered `continue: false`: the agent should stop (the call itself is refused). */
+  onStop?(reason: string): void;
+  /** systemMessage values for the user. */
+  onSystemMessage?(message: string): void;
+}
+
+/** A `ToolLifecycle` plus `idle()`, which resolves when every post hook started so far has finished. */
+export interface HooksLifecycle extends ToolLifecycle {
+  /** Resolves when the post hooks started so far have finished, or at once when `signal` aborts. */
+  idle(signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * PreToolUse / PostToolUse / PostToolUseFailure hooks around every tool call.
+ * `before`: deny, `decision: "block"` or exit 2 refuses the call (`toolFailure('permission', reason)`);
+ * `ask` / `defer` ask the user (refused when no one can answer); `updatedInput` replaces the whole
+ * argument object; allow (or nothing) proceeds. `after`: the post hooks start and are NOT awaited
+ * (the next call of the batch runs meanwhile); their failures become warnings. A hook that times
+ * out or fails never blocks.
+ */
+export function hooksLifecycle(config: AnyHooksConfig, opts: HooksLifecycleOptions): HooksLifecycle {
+  const hooks = unwrapHooks(config);
+  const pending = new Set<Promise<void>>();
+  const refused = new Set<string>();
+  const rewritten = new Map<string, string>();
+  const warn = (m: string) => {
+    try {
+      opts.onWarning?.(m);
+    } catch {
+      /* a broken sink must not break the agent */
+    }
+  };
+  const base = (event: HookEvent, ctx: ToolExecutionContext): HookInput => {
+    const input: HookInput = { session_id: opts.sessionId, cwd: opts.workspaceRoot, hook_event_name: event, permission_mode: permissionModeOf(ctx.mode) };
+    if (opts.transcriptPath) input.transcript_path = opts.transcriptPath;
+    if (ctx.agent.isSubagent) input.agent_type = ctx.agent.name;
+    return input;
+  };
+  const runOpts = (call: ToolCall, signal?: AbortSignal): RunHooksOptions => {
+    const o: RunHooksOptions = { projectDir: opts.workspaceRoot, matchValue: toolMatchNames(call.name) };
+    if (signal) o.signal = signal;
+    if (opts.defaultTimeoutMs !== undefined) o.defaultTimeoutMs = opts.defaultTimeoutMs;
+    return o;
+  };
+  const report = (event: HookEvent, call: ToolCall, outcome: HookRunOutcome) => {
+    outcome.warnings.forEach(warn);
+    for (const m of outcome.systemMessages) opts.onSystemMessage?.(m);
+    if (outcome.additionalContext) opts.onContext?.(event, call, outcome.additionalContext);
+  };
+
+  return {
+    async before(call, ctx) {
+      if (!hasEvent(hooks, 'PreToolUse')) return { proceed: true, call };
+      const input = base('PreToolUse', ctx);
+      input.tool_name = call.name;
+      input.tool_input = parseToolArguments(call.arguments);
+      input.tool_use_id = call.id;
+      let outcome: HookRunOutcome;
+      try {
+        outcome = await runHooks(hooks, input, runOpts(call, ctx.signal));
+      } catch (err) {
+        warn(`PreToolUse hooks failed: ${(err as Error).message}`);
+        return { proceed: true, call };
+      }
+      report('PreToolUse', call, outcome);
+      const refuse = (message: string, kind: 'permission' | 'rejected' = 'permission') => {
+        refused.add(call.id);
+        return { proceed: false as const, result: toolFailure(kind, message) };
+      };
+      if (outcome.stop) {
+        opts.onStop?.(outcome.stop.reason);
+        return refuse(`A hook stopped the agent${outcome.stop.reason ? `: ${outcome.stop.reason}` : '.'}`);
+      }
+      if (outcome.blocked || outcome.permissionDecision === 'deny') {
+        const reason = outcome.permissionDecisionReason ?? outcome.blockReason ?? 'no reason given';
+        return refuse(`A PreToolUse hook blocked ${call.name}: ${reason}`);
+      }
+      let next = call;
+      if (outcome.updatedInput) {
+        next = { ...call, arguments: JSON.stringify(outcome.updatedInput) };
+        rewritten.set(call.id, next.arguments);
+      }
+      if (outcome.permissionDecision === 'ask' || outcome.permissionDecision === 'defer') {
+        const reason = outcome.permissionDecisionReason;
+        if (!ctx.ui.requestApproval) return refuse(`A hook requires the user's approval for ${call.name}${reason ? ` (${reason})` : ''}, and no one is available to approve it.`);
+        const decision = await ctx.ui.requestApproval({ kind: 'tool', toolName: call.name, title: reason ? `Hook asks: ${reason}` : `Allow ${call.name}? (a hook asks)`, args: next.arguments }, ctx.signal);
+        if (decision.action === 'deny') return refuse(`The user denied ${call.name}${decision.feedback ? `: ${decision.feedback}` : '.'}`, 'rejected');
+        if (decision.action === 'edit') {
+          next = { ...next, arguments: JSON.stringify({ ...asObject(parseToolArguments(next.arguments)), command: decision.command }) };
+          rewritten.set(call.id, next.arguments);
+        }
+      }
+      return { proceed: true, call: next };
+    },
+
+    after(call, result, ctx) {
+      if (refused.delete(call.id)) return; // never ran: PostToolUse* does not fire
+      const args = rewritten.get(call.id) ?? call.arguments;
+      rewritten.delete(call.id);
+      const event: HookEvent = result.ok ? 'PostToolUse' : 'PostToolUseFailure';
+      if (!hasEvent(hooks, event)) return;
+      const input = base(event, ctx);
+      input.tool_name = call.name;
+      input.tool_input = parseToolArguments(args);
+      input.tool_use_id = call.id;
+      if (result.ok) input.tool_response = toolResponse(result);
+      else input.error = result.output;
+      // Not awaited, and not tied to the turn's abort signal (the tool already ran); the timeout bounds it.
+      const p: Promise<void> = runHooks(hooks, input, runOpts(call))
+        .then((outcome) => report(event, call, outcome))
+        .catch((err: unknown) => warn(`${event} hooks failed: ${String(err)}`))
+        .finally(() => pending.delete(p));
+      pending.add(p);
+    },
+
+    async idle(signal) {
+      while (pending.size > 0 && !signal?.aborted) await settledOrAborted(Promise.all([...pending]), signal);
+    },
+  };
+}
+
+/**
+ * Chains lifecycles: `before` runs in order, each seeing the call the previous one produced; the
+ * first refusal wins and later ones do not run. `after` runs every lifecycle's `after` (in order).
+ */
+export function composeLifecycles(...lifecycles: ToolLifecycle[]): ToolLifecycle {
+  return {
+    async before(call, ctx) {
+      let current = call;
+      for (const l of lifecycles) {
+        if (!l.before) continue;
+        const gate = await l.before(current, ctx);
+        if (!gate.proceed) return gate;
+        current = gate.call;
+      }
+      return { proceed: true, call: current };
+    },
+    async after(call, result, ctx) {
+      for (const l of lifecycles) await l.after?.(call, result, ctx);
+    },
+  };
+}
+
+/** Resolves when `work` settles or `signal` aborts, whichever is first; leaves no listener behind. */
+function settledOrAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return work.then(() => undefined);
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void work.then(done, done);
+  });
+}
+
+function toolResponse(result: ToolResult): Record<string, unknown> {
+  return { success: result.ok, output: result.output, summary: result.summary };
+}
+
+function asObject(v: unknown): Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}

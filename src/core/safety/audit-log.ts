@@ -1,0 +1,64 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { opendevPaths } from '../config/opendev-home';
+import { encodeProjectPath } from '../session/session-store';
+import type { ApprovalLevel } from './approval-level';
+import type { Decider } from './judgement';
+import type { RuleSource } from './permission-rule';
+
+/** One line of `OPENDEV_HOME/projects/<project>/audit.jsonl`: a decision on a call that could change something. */
+export interface AuditEntry {
+  time: string;
+  tool: string;
+  /** The command line, the file path, or the arguments cut to 300 characters. */
+  summary: string;
+  action: 'allow' | 'deny';
+  decidedBy: Decider;
+  rule?: { id: string; source: RuleSource };
+  level: ApprovalLevel;
+  reason?: string;
+  /** The user was asked (and answered, or nobody could). */
+  asked?: boolean;
+  /** "Always allow": the rules it added. */
+  remembered?: string[];
+  /** The user edited the command; `summary` is what ran, this is what the model asked for. */
+  editedFrom?: string;
+}
+
+export function auditLogFile(home: string, workspaceRoot: string): string {
+  return join(opendevPaths(home).projectsDir, encodeProjectPath(workspaceRoot), 'audit.jsonl');
+}
+
+/**
+ * Appends decisions as JSON lines, in order, without ever holding up a tool call: writes are
+ * queued in the background; the first failure is reported once and later ones are silent.
+ */
+export class AuditLog {
+  private queue: Promise<void> = Promise.resolve();
+  private warned = false;
+  private madeDir = false;
+
+  constructor(readonly file: string) {}
+
+  record(entry: AuditEntry, warn: (message: string) => void): void {
+    const line = `${JSON.stringify(entry)}\n`;
+    this.queue = this.queue.then(async () => {
+      try {
+        if (!this.madeDir) {
+          await mkdir(dirname(this.file), { recursive: true });
+          this.madeDir = true;
+        }
+        await appendFile(this.file, line, 'utf8');
+      } catch (err) {
+        if (this.warned) return;
+        this.warned = true;
+        warn(`Could not write the approval audit log ${this.file} (${(err as Error).message}); decisions still apply but are not logged.`);
+      }
+    });
+  }
+
+  /** Resolves when every queued line is written (or has failed). */
+  flush(): Promise<void> {
+    return this.queue;
+  }
+}

@@ -1,0 +1,42 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { judgeCommand } from './command-judge';
+import { ruleRef, type JudgeContext, type Judgement } from './judgement';
+import { ruleMatches, type RuleSubject } from './permission-rule';
+import { boundaryConcern } from './workspace-boundary';
+
+export interface CallFacts {
+  name: string;
+  args: Record<string, unknown>;
+  /** A file tool (write_file, edit_file): its `file_path` is judged against path rules and the boundary. */
+  fileTool: boolean;
+  /** The user approved the plan with "auto-approve edits": file edits need no approval. */
+  autoApproveEdits: boolean;
+}
+
+/**
+ * Judges any tool call that changes something: run_command by its command line, file tools by
+ * their path (rules on the workspace-relative path, then the level; outside the workspace always
+ * asks), other tools by rules on their JSON arguments, then the level.
+ */
+export function judgeCall(call: CallFacts, ctx: JudgeContext): Judgement {
+  if (call.name === 'run_command' && typeof call.args.command === 'string') return judgeCommand(call.args.command, ctx);
+  const path = call.fileTool && typeof call.args.file_path === 'string' ? call.args.file_path : undefined;
+  const subject = path !== undefined ? pathSubject(call.name, path, ctx.workspaceRoot) : { tool: call.name, exact: [JSON.stringify(call.args)], loose: [] };
+  const rule = ctx.rules.find((r) => r.type !== 'danger' && ruleMatches(r, subject));
+  let judgement: Judgement;
+  if (rule) judgement = { action: rule.action, decidedBy: 'rule', rule: ruleRef(rule), ...(rule.action !== 'allow' ? { reason: `it matches ${rule.id}` } : {}) };
+  else if (ctx.level === 'auto' || (call.fileTool && call.autoApproveEdits)) judgement = { action: 'allow', decidedBy: 'level' };
+  else judgement = { action: 'ask', decidedBy: 'level' };
+  if (judgement.action === 'deny' || path === undefined) return judgement;
+  const concern = boundaryConcern(path, { workspaceRoot: ctx.workspaceRoot, home: ctx.home });
+  return concern ? { ...judgement, action: 'ask', decidedBy: 'boundary', reason: concern, askAlways: true } : judgement;
+}
+
+/** A file path as rules see it: workspace-relative with `/` (absolute when outside), and absolute. */
+function pathSubject(tool: string, filePath: string, workspaceRoot: string): RuleSubject {
+  const absolute = resolve(workspaceRoot, filePath);
+  const rel = relative(workspaceRoot, absolute);
+  const inside = rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
+  const shown = inside ? rel.split(sep).join('/') : absolute;
+  return { tool, exact: inside ? [shown, absolute] : [absolute], loose: [], paths: true };
+}

@@ -1,0 +1,108 @@
+import { checkDanger } from '../process/danger-gate';
+import { programOf, type CommandPart, type SplitCommand } from './command-part';
+import { splitCommand } from './command-split';
+import { ruleRef, type JudgeContext, type Judgement, type PartVerdict } from './judgement';
+import { ruleMatches, type PermissionRule, type RuleSubject } from './permission-rule';
+import { isKnownSafePart } from './safe-commands';
+import { boundaryConcern } from './workspace-boundary';
+
+/**
+ * Judges a command line: the danger rules first (nothing overrides them), then every simple
+ * command on its own against the rules (first match by priority) or, without a matching rule,
+ * the approval level. The line is allowed only when every part is, and denied when any part is.
+ * The level alone never approves nested commands, several lines or writes by redirection; an
+ * allow rule covers redirections only when it says so (`redirects: true`); writes outside the
+ * workspace always ask; hidden expansions and unreadable lines always ask.
+ */
+export function judgeCommand(command: string, ctx: JudgeContext): Judgement {
+  const split = splitCommand(command);
+  const danger = dangerOf(command, split, ctx);
+  if (danger) return danger;
+  const parts = split.parts.map((part) => judgePart(part, split, ctx));
+  const denied = parts.find((v) => v.action === 'deny');
+  if (denied) return verdictOf('deny', denied, parts);
+
+  const hidden = split.risky ?? split.deceptive ?? (split.parseError ? `the line cannot be read reliably: ${split.parseError}` : undefined);
+  if (hidden) return { action: 'ask', decidedBy: 'rule', rule: { id: 'default:hidden-command', source: 'default' }, reason: hidden, parts, askAlways: true };
+
+  const asking = [...parts].filter((v) => v.action === 'ask').sort((a, b) => ASK_WEIGHT[b.decidedBy] + (b.reason ? 1 : 0) - (ASK_WEIGHT[a.decidedBy] + (a.reason ? 1 : 0)))[0];
+  if (asking) return { ...verdictOf('ask', asking, parts), ...(parts.some((v) => v.decidedBy === 'boundary') ? { askAlways: true } : {}) };
+  if (parts.length === 0) return { action: 'allow', decidedBy: 'level', parts };
+  const byLevel = parts.find((v) => v.decidedBy !== 'rule');
+  return byLevel ? { action: 'allow', decidedBy: 'level', parts } : verdictOf('allow', parts[0]!, parts);
+}
+
+const ASK_WEIGHT: Record<PartVerdict['decidedBy'], number> = { boundary: 6, danger: 6, rule: 4, level: 0 };
+
+function verdictOf(action: Judgement['action'], v: PartVerdict, parts: PartVerdict[]): Judgement {
+  const out: Judgement = { action, decidedBy: v.decidedBy, parts };
+  if (v.rule) out.rule = ruleRef(v.rule);
+  const reason = v.reason ?? (action === 'deny' && v.rule ? `\`${v.part.text}\` is denied by the rule ${v.rule.id}` : undefined);
+  if (reason) out.reason = reason;
+  return out;
+}
+
+/** The built-in danger rules (on the line and on every decoded part), then danger rules from permission files. */
+function dangerOf(command: string, split: SplitCommand, ctx: JudgeContext): Judgement | undefined {
+  const verdicts = [checkDanger(command, { cwd: ctx.workspaceRoot, home: ctx.home }), ...split.parts.map((p) => checkDanger(quoteWords(p.words), { home: ctx.home }))];
+  const blocked = verdicts.find((v) => v.blocked);
+  if (blocked) return { action: 'deny', decidedBy: 'danger', rule: { id: `danger:${blocked.rule}`, source: 'default' }, reason: blocked.reason ?? 'a dangerous command' };
+  const lineSubject: RuleSubject = { tool: 'run_command', exact: [command], loose: [] };
+  for (const rule of ctx.rules) {
+    if (rule.type !== 'danger') continue;
+    const part = split.parts.find((p) => ruleMatches(rule, subjectOf(p)));
+    if (part || ruleMatches(rule, lineSubject)) {
+      return { action: 'deny', decidedBy: 'danger', rule: ruleRef(rule), reason: `\`${part?.text ?? command}\` matches the danger rule ${rule.id}` };
+    }
+  }
+  return undefined;
+}
+
+function judgePart(part: CommandPart, split: SplitCommand, ctx: JudgeContext): PartVerdict {
+  const subject = subjectOf(part);
+  const rule = ctx.rules.find((r) => r.type !== 'danger' && ruleMatches(r, subject));
+  const verdict = rule ? ruleVerdict(part, rule) : levelVerdict(part, split, ctx);
+  if (verdict.action !== 'deny') {
+    // The boundary is the reason worth telling, even when the part asks anyway.
+    const concern = part.writes.map((w) => boundaryConcern(w.target, { workspaceRoot: ctx.workspaceRoot, home: ctx.home, cwdUnknown: part.afterCd })).find(Boolean);
+    if (concern) return { part, action: 'ask', decidedBy: 'boundary', reason: concern, ...(rule ? { rule } : {}) };
+  }
+  return verdict;
+}
+
+function ruleVerdict(part: CommandPart, rule: PermissionRule): PartVerdict {
+  if (rule.action === 'allow' && part.writes.length > 0 && !rule.redirects) {
+    return { part, action: 'ask', decidedBy: 'rule', rule, reason: `it writes to \`${part.writes[0]!.target}\`, which the rule ${rule.id} does not cover` };
+  }
+  const reason = rule.action === 'ask' ? `\`${part.text}\` matches ${rule.id}` : undefined;
+  return { part, action: rule.action, decidedBy: 'rule', rule, ...(reason ? { reason } : {}) };
+}
+
+/** Without a rule: Manual asks; Semi-Auto runs known read-only commands; Auto runs the rest of what is plain. */
+function levelVerdict(part: CommandPart, split: SplitCommand, ctx: JudgeContext): PartVerdict {
+  if (ctx.level === 'manual') return { part, action: 'ask', decidedBy: 'level' };
+  const feature = part.writes.length > 0
+    ? `it writes to \`${part.writes[0]!.target}\``
+    : split.substitution
+      ? 'it runs nested commands ($(…), backticks or process substitution)'
+      : split.multiline
+        ? 'it runs commands on several lines'
+        : undefined;
+  if (feature) return { part, action: 'ask', decidedBy: 'level', reason: feature };
+  if (ctx.level === 'semi-auto' && !isKnownSafePart(part)) return { part, action: 'ask', decidedBy: 'level' };
+  return { part, action: 'allow', decidedBy: 'level' };
+}
+
+/** What rules see of one simple command. Allows match it as written; denials also past wrappers and folders. */
+export function subjectOf(part: CommandPart): RuleSubject {
+  const { name, args, assignments } = programOf(part.words);
+  const bare = [name, ...args].join(' ').trim();
+  const exact = part.written === part.text ? [part.text] : [part.text, part.written];
+  if (!assignments && !exact.includes(bare)) exact.push(bare);
+  return { tool: 'run_command', exact, loose: [bare, part.words.join(' ')] };
+}
+
+/** Words back into a line the danger gate reads the same way (after quotes and `$'…'` escapes were decoded). */
+function quoteWords(words: readonly string[]): string {
+  return words.map((w) => (/^[\w@%+=:,./~-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+}

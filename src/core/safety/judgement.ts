@@ -1,0 +1,40 @@
+import type { ApprovalLevel } from './approval-level';
+import type { CommandPart } from './command-part';
+import type { PermissionRule, RuleAction, RuleSource } from './permission-rule';
+
+/** Who settled a call: a danger rule, a permission rule, the approval level, the workspace boundary, the user. */
+export type Decider = 'danger' | 'rule' | 'level' | 'boundary' | 'user' | 'unattended';
+
+/** What the rules and the level say about one call, before anyone is asked. */
+export interface Judgement {
+  action: RuleAction;
+  decidedBy: Exclude<Decider, 'user' | 'unattended'>;
+  rule?: { id: string; source: RuleSource };
+  /** Why it is refused or asks (one clause, for the user and the model). */
+  reason?: string;
+  /** For run_command: the verdict of every simple command, in the order they are written. */
+  parts?: PartVerdict[];
+  /** The ask comes from something no "Always allow" may cover (a boundary, a hidden expansion). */
+  askAlways?: boolean;
+}
+
+export interface PartVerdict {
+  part: CommandPart;
+  action: RuleAction;
+  decidedBy: Judgement['decidedBy'];
+  rule?: PermissionRule;
+  reason?: string;
+  askAlways?: boolean;
+}
+
+export interface JudgeContext {
+  /** Sorted by priority (compareRules), already limited to this workspace. */
+  rules: readonly PermissionRule[];
+  level: ApprovalLevel;
+  workspaceRoot: string;
+  home?: string;
+}
+
+export function ruleRef(rule: PermissionRule): { id: string; source: RuleSource } {
+  return { id: rule.id, source: rule.source };
+}

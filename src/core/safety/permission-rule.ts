@@ -1,0 +1,168 @@
+import { z } from 'zod';
+
+/**
+ * Permission rules (§2.4.1). Four kinds:
+ * - `pattern`: a glob (`*`, `**`, `?`) or a `/regex/flags` over the tool's argument (each simple
+ *   command for run_command, the workspace-relative path for file tools, the JSON arguments otherwise);
+ * - `command`: one exact simple command;
+ * - `prefix`: a command prefix, word-bounded (`git log` matches `git log -5`, not `git logout`);
+ * - `danger`: a glob or regex that always refuses, at priority 100 like the built-in danger rules.
+ * Each has an action, a priority (0–99; 100 belongs to danger rules) and a source. The first match
+ * in priority order wins (ties: session, project, user, default; then the longer pattern; then the
+ * stricter action).
+ */
+export type RuleAction = 'allow' | 'ask' | 'deny';
+export type RuleType = 'pattern' | 'command' | 'prefix' | 'danger';
+export type RuleSource = 'default' | 'user' | 'project' | 'session';
+
+export const DANGER_PRIORITY = 100;
+export const DEFAULT_RULE_PRIORITY = 50;
+
+export interface PermissionRule {
+  id: string;
+  type: RuleType;
+  /** A glob over tool names; `run_command` when the file leaves it out. */
+  tool: string;
+  /** Absent on a pattern rule: every call of the tool. */
+  pattern?: string;
+  action: RuleAction;
+  priority: number;
+  source: RuleSource;
+  /** An allow that also covers writing files by redirection (`>`, `>>`, `tee`). */
+  redirects?: boolean;
+  /** Only in this workspace (rules remembered from "Always allow" carry it). */
+  workspace?: string;
+}
+
+/** What a rule is matched against. */
+export interface RuleSubject {
+  tool: string;
+  /** Texts an allow may match: the command as written (and without wrappers when it sets no variables). */
+  exact: readonly string[];
+  /** Texts a deny or ask also looks at: the command past assignments and wrappers, the program without its folder. */
+  loose: readonly string[];
+  /** File tools: `*` stops at `/` (use `**` to cross folders). */
+  paths?: boolean;
+}
+
+const REGEX = /^\/(.+)\/([gimsuy]*)$/;
+
+/** One rule as written in permissions.json. */
+export const ruleEntrySchema = z
+  .object({
+    id: z.string().min(1).optional(),
+    type: z.enum(['pattern', 'command', 'prefix', 'danger']),
+    tool: z.string().min(1).optional(),
+    pattern: z.string().min(1).optional(),
+    action: z.enum(['allow', 'ask', 'deny']).optional(),
+    priority: z.number().int().min(0).max(99).optional(),
+    redirects: z.boolean().optional(),
+    workspace: z.string().min(1).optional(),
+    created: z.string().optional(),
+    note: z.string().optional(),
+  })
+  .strict()
+  .superRefine((rule, ctx) => {
+    if (rule.type !== 'pattern' && rule.pattern === undefined) ctx.addIssue({ code: 'custom', message: `a ${rule.type} rule needs a pattern` });
+    if (rule.type === 'pattern' && rule.pattern === undefined && rule.tool === undefined) ctx.addIssue({ code: 'custom', message: 'a pattern rule needs a pattern or a tool' });
+    if (rule.type !== 'danger' && rule.action === undefined) ctx.addIssue({ code: 'custom', message: 'an action (allow, ask or deny) is missing' });
+    if (rule.type === 'danger' && rule.action !== undefined && rule.action !== 'deny') ctx.addIssue({ code: 'custom', message: 'a danger rule always denies' });
+    const regex = rule.pattern !== undefined && (rule.type === 'pattern' || rule.type === 'danger') ? REGEX.exec(rule.pattern) : null;
+    if (regex) {
+      try {
+        new RegExp(regex[1]!, regex[2]);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${(err as Error).message}` });
+      }
+    }
+  });
+export type RuleEntry = z.infer<typeof ruleEntrySchema>;
+
+export function ruleFromEntry(entry: RuleEntry, source: RuleSource): PermissionRule {
+  const tool = entry.tool ?? 'run_command';
+  const danger = entry.type === 'danger';
+  const rule: PermissionRule = {
+    id: entry.id ?? `${source}:${entry.type}:${tool === 'run_command' ? '' : `${tool} `}${entry.pattern ?? '*'}`,
+    type: entry.type,
+    tool,
+    action: danger ? 'deny' : entry.action!,
+    priority: danger ? DANGER_PRIORITY : (entry.priority ?? DEFAULT_RULE_PRIORITY),
+    source,
+  };
+  if (entry.pattern !== undefined) rule.pattern = entry.pattern;
+  if (entry.redirects) rule.redirects = true;
+  if (entry.workspace) rule.workspace = entry.workspace;
+  return rule;
+}
+
+export function ruleMatches(rule: PermissionRule, subject: RuleSubject): boolean {
+  if (!compileGlob(rule.tool, false, false).test(subject.tool)) return false;
+  if (rule.pattern === undefined) return true;
+  const strict = rule.action === 'allow';
+  const texts = strict ? subject.exact : [...subject.exact, ...subject.loose];
+  const test = matcher(rule, !strict, subject.paths === true);
+  return texts.some(test);
+}
+
+function matcher(rule: PermissionRule, ignoreCase: boolean, paths: boolean): (text: string) => boolean {
+  const pattern = rule.pattern!;
+  const fold = (t: string) => (ignoreCase ? t.toLowerCase() : t);
+  switch (rule.type) {
+    case 'command':
+      return (text) => fold(text.trim()) === fold(pattern.trim());
+    case 'prefix': {
+      const prefix = fold(pattern.trim());
+      return (text) => {
+        const t = fold(text.trim());
+        return t === prefix || (t.startsWith(prefix) && /\s/.test(t[prefix.length] ?? ''));
+      };
+    }
+    default: {
+      const regex = REGEX.exec(pattern);
+      const re = regex ? new RegExp(regex[1]!, ignoreCase && !regex[2]!.includes('i') ? `${regex[2]}i` : regex[2]) : compileGlob(pattern, paths, ignoreCase);
+      return (text) => re.test(text.trim());
+    }
+  }
+}
+
+const globCache = new Map<string, RegExp>();
+
+/** A whole-text glob: `*` any run (not `/` for paths), `**` any run, `?` one character. */
+export function compileGlob(glob: string, paths: boolean, ignoreCase: boolean): RegExp {
+  const key = `${paths ? 'p' : 'c'}${ignoreCase ? 'i' : 's'}${glob}`;
+  let re = globCache.get(key);
+  if (!re) {
+    let out = '';
+    for (let i = 0; i < glob.length; i++) {
+      const c = glob[i]!;
+      if (c === '*' && glob[i + 1] === '*') {
+        const slash = paths && glob[i + 2] === '/';
+        out += slash ? '(?:.*/)?' : '.*';
+        i += slash ? 2 : 1;
+      } else if (c === '*') out += paths ? '[^/]*' : '.*';
+      else if (c === '?') out += paths ? '[^/]' : '.';
+      else out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
+    re = new RegExp(`^${out}$`, ignoreCase ? 'is' : 's');
+    globCache.set(key, re);
+  }
+  return re;
+}
+
+const SOURCE_RANK: Record<RuleSource, number> = { session: 3, project: 2, user: 1, default: 0 };
+const STRICTNESS: Record<RuleAction, number> = { deny: 2, ask: 1, allow: 0 };
+
+/** Priority order: the first rule that matches decides. */
+export function compareRules(a: PermissionRule, b: PermissionRule): number {
+  return (
+    b.priority - a.priority ||
+    SOURCE_RANK[b.source] - SOURCE_RANK[a.source] ||
+    (b.pattern?.length ?? 0) - (a.pattern?.length ?? 0) ||
+    STRICTNESS[b.action] - STRICTNESS[a.action]
+  );
+}
+
+/** Rules that are "the same pattern" (a project rule replaces a user rule with the same key). */
+export function ruleKey(rule: Pick<PermissionRule, 'type' | 'tool' | 'pattern'>): string {
+  return `${rule.type}\u0000${rule.tool}\u0000${rule.pattern ?? ''}`;
+}

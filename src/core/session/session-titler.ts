@@ -1,0 +1,64 @@
+// Background titles (paper §2.5.1): after the first exchange, the compact model names the session
+// from its latest messages. Best effort: any failure (no model, an error, a timeout, an empty or
+// useless answer) leaves the first-line title in place.
+import { callModel } from '../agent/model-call';
+import type { ResolvedRoleModel } from '../agent/role-resolver';
+import type { AssistantMessage, Message } from '../messages';
+import { renderTranscript } from '../memory/transcript';
+import { loadTemplate, renderTemplate } from '../templates';
+import { silentUI } from '../ui';
+import { makeTitle, TITLE_MAX } from './session-naming';
+
+/** The messages the title is made from (paper: the last 4), tool traffic left out. */
+const TITLE_MESSAGES = 4;
+const LIMITS = { maxMessageChars: 600, maxToolChars: 200, maxTotalChars: 3_000 };
+
+/** Whether the conversation holds a first exchange: a request and an answer in words. */
+export function hasFirstExchange(messages: readonly Message[]): boolean {
+  return messages.some((m) => m.role === 'user') && messages.some((m) => m.role === 'assistant' && m.content.trim() !== '');
+}
+
+/** A title of at most 50 characters, or undefined when none could be made. Never throws. */
+export async function generateSessionTitle(model: ResolvedRoleModel, messages: readonly Message[], signal: AbortSignal): Promise<string | undefined> {
+  const template = loadTemplate('session/title.md');
+  if (!template) return undefined;
+  const spoken = messages.filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content.trim() !== '').slice(-TITLE_MESSAGES);
+  if (spoken.length === 0) return undefined;
+  const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
+  try {
+    await callModel(
+      reply,
+      model,
+      {
+        messages: [
+          { role: 'system', content: renderTemplate(template, { MAX_CHARS: String(TITLE_MAX) }) },
+          { role: 'user', content: renderTranscript(spoken.map(withoutCalls), LIMITS) },
+        ],
+        tools: [],
+      },
+      { ui: silentUI, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, signal },
+      { streamText: false },
+    );
+  } catch {
+    return undefined;
+  }
+  return cleanTitle(reply.content);
+}
+
+/** The first line of the answer without quotes, a "Title:" label or a final period. */
+export function cleanTitle(answer: string): string | undefined {
+  const line = answer
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
+  if (!line) return undefined;
+  const bare = line
+    .replace(/^(\*\*)?title(\*\*)?\s*:\s*/i, '')
+    .replace(/^["'`*#\s]+|["'`*\s]+$/g, '')
+    .replace(/\.$/, '');
+  return bare ? makeTitle(bare) : undefined;
+}
+
+function withoutCalls(m: Message): Message {
+  return m.role === 'assistant' ? { ...m, toolCalls: [] } : m;
+}

@@ -1,0 +1,172 @@
+import { appendFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+
+/** One file-changing tool call (write_file, edit_file, run_command, any tool that is not read-only). */
+export const OperationRecordSchema = z.object({
+  type: z.literal('operation'),
+  session: z.string(),
+  step: z.number().int().positive(),
+  tool: z.string(),
+  /** The paths the call names (a command's effects are known only from the step's snapshot). */
+  paths: z.array(z.string()),
+  command: z.string().optional(),
+  ok: z.boolean(),
+  at: z.string(),
+});
+
+/** One step (a model response's tool calls) that changed files, with the snapshots around it. */
+export const StepRecordSchema = z.object({
+  type: z.literal('step'),
+  session: z.string(),
+  step: z.number().int().positive(),
+  /** Shadow-repo trees just before the step's first change and just after its last. */
+  before: z.string(),
+  after: z.string(),
+  changed: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted']) })),
+  /** Files over the size cap that the step created, changed or deleted: undo cannot bring them back. */
+  skipped: z.array(z.object({ path: z.string(), bytes: z.number() })),
+  tools: z.array(z.string()),
+  at: z.string(),
+});
+
+/** Steps undone by /undo; `savedTree` is the workspace just before, should anyone need it back. */
+export const UndoRecordSchema = z.object({
+  type: z.literal('undo'),
+  session: z.string(),
+  steps: z.array(z.number().int().positive()),
+  savedTree: z.string().optional(),
+  at: z.string(),
+});
+
+const LogLineSchema = z.discriminatedUnion('type', [OperationRecordSchema, StepRecordSchema, UndoRecordSchema]);
+
+export type OperationRecord = z.infer<typeof OperationRecordSchema>;
+export type StepRecord = z.infer<typeof StepRecordSchema>;
+export type UndoRecord = z.infer<typeof UndoRecordSchema>;
+type LogLine = z.infer<typeof LogLineSchema>;
+
+export interface SessionHistory {
+  steps: StepRecord[];
+  undone: Set<number>;
+  /** The highest step number the session used (operations included); 0 for a new session. */
+  lastStep: number;
+}
+
+/** The paper's undo history: this many operations (and steps) in memory; all of them on disk. */
+export const IN_MEMORY_LIMIT = 50;
+/** A log over this size is cut to its newer half when a session starts writing to it. */
+const MAX_LOG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The project's operation log: the last 50 operations and steps in memory, every record appended to
+ * `operations.jsonl` (best effort: a write that fails is reported once and undo still works in this
+ * session from memory). Reading it back validates each line; a damaged line is skipped, not fatal.
+ */
+export class OperationLog {
+  private readonly recentOperations: OperationRecord[] = [];
+  private readonly recentSteps: StepRecord[] = [];
+  private writes: Promise<void> = Promise.resolve();
+  private started = false;
+  private warned = false;
+
+  constructor(
+    readonly file: string,
+    private readonly onWarning: (message: string) => void = () => {},
+  ) {}
+
+  get operations(): readonly OperationRecord[] {
+    return this.recentOperations;
+  }
+
+  get steps(): readonly StepRecord[] {
+    return this.recentSteps;
+  }
+
+  recordOperation(record: OperationRecord): void {
+    keepLast(this.recentOperations, record);
+    this.append(record);
+  }
+
+  recordStep(record: StepRecord): void {
+    keepLast(this.recentSteps, record);
+    this.append(record);
+  }
+
+  recordUndo(record: UndoRecord): void {
+    this.append(record);
+  }
+
+  /** Resolves when every record so far is written (or has failed). */
+  flushed(): Promise<void> {
+    return this.writes;
+  }
+
+  /** A session's step records, the steps it undid and its last step number, from disk. */
+  async readSession(session: string): Promise<SessionHistory> {
+    await this.flushed();
+    const steps: StepRecord[] = [];
+    const undone = new Set<number>();
+    let lastStep = 0;
+    for (const line of await readLines(this.file)) {
+      if (line.session !== session) continue;
+      if (line.type === 'step') steps.push(line);
+      if (line.type === 'undo') for (const n of line.steps) undone.add(n);
+      else lastStep = Math.max(lastStep, line.step);
+    }
+    return { steps, undone, lastStep };
+  }
+
+  /** A resumed session's earlier steps, back in memory (the last 50) without being written again. */
+  seed(steps: readonly StepRecord[]): void {
+    for (const step of steps) keepLast(this.recentSteps, step);
+  }
+
+  private append(record: LogLine): void {
+    this.writes = this.writes.then(async () => {
+      try {
+        if (!this.started) {
+          this.started = true;
+          await mkdir(dirname(this.file), { recursive: true });
+          await trimIfLarge(this.file);
+        }
+        await appendFile(this.file, `${JSON.stringify(record)}\n`);
+      } catch (err) {
+        if (this.warned) return;
+        this.warned = true;
+        this.onWarning(`Could not write the operation log ${this.file} (${(err as Error).message}); /undo still works for this session's steps.`);
+      }
+    });
+  }
+}
+
+function keepLast<T>(list: T[], item: T): void {
+  list.push(item);
+  if (list.length > IN_MEMORY_LIMIT) list.splice(0, list.length - IN_MEMORY_LIMIT);
+}
+
+async function readLines(file: string): Promise<LogLine[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const lines: LogLine[] = [];
+  for (const raw of text.split('\n')) {
+    if (!raw.trim()) continue;
+    try {
+      const parsed = LogLineSchema.safeParse(JSON.parse(raw));
+      if (parsed.success) lines.push(parsed.data);
+    } catch {
+      // a torn or hand-edited line: skipped
+    }
+  }
+  return lines;
+}
+
+/** Keeps the newer half of an oversized log (temp file + rename: a crash leaves the old or the new one). */
+async function trimIfLarge(file: string): Promise<void> {
+  const size = await stat(file).then((s) => s.size).catch(() => 0);
+  if (size <= MAX_LOG_BYTES) return;
+  const text = await readFile(file, 'utf8');
+  const tail = text.slice(text.length - MAX_LOG_BYTES / 2);
+  const kept = tail.slice(tail.indexOf('\n') + 1);
+  await writeFile(`${file}.tmp`, kept);
+  await rename(`${file}.tmp`, file);
+}

@@ -1,0 +1,253 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { loadHooksConfig } from '../../../../src/core/hooks/config';
+import {
+  editorSettingsLayer,
+  loadLayeredSettings,
+  projectSettingsFile,
+  resolveLayeredSettings,
+  settingsFileLayer,
+} from '../../../../src/core/config/layered-settings';
+import { mergeSettingsLayers } from '../../../../src/core/config/merge-settings';
+import { formatSettingsProblem } from '../../../../src/core/config/settings-problem';
+import type { SettingKey, SettingsLayer } from '../../../../src/core/config/settings-values';
+
+const hint = { apiKeyHint: 'Set it in the environment instead.' };
+
+describe('layered settings', () => {
+  let root: string;
+  let home: string;
+  let ws: string;
+  const write = (file: string, value: unknown) => {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  };
+  const userFile = () => join(home, 'settings.json');
+  const projectFile = () => projectSettingsFile(ws);
+  const load = (env: NodeJS.ProcessEnv = {}, flags?: SettingsLayer) => loadLayeredSettings({ env, home, workspaceRoot: ws, flags });
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'opendev-settings-'));
+    home = join(root, 'home');
+    ws = join(root, 'ws');
+    mkdirSync(home, { recursive: true });
+    mkdirSync(ws, { recursive: true });
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  describe('precedence: defaults < environment < user < project < flags', () => {
+    // One value per layer for every key; each step up must win, and say where it came from.
+    const perLayer: Record<SettingKey, [env: string | undefined, user: unknown, project: unknown, flag: unknown]> = {
+      provider: ['anthropic', 'openai-compatible', 'anthropic', 'openai'],
+      model: ['env-model', 'user-model', 'project-model', 'flag-model'],
+      baseUrl: ['http://127.0.0.1:1/env', 'http://127.0.0.1:2/user', 'http://127.0.0.1:3/project', 'http://127.0.0.1:4/flag'],
+      contextWindow: ['32000', 64_000, 128_000, 256_000],
+      embeddingModel: ['env-embed', 'user-embed', 'project-embed', 'flag-embed'],
+      approvalLevel: [undefined, 'manual', 'auto', 'semi-auto'],
+      thinkingLevel: ['low', 'medium', 'high', 'off'],
+      'playbook.learn': ['0', true, false, true],
+      maxIterations: [undefined, 10, 20, 30],
+      'roles.thinking': ['env-think', { model: 'user-think' }, { model: 'project-think' }, { model: 'flag-think' }],
+      'roles.critique': ['env-critic', { model: 'user-critic' }, { model: 'project-critic' }, { model: 'flag-critic' }],
+      'roles.vision': ['env-vision', { model: 'user-vision' }, { model: 'project-vision' }, { model: 'flag-vision' }],
+      'roles.compact': ['env-compact', { model: 'user-compact' }, { model: 'project-compact' }, { model: 'flag-compact' }],
+    };
+    const ENV_VAR: Partial<Record<SettingKey, string>> = {
+      provider: 'OPENDEV_PROVIDER',
+      model: 'OPENDEV_MODEL',
+      baseUrl: 'ANTHROPIC_BASE_URL', // the provider is anthropic at the environment step
+      contextWindow: 'OPENDEV_CONTEXT_WINDOW',
+      embeddingModel: 'OPENDEV_EMBEDDING_MODEL',
+      thinkingLevel: 'OPENDEV_THINKING',
+      'playbook.learn': 'OPENDEV_PLAYBOOK_LEARN',
+      'roles.thinking': 'OPENDEV_THINKING_MODEL',
+      'roles.critique': 'OPENDEV_CRITIQUE_MODEL',
+      'roles.vision': 'OPENDEV_VISION_MODEL',
+      'roles.compact': 'OPENDEV_COMPACT_MODEL',
+    };
+    /** The file form of a flat key: `playbook.learn` nests, `roles.x` goes under `roles`. */
+    const fileOf = (entries: Array<[SettingKey, unknown]>) => {
+      const out: Record<string, any> = {};
+      for (const [key, value] of entries) {
+        if (key === 'playbook.learn') out.playbook = { learn: value };
+        else if (key.startsWith('roles.')) (out.roles ??= {})[key.slice(6)] = value;
+        else out[key] = value;
+      }
+      return out;
+    };
+    const keys = Object.keys(perLayer) as SettingKey[];
+    const env = Object.fromEntries(keys.flatMap((k) => (perLayer[k][0] !== undefined ? [[ENV_VAR[k]!, perLayer[k][0]]] : [])));
+    const expectValue = (key: SettingKey, raw: unknown) => (key === 'contextWindow' ? Number(raw) : key === 'playbook.learn' && typeof raw === 'string' ? raw === '1' : key.startsWith('roles.') && typeof raw === 'string' ? { model: raw } : raw);
+
+    it('the environment beats the defaults', () => {
+      const { effective, environmentProblems } = load(env);
+      assert.deepEqual(environmentProblems, []);
+      for (const key of keys) {
+        if (perLayer[key][0] === undefined) continue;
+        assert.deepEqual(effective.values[key], expectValue(key, perLayer[key][0]), key);
+        assert.deepEqual(effective.sources[key], { layer: 'environment', origin: ENV_VAR[key] }, key);
+      }
+      assert.equal(effective.values.approvalLevel, 'semi-auto');
+      assert.deepEqual(effective.sources.approvalLevel, { layer: 'default', origin: 'built-in defaults' });
+    });
+
+    it('the user file beats the environment, the project file beats the user file, flags beat both', () => {
+      write(userFile(), fileOf(keys.map((k) => [k, perLayer[k][1]])));
+      let r = load(env);
+      assert.deepEqual(r.problems, []);
+      for (const key of keys) {
+        assert.deepEqual(r.effective.values[key], perLayer[key][1], key);
+        assert.deepEqual(r.effective.sources[key], { layer: 'user', origin: userFile() }, key);
+      }
+      write(projectFile(), fileOf(keys.map((k) => [k, perLayer[k][2]])));
+      r = load(env);
+      for (const key of keys) {
+        assert.deepEqual(r.effective.values[key], perLayer[key][2], key);
+        assert.deepEqual(r.effective.sources[key], { layer: 'project', origin: projectFile() }, key);
+      }
+      const flags: SettingsLayer = { kind: 'flags', label: 'flags', values: Object.fromEntries(keys.map((k) => [k, perLayer[k][3]])), origins: { model: '--model' } };
+      r = load(env, flags);
+      for (const key of keys) assert.deepEqual(r.effective.values[key], perLayer[key][3], key);
+      assert.deepEqual(r.effective.sources.model, { layer: 'flags', origin: '--model' });
+    });
+
+    it('keys are independent: a project that sets only the model keeps the user’s provider and endpoint', () => {
+      write(userFile(), { provider: 'anthropic', baseUrl: 'http://127.0.0.1:2/user' });
+      write(projectFile(), { model: 'claude-project' });
+      const { effective } = load({ OPENDEV_MODEL: 'env-model' });
+      assert.equal(effective.values.provider, 'anthropic');
+      assert.equal(effective.values.baseUrl, 'http://127.0.0.1:2/user');
+      assert.equal(effective.values.model, 'claude-project');
+    });
+
+    it('the endpoint variable follows the provider chosen by any layer; the model defaults per provider', () => {
+      write(projectFile(), { provider: 'anthropic' });
+      const { effective } = load({ OPENAI_BASE_URL: 'http://127.0.0.1:1/openai', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1/anthropic' });
+      assert.equal(effective.values.baseUrl, 'http://127.0.0.1:1/anthropic');
+      assert.deepEqual(effective.sources.baseUrl, { layer: 'environment', origin: 'ANTHROPIC_BASE_URL' });
+      assert.equal(effective.values.model, 'claude-sonnet-4-5');
+      assert.deepEqual(effective.sources.model, { layer: 'default', origin: 'the default for anthropic' });
+    });
+  });
+
+  describe('VS Code: opendev.* is the user layer', () => {
+    const editor = (values: Record<string, unknown>) => editorSettingsLayer((key) => values[key]);
+
+    it('defaults < environment < opendev.* < project file, with the contributed empty defaults meaning unset', () => {
+      write(projectFile(), { model: 'project-model', thinkingLevel: 'high' });
+      const r = resolveLayeredSettings({
+        env: { OPENDEV_MODEL: 'env-model', OPENDEV_THINKING: 'low', OPENDEV_EMBEDDING_MODEL: 'env-embed', OPENAI_BASE_URL: 'http://127.0.0.1:1/env' },
+        user: editor({ model: 'editor-model', thinkingLevel: 'medium', approvalLevel: 'auto', baseUrl: '', contextWindow: 0, embeddingModel: '  ', 'playbook.learn': false, roles: { compact: { model: 'mini' }, vision: null } }),
+        project: settingsFileLayer('project', projectFile()),
+      });
+      assert.deepEqual(r.problems, []);
+      const v = r.effective.values;
+      assert.equal(v.model, 'project-model');
+      assert.equal(v.thinkingLevel, 'high');
+      assert.equal(v.approvalLevel, 'auto');
+      assert.deepEqual(r.effective.sources.approvalLevel, { layer: 'user', origin: 'opendev.approvalLevel' });
+      assert.equal(v.baseUrl, 'http://127.0.0.1:1/env', "an empty opendev.baseUrl leaves the environment's");
+      assert.equal(v.embeddingModel, 'env-embed');
+      assert.equal(v.contextWindow, undefined);
+      assert.equal(v['playbook.learn'], false);
+      assert.deepEqual(v['roles.compact'], { model: 'mini' });
+      assert.deepEqual(r.effective.sources['roles.compact'], { layer: 'user', origin: 'opendev.roles' });
+      assert.equal(v['roles.vision'], undefined);
+    });
+
+    it('a bad opendev.* value is a problem of that setting only', () => {
+      const r = resolveLayeredSettings({ env: {}, user: editor({ baseUrl: 'not a url', model: 'm' }) });
+      assert.equal(r.effective.values.model, 'm');
+      assert.equal(r.effective.values.baseUrl, undefined);
+      assert.deepEqual(r.problems.map((p) => [p.kind, p.key, p.source]), [['invalid-value', 'baseUrl', 'VS Code settings']]);
+    });
+  });
+
+  describe('bad input', () => {
+    it('a file with a syntax error is reported with its path, line and column; the other layers still apply; the file is untouched', () => {
+      const broken = '{\n  "model": "project-model",\n  "provider" "anthropic"\n}\n';
+      write(projectFile(), broken);
+      write(userFile(), { model: 'user-model' });
+      const before = statSync(projectFile()).mtimeMs;
+      const r = load();
+      assert.equal(r.effective.values.model, 'user-model', 'the broken layer is skipped, the user layer applies');
+      assert.equal(r.problems.length, 1);
+      const message = formatSettingsProblem(r.problems[0]!, hint);
+      assert.ok(message.startsWith(`${projectFile()} is not valid JSON: `), message);
+      assert.match(message, /line 3, column 14/);
+      assert.match(message, /ignored until it is fixed/);
+      assert.equal(readFileSync(projectFile(), 'utf8'), broken, 'never rewritten');
+      assert.equal(statSync(projectFile()).mtimeMs, before);
+    });
+
+    it('a wrong type costs only that key; an empty file, an array and a folder in place of the file are each reported', () => {
+      write(projectFile(), { model: 42, thinkingLevel: 'max', contextWindow: 'big', provider: 'anthropic', roles: { compact: { model: '' }, critique: { model: 'critic' } }, playbook: 'yes' });
+      const r = load();
+      assert.equal(r.effective.values.provider, 'anthropic', 'the good keys of the same file apply');
+      assert.deepEqual(r.effective.values['roles.critique'], { model: 'critic' });
+      assert.equal(r.effective.values.thinkingLevel, 'medium');
+      const lines = r.problems.map((p) => formatSettingsProblem(p, hint));
+      assert.deepEqual(r.problems.map((p) => p.key), ['model', 'thinkingLevel', 'contextWindow', 'roles.compact', 'playbook']);
+      assert.match(lines[0]!, /"model" is invalid \(.*expected string, received number\); this setting is ignored, the others apply/);
+      assert.match(lines[1]!, /"thinkingLevel" is invalid \(.*"off"\|"low"\|"medium"\|"high"/);
+
+      write(projectFile(), '  \n');
+      assert.match(formatSettingsProblem(load().problems[0]!, hint), /is not valid JSON: the file is empty/);
+      write(projectFile(), '["model"]');
+      assert.match(formatSettingsProblem(load().problems[0]!, hint), /must hold a JSON object .* but it holds an array/);
+      rmSync(projectFile());
+      mkdirSync(projectFile());
+      const folder = load();
+      assert.equal(folder.problems[0]!.kind, 'unreadable');
+      assert.match(formatSettingsProblem(folder.problems[0]!, hint), /cannot read .*settings\.json \(EISDIR/);
+    });
+
+    it('unknown keys are reported once each and ignored, the rest applies', () => {
+      write(projectFile(), { modle: 'typo', model: 'ok-model', playbook: { learn: false, lern: true }, roles: { summarizer: { model: 'x' } }, $schema: 'https://example.com/s.json' });
+      const r = load();
+      assert.equal(r.effective.values.model, 'ok-model');
+      assert.equal(r.effective.values['playbook.learn'], false);
+      assert.deepEqual(r.problems.map((p) => [p.kind, p.key]), [['unknown-key', 'modle'], ['unknown-key', 'playbook.lern'], ['unknown-key', 'roles.summarizer']]);
+      assert.match(formatSettingsProblem(r.problems[0]!, hint), /unknown setting "modle" is ignored \(known settings: provider, model,/);
+    });
+
+    it('API keys in a settings file are ignored and reported where they were found, without their value', () => {
+      write(userFile(), { apiKey: 'sk-user-secret', anthropic_api_key: 'sk-ant-secret', roles: { compact: { model: 'mini', apiKey: 'sk-role-secret' } }, env: { OPENAI_API_KEY: 'sk-env-secret' }, model: 'user-model' });
+      const r = load();
+      assert.equal(r.effective.values.model, 'user-model');
+      assert.deepEqual(r.effective.values['roles.compact'], { model: 'mini' }, 'the role applies without its key');
+      assert.deepEqual(r.problems.filter((p) => p.kind === 'api-key').map((p) => p.key), ['apiKey', 'anthropic_api_key', 'roles.compact.apiKey', 'env.OPENAI_API_KEY']);
+      const text = r.problems.map((p) => formatSettingsProblem(p, hint)).join('\n');
+      assert.doesNotMatch(text, /sk-/, 'no secret is ever repeated');
+      assert.match(text, new RegExp(`${userFile()}: "apiKey" looks like an API key and is ignored.*Set it in the environment instead\\.`));
+      assert.equal(JSON.stringify(r.effective).includes('sk-'), false);
+    });
+
+    it('hooks and mcp_servers pass through untouched; the hooks loader reads the same files as before', () => {
+      const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo project' }] }] };
+      const mcp = { github: { command: 'gh-mcp', env: { GITHUB_API_KEY: 'x' } } };
+      write(projectFile(), { hooks, mcp_servers: mcp, model: 42 });
+      write(join(ws, '.claude', 'settings.json'), { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo claude' }] }] }, permissions: {} });
+      const r = load();
+      assert.deepEqual(r.passthrough.project, { hooks, mcp_servers: mcp });
+      assert.deepEqual(r.problems.map((p) => p.kind), ['invalid-value'], 'credentials inside mcp_servers are for the server, not reported');
+      const loaded = loadHooksConfig({ workspaceRoot: ws, opendevHome: home });
+      assert.deepEqual(loaded.warnings, []);
+      assert.deepEqual(loaded.hooks.PreToolUse!.map((g) => g.hooks[0]!.command), ['echo claude', 'echo project'], 'a bad agent setting does not cost the hooks');
+    });
+  });
+
+  it('merge: the highest layer that sets a key wins; unset keys fall back to the built-in defaults', () => {
+    const merged = mergeSettingsLayers([
+      { kind: 'environment', label: 'env', values: { model: 'a', thinkingLevel: 'low' } },
+      { kind: 'project', label: '/p/.opendev/settings.json', values: { model: 'b' } },
+    ]);
+    assert.equal(merged.values.model, 'b');
+    assert.equal(merged.values.thinkingLevel, 'low');
+    assert.equal(merged.values.provider, 'openai');
+    assert.deepEqual(merged.sources.model, { layer: 'project', origin: '/p/.opendev/settings.json' });
+    assert.deepEqual(merged.sources.thinkingLevel, { layer: 'environment', origin: 'env' });
+  });
+});

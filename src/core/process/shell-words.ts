@@ -149,7 +149,7 @@ function readDoubleQuoted(text: string, start: number, append: (chunk: string) =
       continue;
     }
     if (c === '$' && text[i + 1] === '(') {
-      const end = matchParen(text, i + 1);
+      const end = closingParen(text, i + 1);
       nested.push(text.slice(i + 2, end));
       append(text.slice(i, end + 1));
       i = end + 1;
@@ -169,8 +169,8 @@ function readDoubleQuoted(text: string, start: number, append: (chunk: string) =
   return text.length;
 }
 
-/** Index of the parenthesis closing the one at `open` (or the end of the text). */
-function matchParen(text: string, open: number): number {
+/** Index of the parenthesis closing the one at `open` (or the end of the text); quote-aware. */
+export function closingParen(text: string, open: number): number {
   let depth = 0;
   let quote: string | undefined;
   for (let i = open; i < text.length; i++) {

@@ -1,3 +1,4 @@
+import { closingParen } from '../process/shell-words';
 import type { PartOrigin, Redirect } from './command-part';
 import { riskyExpansion, RISKY_HERE_STRING } from './risky-expansions';
 
@@ -234,21 +235,7 @@ function substitutionsIn(text: string): string[] {
 
 /** Index just after the parenthesis that closes the one at `open` (or the end of the text). */
 export function matchParen(text: string, open: number): number {
-  let depth = 0;
-  let quote: string | undefined;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"') i++;
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    else if (c === '\\') i++;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i + 1;
-  }
-  return text.length;
+  return Math.min(closingParen(text, open) + 1, text.length);
 }
 
 function closingAnsiQuote(text: string, from: number): number {

@@ -33,15 +33,16 @@
  * | Continue headless system-message callback, missing model | The compact role always resolves (compact → action); notices are the UI's concern. |
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { ResolvedRoleModel, RoleResolver } from '../../../../src/core/agent/role-resolver';
 import { createMainAgent } from '../../../../src/core/agent/create-agent';
 import { splitForCompaction } from '../../../../src/core/context/compaction/compaction-split';
 import { isCompactionSummary } from '../../../../src/core/context/compaction/compaction-texts';
 import { FullCompactor, TAIL_WINDOW_FRACTION, TARGET_WINDOW_FRACTION, type FullCompactionReport } from '../../../../src/core/context/compaction/full-compaction';
 import { preCompactHook } from '../../../../src/core/context/compaction/pre-compact-hook';
+import { readPeerJson } from '../../../helpers/peer-data';
 import { type CompactionEvent, StagedCompactor } from '../../../../src/core/context/compaction/staged-compactor';
 import { estimateTokens } from '../../../../src/core/context/token-estimate';
 import { isValidHistory } from '../../../../src/core/context/validated-messages';
@@ -64,15 +65,7 @@ interface ContinueCases {
 }
 
 function peerFile<T>(name: string): T {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${__dirname}`);
-    dir = up;
-  }
-  const path = join(dir, '..', 'shared', 'peer', 'compaction', name);
-  if (!existsSync(path)) throw new Error(`The peer compaction cases are missing: ${path}. They live in the shared folder next to the repository (CI has it); these tests must not be skipped.`);
-  return JSON.parse(readFileSync(path, 'utf8')) as T;
+  return readPeerJson<T>('compaction', name);
 }
 
 const opencode = peerFile<OpenCodeCases>('opencode_compaction_cases.json');

@@ -16,29 +16,16 @@
 // The table's "exit 2 effect" of every event OpenDev fires is also checked end to end, through the
 // real agent (createMainAgent + the fake provider): where the hook's stderr goes (model or user).
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { getMatchingHookGroups, loadHooksConfig, runHooks, toolMatchNames } from '../../../../src/core/hooks';
 import { BLOCKING_EVENTS, HOOK_EVENTS, MATCHER_EVENTS, PAPER_HOOK_EVENTS, PLAIN_STDOUT_CONTEXT_EVENTS, type HookInput, type HooksConfig } from '../../../../src/core/hooks/types';
+import { readPeerJson } from '../../../helpers/peer-data';
 import { exitTwoEndToEnd } from './exit-two-end-to-end';
 
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${__dirname}`);
-    dir = up;
-  }
-  return dir;
-}
-
-const PEER_DIR = resolve(repoRoot(), '..', 'shared', 'peer', 'hooks');
-
 function readPeer<T>(name: string): T {
-  const file = join(PEER_DIR, name);
-  if (!existsSync(file)) throw new Error(`conformance data missing: ${file} (expected ../shared/peer/hooks/ next to the repo)`);
-  return JSON.parse(readFileSync(file, 'utf8')) as T;
+  return readPeerJson<T>('hooks', name);
 }
 
 interface Assert {

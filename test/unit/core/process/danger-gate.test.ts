@@ -1,22 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readPeerJson } from '../../../helpers/peer-data';
 import { checkDanger, DEFAULT_DANGER_RULES, type DangerRule } from '../../../../src/core/process/danger-gate';
 
 const ctx = { cwd: '/work/project', home: '/home/dev' };
 
-/** The peer shell corpus, next to the repository (`<repo>/../shared/peer/shell_cases/`); missing fails, never skips. */
-function peerCorpus(name: string): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${__dirname}`);
-    dir = up;
-  }
-  const file = join(dir, '..', 'shared', 'peer', 'shell_cases', name);
-  if (!existsSync(file)) throw new Error(`The peer shell corpus is missing: ${file} (expected ../shared/peer/ next to the repository).`);
-  return file;
-}
 
 describe('danger gate (run_command stage 1)', () => {
   const blocked: Array<[string, string]> = [
@@ -94,7 +81,7 @@ describe('danger gate (run_command stage 1)', () => {
   }
 
   it('blocks every destructive case of the peer corpus that deletes the root', () => {
-    const corpus = JSON.parse(readFileSync(peerCorpus('must_not_autoallow.json'), 'utf8')) as { cases: Array<{ command: string }> };
+    const corpus = readPeerJson<{ cases: Array<{ command: string }> }>('shell_cases', 'must_not_autoallow.json');
     const destructive = corpus.cases.map((c) => c.command).filter((c) => /rm -[rf]+ \/(?![\w])|sudo /.test(c));
     assert.ok(destructive.length >= 20, `found ${destructive.length} cases`);
     const missed = destructive.filter((c) => !checkDanger(c, ctx).blocked);

@@ -5,8 +5,8 @@
  * allow / ask / block (or "anything but X" where the peer's function only answers yes or no).
  * Cases that are not a decision on one command line (prefix lookups, lists) are left out, with why.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { peerDataPath } from '../../../helpers/peer-data';
 import type { ApprovalLevel } from '../../../../src/core/safety/approval-level';
 import { DEFAULT_CAUTION_RULES } from '../../../../src/core/safety/default-rules';
 import { compareRules, type PermissionRule, type RuleAction, type RuleType } from '../../../../src/core/safety/permission-rule';
@@ -29,15 +29,7 @@ export interface PeerFile {
 }
 
 export function peerShellFile(name: string): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${__dirname}`);
-    dir = up;
-  }
-  const file = join(dir, '..', 'shared', 'peer', 'shell_cases', name);
-  if (!existsSync(file)) throw new Error(`The peer shell corpus is missing: ${file} (expected ../shared/peer/ next to the repository). These tests must not be skipped.`);
-  return file;
+  return peerDataPath('shell_cases', name);
 }
 
 export function readPeerCases<T>(name: string): T[] {

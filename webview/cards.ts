@@ -73,18 +73,33 @@ export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContex
           ? '✓ Always allowed'
           : d.action === 'edit'
             ? `✓ Ran the edited command: ${d.command}`
-            : `✗ Denied${d.feedback ? `: ${d.feedback}` : ''}`;
-    el.append(outcome(text, d.action === 'deny' ? 'no' : 'ok'));
+            : d.action === 'partial'
+              ? partialOutcome(d.acceptedHunks, request.hunks ?? 0)
+              : `✗ Denied${d.feedback ? `: ${d.feedback}` : ''}`;
+    el.append(outcome(text, d.action === 'deny' || (d.action === 'partial' && d.acceptedHunks.length === 0) ? 'no' : 'ok'));
     return el;
   }
 
   const feedback = draftInput(ctx, `${entry.id}:feedback`, { placeholder: 'Why not? (optional, sent with Deny)', label: 'Feedback sent with Deny' });
   feedback.classList.add('feedback-input');
   const post = (decision: ChatEntryOf<'approval'>['decision'] & object) => ctx.post({ type: 'answerApproval', id: entry.id, decision });
-  const allow = button('Allow', 'allow', () => post({ action: 'allow' }));
+  // An edit also shown in the diff editor is accepted or rejected as a whole here (hunk by hunk there).
+  const reviewable = request.hunks !== undefined;
+  const allow = reviewable
+    ? button('Accept All', 'allow', () => post({ action: 'allow' }), { title: 'Apply every change of this edit' })
+    : button('Allow', 'allow', () => post({ action: 'allow' }));
   const always = !repeated && button('Always allow', 'always', () => post({ action: 'always' }), { secondary: true, title: `Allow, and do not ask again for ${request.toolName}` });
-  const deny = button('Deny', 'deny', () => post(feedback.value.trim() ? { action: 'deny', feedback: feedback.value.trim() } : { action: 'deny' }), { secondary: true });
-  const buttons = h('div', { class: 'card-buttons' }, allow, always, deny);
+  const deny = button(reviewable ? 'Reject All' : 'Deny', 'deny', () => post(feedback.value.trim() ? { action: 'deny', feedback: feedback.value.trim() } : { action: 'deny' }), {
+    secondary: true,
+    ...(reviewable ? { title: 'Apply none of it: the file stays as it is' } : {}),
+  });
+  const openDiff =
+    reviewable &&
+    button('Open diff', 'open-diff', () => ctx.post({ type: 'showDiff', id: entry.id }), {
+      secondary: true,
+      title: 'Show the proposal in the diff editor, where each change can be accepted or rejected',
+    });
+  const buttons = h('div', { class: 'card-buttons' }, allow, always, deny, openDiff);
   if (command) {
     // Once the command is edited, the card offers to run the edited one (or to undo the edit).
     const input = command;
@@ -109,6 +124,14 @@ export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContex
   }
   el.append(buttons, feedback);
   return el;
+}
+
+/** "✓ Applied changes 1, 3 of 3; rejected 2" */
+function partialOutcome(accepted: readonly number[], total: number): string {
+  if (accepted.length === 0) return '✗ Rejected every change';
+  const rejected = Array.from({ length: total }, (_, i) => i).filter((i) => !accepted.includes(i));
+  const list = (xs: readonly number[]) => xs.map((i) => i + 1).join(', ');
+  return `✓ Applied change${accepted.length === 1 ? '' : 's'} ${list(accepted)} of ${total}${rejected.length ? `; rejected ${list(rejected)}` : ''}`;
 }
 
 function diffView(diff: string): HTMLElement {

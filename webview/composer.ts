@@ -1,29 +1,38 @@
-import type { AgentModeView, SlashCompletion, ThinkingLevelView, WebviewToExtension } from '../src/shared/protocol';
-import { h } from './dom';
+import type { AgentModeView, MentionCompletion, SlashCompletion, ThinkingLevelView, WebviewToExtension } from '../src/shared/protocol';
+import { insertMention, mentionAt } from '../src/shared/mention-syntax';
+import { Attachments } from './attachments';
+import { SuggestionList } from './suggestion-list';
 
 interface TextArea extends HTMLElement {
   value: string;
   placeholder: string;
+  /** The inner textarea's accessible name (a property only: the attribute is not read). */
+  label: string;
+  wrappedElement?: HTMLTextAreaElement;
 }
 
-const IDLE_PLACEHOLDER = 'Ask OpenDev… (Enter to send, Shift+Enter for a new line, / for commands)';
+/** What the suggestion list shows: slash commands for the whole input, or paths for the `@` at `start`. */
+type Suggesting = { kind: 'slash'; items: SlashCompletion[] } | { kind: 'mention'; start: number; items: MentionCompletion[] };
+
+const IDLE_PLACEHOLDER = 'Ask OpenDev… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)';
 const BUSY_PLACEHOLDER = 'OpenDev is working. Type a follow-up and press Enter to queue it.';
 
 /**
- * The input area: the text box with slash-command suggestions, Send/Stop, and the mode chip.
- * Suggestions come from the extension (the shared registry's completion) for a bare `/word` or
- * `/command arg`; ↑/↓ move, Enter or Tab pick, Escape closes. Shift+Tab and Escape are left to
- * the workbench keybindings (Switch Mode, Stop), which VS Code receives from the webview; this
- * reports the focus for their context keys.
+ * The input area: the text box with suggestions, attached images, Send/Stop, and the mode chip.
+ * Suggestions come from the extension: slash commands (the shared registry's completion) for a
+ * bare `/word` or `/command arg`, and files, folders and sources for the `@word` at the caret;
+ * ↑/↓ move, Enter or Tab pick, Escape closes. Shift+Tab and Escape are left to the workbench
+ * keybindings (Switch Mode, Stop), which VS Code receives from the webview; this reports the focus
+ * for their context keys.
  */
 export class Composer {
   private readonly input: TextArea;
   private readonly send: HTMLElement;
   private readonly stop: HTMLElement;
   private readonly modeChip: HTMLButtonElement;
-  private readonly list: HTMLElement;
-  private items: SlashCompletion[] = [];
-  private selected = 0;
+  private readonly suggestions: SuggestionList;
+  private suggesting: Suggesting | undefined;
+  private readonly attachments: Attachments;
   private focused = false;
   private viewFocused = document.hasFocus();
   private reported = '';
@@ -35,10 +44,13 @@ export class Composer {
     private readonly onDraft: () => void,
   ) {
     this.input = root.querySelector<TextArea>('#input')!;
+    // The focused element is the textarea inside the web component: it must carry the name too.
+    this.input.label = this.input.getAttribute('aria-label') ?? 'Ask OpenDev';
     this.send = root.querySelector<HTMLElement>('#send')!;
     this.stop = root.querySelector<HTMLElement>('#stop')!;
     this.modeChip = root.querySelector<HTMLButtonElement>('#mode')!;
-    this.list = root.querySelector<HTMLElement>('#suggestions')!;
+    this.suggestions = new SuggestionList(root.querySelector<HTMLElement>('#suggestions')!, this.input, (i) => this.accept(i));
+    this.attachments = new Attachments(root.querySelector<HTMLElement>('#composer')!, () => this.onDraft());
 
     this.input.addEventListener('keydown', (e) => this.onKeyDown(e));
     this.input.addEventListener('input', () => {
@@ -69,6 +81,16 @@ export class Composer {
     this.input.focus();
   }
 
+  /** Appends `text` on a line of its own and leaves the caret after it (Add Selection to Chat). */
+  append(text: string): void {
+    const current = this.value.replace(/\s+$/, '');
+    this.value = `${current ? `${current}\n\n` : ''}${text}\n`;
+    this.focus();
+    const inner = (this.input as TextArea & { wrappedElement?: HTMLTextAreaElement }).wrappedElement;
+    inner?.setSelectionRange(this.value.length, this.value.length);
+    this.onDraft();
+  }
+
   setBusy(busy: boolean): void {
     this.busy = busy;
     this.stop.hidden = !busy;
@@ -96,19 +118,51 @@ export class Composer {
       if (text === this.value) this.close();
       return;
     }
-    this.items = items;
-    this.selected = 0;
-    this.renderList();
+    this.suggesting = { kind: 'slash', items };
+    this.suggestions.show(
+      items.map((item) => ({ label: item.name, ...(item.hint ? { hint: item.hint } : {}), description: item.description })),
+      'Slash commands',
+    );
+    this.report();
+  }
+
+  /** The extension's `@` completions for `query`; ignored unless the caret is still in that mention. */
+  showMentionCompletions(query: string, items: MentionCompletion[]): void {
+    const typed = mentionAt(this.value, this.caret);
+    if (!typed || typed.query !== query || !this.focused) return;
+    if (items.length === 0) {
+      this.close();
+      return;
+    }
+    this.suggesting = { kind: 'mention', start: typed.start, items };
+    this.suggestions.show(
+      items.map((item) => {
+        // A folder reads as one (`src/`); the special sources say what they attach.
+        const description = item.detail ?? (item.kind === 'folder' ? 'folder' : undefined);
+        return { label: item.kind === 'folder' ? `${item.target}/` : item.target, kind: item.kind, ...(description ? { description } : {}) };
+      }),
+      'Files, folders and sources to mention',
+    );
+    this.report();
   }
 
   private get open(): boolean {
-    return this.items.length > 0;
+    return this.suggestions.open;
+  }
+
+  /** Where the caret is in the input (its end when the inner textarea is not there yet). */
+  private get caret(): number {
+    return this.input.wrappedElement?.selectionStart ?? this.value.length;
   }
 
   private submit(): void {
     const text = this.value.trim();
-    if (!text) return;
-    this.post({ type: 'send', text });
+    if (!text) {
+      if (this.attachments.count > 0) this.attachments.say('Type a message to send with the image.');
+      return;
+    }
+    const images = this.attachments.take();
+    this.post({ type: 'send', text, ...(images.length > 0 ? { images } : {}) });
     this.value = '';
     this.close();
     this.onDraft();
@@ -119,22 +173,21 @@ export class Composer {
     if (this.open) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
-        const n = this.items.length;
-        this.selected = (this.selected + (e.key === 'ArrowDown' ? 1 : n - 1)) % n;
-        this.renderList();
+        this.suggestions.move(e.key === 'ArrowDown' ? 1 : -1);
         return;
       }
       if (e.key === 'Tab' && !e.shiftKey) {
         e.preventDefault();
-        this.accept(this.selected);
+        this.accept(this.suggestions.selected);
         return;
       }
       if (e.key === 'Enter' && !e.shiftKey) {
         // A command typed in full is sent; otherwise Enter picks the highlighted suggestion.
-        const item = this.items[this.selected];
-        if (item && item.name !== this.value.trim()) {
+        const current = this.suggesting;
+        const typedInFull = current?.kind === 'slash' && current.items[this.suggestions.selected]?.name === this.value.trim();
+        if (!typedInFull) {
           e.preventDefault();
-          this.accept(this.selected);
+          this.accept(this.suggestions.selected);
           return;
         }
       }
@@ -157,7 +210,19 @@ export class Composer {
   }
 
   private accept(index: number): void {
-    const item = this.items[index];
+    const current = this.suggesting;
+    if (current?.kind === 'mention') {
+      const item = current.items[index];
+      if (!item) return;
+      const next = insertMention(this.value, current.start, item.target);
+      this.value = next.text;
+      this.close();
+      this.focus();
+      this.input.wrappedElement?.setSelectionRange(next.caret, next.caret);
+      this.onDraft();
+      return;
+    }
+    const item = current?.items[index];
     if (!item) return;
     this.value = `${item.name} `;
     this.close();
@@ -166,40 +231,19 @@ export class Composer {
     this.requestCompletions(); // `/thinking ` goes on to suggest the levels
   }
 
-  /** Completion applies to a bare `/word` or `/command arg`, on one line. */
+  /** Completion applies to the `@word` at the caret, or to a bare `/word` or `/command arg` on one line. */
   private requestCompletions(): void {
     const text = this.value;
-    if (/^\/(?!\/)[^\s]*( [^\s]*)?$/.test(text) && this.focused) this.post({ type: 'complete', text });
+    const mention = this.focused ? mentionAt(text, this.caret) : undefined;
+    if (mention) this.post({ type: 'completeMention', query: mention.query });
+    else if (/^\/(?!\/)[^\s]*( [^\s]*)?$/.test(text) && this.focused) this.post({ type: 'complete', text });
     else this.close();
   }
 
-  private renderList(): void {
-    this.list.replaceChildren(
-      ...this.items.map((item, i) => {
-        const option = h(
-          'div',
-          { class: 'suggestion', attrs: { role: 'option', id: `suggestion-${i}`, 'aria-selected': String(i === this.selected) } },
-          h('span', { class: 'suggestion-name', text: item.name }),
-          item.description && h('span', { class: 'suggestion-description', text: item.description }),
-        );
-        // mousedown, not click: the input keeps its focus.
-        option.addEventListener('mousedown', (e) => {
-          e.preventDefault();
-          this.accept(i);
-        });
-        return option;
-      }),
-    );
-    this.list.hidden = false;
-    this.list.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
-    this.report();
-  }
-
   private close(): void {
-    if (!this.open && this.list.hidden) return;
-    this.items = [];
-    this.list.hidden = true;
-    this.list.replaceChildren();
+    if (!this.open) return;
+    this.suggesting = undefined;
+    this.suggestions.close();
     this.report();
   }
 

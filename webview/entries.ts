@@ -1,7 +1,9 @@
 import type { ChatEntry, ChatEntryOf, WebviewToExtension } from '../src/shared/protocol';
 import { renderApproval, renderPlan, renderQuestion } from './cards';
-import { h } from './dom';
+import { button, h } from './dom';
 import { renderMarkdown } from './markdown';
+import { restoreAction } from './restore-action';
+import { renderUserText } from './user-message';
 
 /** What entry renderers may use: posting to the extension, and the view state that must survive hide/show. */
 export interface RenderContext {
@@ -47,7 +49,8 @@ export function updateText(el: HTMLElement, entry: ChatEntry): void {
 function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
   switch (entry.kind) {
     case 'user': {
-      const el = h('article', { text: entry.text });
+      const el = h('article');
+      renderUserText(el, entry);
       if (entry.queued) {
         el.classList.add('queued');
         el.append(h('span', { class: 'badge', text: 'Queued', attrs: { title: 'Sent while OpenDev works: it reads this at its next step.' } }));
@@ -71,6 +74,8 @@ function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
       }
       return el;
     }
+    case 'setup':
+      return renderSetup(entry, ctx);
     case 'notice':
       return renderNotice(entry);
     case 'thinking':
@@ -102,7 +107,31 @@ function renderTool(entry: ChatEntryOf<'tool'>, ctx: RenderContext): HTMLElement
   );
   details.open = ctx.isToggled(entry.id);
   details.addEventListener('toggle', () => ctx.setToggled(entry.id, details.open));
-  return h('article', { data: { status: entry.status } }, head, details);
+  // A finished edit (auto-approved ones too) can be reviewed afterwards in the diff editor.
+  const diffId = entry.diffId;
+  const showDiff =
+    diffId !== undefined &&
+    button('Show diff', 'show-diff', () => ctx.post({ type: 'showDiff', id: diffId }), { secondary: true, title: 'Open the file before and after this edit in the diff editor' });
+  return h('article', { data: { status: entry.status } }, head, details, showDiff, restoreAction(entry, ctx.post));
+}
+
+/** No key yet: a welcome card with the two ways forward, not an error. */
+function renderSetup(entry: ChatEntryOf<'setup'>, ctx: RenderContext): HTMLElement {
+  return h(
+    'article',
+    { attrs: { role: 'group', 'aria-label': entry.title } },
+    h('div', { class: 'setup-title', text: entry.title }),
+    h('p', { class: 'setup-text', text: entry.text }),
+    h(
+      'div',
+      { class: 'setup-actions' },
+      button('Set API Key', 'setApiKey', () => ctx.post({ type: 'action', action: 'setApiKey', provider: entry.provider })),
+      button('Choose Provider', 'chooseProvider', () => ctx.post({ type: 'action', action: 'chooseProvider' }), {
+        secondary: true,
+        title: 'Choose another provider: OpenAI, Anthropic, or a local OpenAI-compatible server (no key needed)',
+      }),
+    ),
+  );
 }
 
 function renderNotice(entry: ChatEntryOf<'notice'>): HTMLElement {

@@ -1,10 +1,13 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
-import { ExtensionToWebviewSchema, type ChatEntry, type ExtensionToWebview, type WebviewToExtension } from '../src/shared/protocol';
+import { ExtensionToWebviewSchema, type BackgroundTaskView, type ChatEntry, type ExtensionToWebview, type WebviewToExtension } from '../src/shared/protocol';
+import { renderActivity } from './activity';
 import { Composer } from './composer';
 import { renderEntry, updateText, type RenderContext } from './entries';
 import { formatContext, formatCost, renderTodos } from './status';
 import { vscode, type PersistedState } from './vscode-api';
+import { HistoryView, type HistoryState } from './history';
+import { VirtualTranscript } from './virtual-transcript';
 
 /**
  * The chat panel. The extension owns the transcript and the live state (todos, cost, mode); this
@@ -14,13 +17,21 @@ import { vscode, type PersistedState } from './vscode-api';
 
 const app = document.getElementById('app')!;
 app.innerHTML = `
-  <p id="empty">Ask OpenDev about your code, or give it a task. Type / for commands.</p>
-  <section id="transcript" role="log" aria-live="polite" aria-label="Conversation"></section>
+  <header id="chat-header">
+    <span class="spacer"></span>
+    <button id="history-open" type="button" class="header-button" aria-label="History: this project's saved chats" title="History: search and resume this project's saved chats">History</button>
+  </header>
+  <section id="history" aria-label="Chat history" hidden></section>
+  <p id="empty">Ask OpenDev about your code, or give it a task. Type / for commands, @ to attach files, problems, terminal output or the git diff; paste or drop images.</p>
+  <section id="transcript" role="log" aria-live="polite" aria-label="Conversation" tabindex="0"></section>
   <section id="todos" aria-label="Todo list" hidden></section>
+  <section id="activity" aria-label="Running now" hidden></section>
   <form id="composer">
     <div id="progress" role="progressbar" aria-label="OpenDev is working" hidden></div>
     <div id="suggestions" role="listbox" aria-label="Slash commands" hidden></div>
     <vscode-textarea id="input" aria-label="Ask OpenDev" rows="3" resize="vertical"></vscode-textarea>
+    <div id="attachments" role="list" aria-label="Attached images" hidden></div>
+    <p id="attach-problem" role="status" hidden></p>
     <div class="composer-bar">
       <button id="mode" type="button" class="chip mode-chip">Normal mode</button>
       <span id="thinking-level" class="meta"></span>
@@ -41,17 +52,42 @@ const todosPanel = document.getElementById('todos')!;
 const progress = document.getElementById('progress')!;
 const costLine = document.getElementById('cost')!;
 const contextMeter = document.getElementById('context')!;
+const activityPanel = document.getElementById('activity')!;
+/** Background tasks still running (from the extension; subagents come from their cards). */
+let tasks: BackgroundTaskView[] = [];
+let activityShown = '';
 
 /**
- * Whether new output scrolls the transcript: true while the user is at its end, false once they
- * scroll up to read; sending a message or answering a card brings them back to the end.
+ * The transcript, windowed: only the entries near the viewport are in the DOM. New output keeps
+ * the end in view while the user is there; sending a message or answering a card brings them back.
  */
-let stick = true;
+const transcriptView = new VirtualTranscript({
+  container: transcript,
+  render: (entry) => renderEntry(entry, ctx),
+  // An answered card loses its buttons: keyboard users continue in the input.
+  onFocusLost: () => composer.focus(),
+});
 const post = (message: WebviewToExtension) => {
-  if (message.type === 'send' || message.type.startsWith('answer')) stick = true;
+  if (message.type === 'send' || message.type.startsWith('answer')) transcriptView.stickToEnd();
   vscode.postMessage(message);
 };
-const composer = new Composer(app, post, () => persist(false));
+const composer = new Composer(app, post, () => {
+  persist(false);
+  reportDraft();
+});
+
+/** Tells the extension what is typed (debounced): it answers "what is in the chat input" for the palette and the API. */
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+let reportedDraft = '';
+function reportDraft(): void {
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(() => {
+    const text = composer.value.slice(0, 100_000);
+    if (text === reportedDraft) return;
+    reportedDraft = text;
+    post({ type: 'draft', text });
+  }, 150);
+}
 
 const saved = vscode.getState() ?? {};
 const state: PersistedState = {
@@ -66,7 +102,6 @@ const state: PersistedState = {
   drafts: saved.drafts ?? {},
   toggled: saved.toggled ?? [],
 };
-const nodes = new Map<string, HTMLElement>();
 
 const ctx: RenderContext = {
   post,
@@ -84,41 +119,41 @@ const ctx: RenderContext = {
   },
 };
 
+/** The history view (the header's History button, the view's title-bar button): it takes the panel's place while open. */
+const historyState: HistoryState = { open: saved.history?.open ?? false, query: saved.history?.query ?? '' };
+const history = new HistoryView(document.getElementById('history')!, post, historyState, () => {
+  document.body.classList.toggle('history-open', history.isOpen);
+  persist(false);
+});
+document.body.classList.toggle('history-open', historyState.open);
+document.getElementById('history-open')!.addEventListener('click', () => (history.isOpen ? history.close() : history.open()));
+
+/** The newest entries only: enough to repaint a reloaded view at once (the snapshot brings the rest), cheap to save. */
+const SAVED_ENTRIES = 150;
+const SAVED_OUTPUT_CHARS = 4_000;
+function savedEntries(entries: readonly ChatEntry[]): ChatEntry[] {
+  return entries.slice(-SAVED_ENTRIES).map((e) => (e.kind === 'tool' && e.output && e.output.length > SAVED_OUTPUT_CHARS ? { ...e, output: `${e.output.slice(0, SAVED_OUTPUT_CHARS)}…` } : e));
+}
+
+/** A performance mark once the frame after now has painted and the page takes input again (bench/ui reads them). */
+function markPainted(name: string, entries = state.entries.length): void {
+  requestAnimationFrame(() => setTimeout(() => performance.mark(name, { detail: { entries } }), 0));
+}
+
+// `state.entries` is the transcript's own list (read by the activity bar and when saving).
 function upsert(entry: ChatEntry): void {
-  const index = state.entries.findIndex((e) => e.id === entry.id);
-  const el = renderEntry(entry, ctx);
-  const old = nodes.get(entry.id);
-  if (index >= 0 && old) {
-    state.entries[index] = entry;
-    const hadFocus = old.contains(document.activeElement);
-    resizes.unobserve(old);
-    old.replaceWith(el);
-    // An answered card loses its buttons: keyboard users continue in the input.
-    if (hadFocus) composer.focus();
-  } else {
-    state.entries.push(entry);
-    transcript.append(el);
-  }
-  nodes.set(entry.id, el);
-  resizes.observe(el);
+  transcriptView.upsert(entry);
+  state.entries = transcriptView.all as ChatEntry[];
 }
 
 function remove(id: string): void {
-  state.entries = state.entries.filter((e) => e.id !== id);
-  const el = nodes.get(id);
-  if (el) {
-    resizes.unobserve(el);
-    el.remove();
-  }
-  nodes.delete(id);
+  transcriptView.remove(id);
+  state.entries = transcriptView.all as ChatEntry[];
 }
 
 function reset(entries: ChatEntry[]): void {
-  state.entries = [];
-  for (const el of nodes.values()) resizes.unobserve(el);
-  nodes.clear();
-  transcript.replaceChildren();
-  entries.forEach(upsert);
+  transcriptView.reset(entries);
+  state.entries = transcriptView.all as ChatEntry[];
 }
 
 function setBusy(busy: boolean): void {
@@ -149,44 +184,56 @@ function showContext(): void {
   contextMeter.setAttribute('aria-valuetext', title);
 }
 
-function atBottom(): boolean {
-  return transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
+
+/** The running subagents and background tasks above the input, redrawn only when they change. */
+function showActivity(): void {
+  const running = state.entries.filter((e) => e.kind === 'subagent' && e.status === 'running').map((e) => e.id);
+  const key = JSON.stringify([running, tasks]);
+  if (key === activityShown) return;
+  activityShown = key;
+  renderActivity(activityPanel, state.entries, tasks, post);
 }
-let lastTop = 0;
-transcript.addEventListener(
-  'scroll',
-  () => {
-    // Only scrolling up lets go of the end: content that grows after a scroll to the end
-    // (a web component rendering its buttons) must not.
-    const top = transcript.scrollTop;
-    if (top < lastTop - 2) stick = atBottom();
-    else if (atBottom()) stick = true;
-    lastTop = top;
-  },
-  { passive: true },
-);
-// Entries grow after they are added (web components render, cards fold open) and the transcript
-// shrinks when the todo list or the input grows: either way, keep the end in view.
-const resizes = new ResizeObserver(() => {
-  if (stick) transcript.scrollTop = transcript.scrollHeight;
-});
-resizes.observe(transcript);
 
 function persist(scroll: boolean): void {
+  showActivity();
   empty.hidden = state.entries.length > 0;
   state.draft = composer.value;
   // Drafts of cards that are no longer waiting for an answer are dropped.
   const pending = new Set(state.entries.filter((e) => 'state' in e && e.state === 'pending').map((e) => e.id));
   for (const key of Object.keys(state.drafts)) if (!pending.has(key.split(':')[0]!)) delete state.drafts[key];
-  vscode.setState(state);
-  if (scroll && stick) transcript.scrollTop = transcript.scrollHeight;
+  // What the user did (typing, opening a card) is saved at once; what the extension sent, at most
+  // every 200 ms: its snapshot brings that back anyway, and a long chat's copy is not free.
+  if (scroll) saveSoon();
+  else saveNow();
 }
+
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+function saveSoon(): void {
+  saveTimer ??= setTimeout(saveNow, 200);
+}
+function saveNow(): void {
+  clearTimeout(saveTimer);
+  saveTimer = undefined;
+  const scroll = transcriptView.anchor();
+  vscode.setState({ ...state, entries: savedEntries(state.entries), history: historyState, ...(scroll ? { scroll } : { scroll: undefined }) });
+}
+// The view may be hidden (and its page dropped) at any moment: what waits is saved first.
+window.addEventListener('pagehide', saveNow);
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') saveNow();
+});
+transcript.addEventListener('scroll', () => saveSoon(), { passive: true });
 
 function apply(message: ExtensionToWebview): void {
   switch (message.type) {
     case 'snapshot':
       reset(message.entries);
+      // The first snapshot after a reload puts the reader back where they were.
+      if (savedScroll) transcriptView.restore(savedScroll);
+      savedScroll = undefined;
+      markPainted('opendev:snapshot-painted');
       setBusy(message.busy);
+      tasks = message.tasks ?? [];
       state.todos = message.todos;
       state.cost = message.cost;
       state.context = message.context;
@@ -205,11 +252,10 @@ function apply(message: ExtensionToWebview): void {
       remove(message.id);
       break;
     case 'textDelta': {
-      const entry = state.entries.find((e) => e.id === message.id);
+      const entry = transcriptView.get(message.id);
       if (entry?.kind !== 'assistant' && entry?.kind !== 'thinking') return;
       entry.text += message.delta;
-      const el = nodes.get(entry.id);
-      if (el) updateText(el, entry);
+      transcriptView.patch(entry.id, (el) => updateText(el, entry));
       break;
     }
     case 'busy':
@@ -235,12 +281,30 @@ function apply(message: ExtensionToWebview): void {
     case 'completions':
       composer.showCompletions(message.text, message.items);
       return;
+    case 'mentionCompletions':
+      composer.showMentionCompletions(message.query, message.items);
+      return;
+    case 'tasks':
+      tasks = message.tasks;
+      break;
+    case 'compose':
+      if (message.text) composer.append(message.text);
+      else composer.focus();
+      return;
+    case 'sessions':
+      history.show(message.items, message.currentId, message.problem);
+      return;
+    case 'showHistory':
+      history.open();
+      return;
   }
   persist(true);
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const received = performance.now();
   const parsed = ExtensionToWebviewSchema.safeParse(event.data);
+  if (parsed.success && parsed.data.type === 'snapshot') performance.mark('opendev:snapshot-received', { startTime: received, detail: { entries: parsed.data.entries.length } });
   if (parsed.success) apply(parsed.data);
   else console.warn('OpenDev: dropped an invalid message from the extension', parsed.error.issues[0]);
 });
@@ -248,6 +312,8 @@ document.getElementById('composer')!.addEventListener('submit', (event) => event
 
 // Repaint from the saved copy at once; the extension's snapshot follows and wins.
 reset(saved.entries ?? []);
+let savedScroll = saved.scroll;
+if (savedScroll) transcriptView.restore(savedScroll);
 composer.value = state.draft;
 setBusy(state.busy);
 composer.setAgentState(state.mode, state.thinkingLevel);
@@ -255,4 +321,7 @@ showTodos();
 showCost();
 showContext();
 persist(true);
+if (history.isOpen) history.open({ keepQuery: true });
 post({ type: 'ready' });
+markPainted('opendev:first-paint');
+reportDraft();

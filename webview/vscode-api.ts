@@ -1,3 +1,5 @@
+import type { HistoryState } from './history';
+import type { ScrollAnchor } from './virtual-transcript';
 import type { AgentModeView, ChatEntry, ContextView, CostView, ThinkingLevelView, TodoView, WebviewToExtension } from '../src/shared/protocol';
 
 interface VsCodeApi {
@@ -20,6 +22,10 @@ export interface PersistedState {
   drafts: Record<string, string>;
   /** Ids of the collapsible cards the user opened (thinking traces…), and `todos` when the list is folded. */
   toggled: string[];
+  /** Where the reader had scrolled to (absent: at the end). Only the newest entries are kept above; the snapshot brings the rest. */
+  scroll?: ScrollAnchor;
+  /** The history view: open or not, and what was typed in its search box. */
+  history?: HistoryState;
 }
 
 declare function acquireVsCodeApi(): VsCodeApi;

@@ -2,7 +2,8 @@
 // test/fixtures/long-session (file reads, searches, test runs, edits over a generated project)
 // replayed through the real agent with context management on and off: peak and mean prompt
 // tokens per action call, and how many full (LLM) compactions ran. Then the first "hello": the
-// system prompt plus every built-in tool schema, counted with a real tokenizer (o200k_base).
+// system prompt plus every built-in tool schema (the editor's included, as VS Code offers them),
+// counted with a real tokenizer (o200k_base).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { createMainAgent } from '../../src/core/agent/create-agent';
 import { silentUI } from '../../src/core/ui';
 import { FakeProvider } from '../../test/fixtures/fake-provider';
+import { editorHostPorts } from '../../test/helpers/editor-ports';
 import { runLongSession, type LongSessionRun } from '../../test/fixtures/long-session/run-session';
 import { LONG_SESSION_ITERATIONS } from '../../test/fixtures/long-session/script';
 import { printTable } from '../stats';
@@ -72,6 +74,8 @@ async function helloPrompt(fake: FakeProvider, home: string): Promise<{ system: 
     workspaceRoot: process.cwd(),
     home,
     thinkingLevel: 'off',
+    // As in VS Code, the host with the most tools: the symbol tools and notebook_edit are registered too.
+    host: editorHostPorts(),
   });
   try {
     await agent.runTurn('hello', silentUI);

@@ -102,6 +102,8 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
   const agent = await createMainAgent({
     roles,
     workspaceRoot,
+    // A resumed conversation keeps its id: its undo history, scratch folder and hooks' session_id go on.
+    ...(resumed ? { sessionId: resumed.record.meta.id } : {}),
     thinkingLevel: thinking,
     approvalLevel: resolved.approval,
     playbookLearning: resolved.playbookLearning,
@@ -121,7 +123,7 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
 function greeting({ settings, workspaceRoot, resumed, agent }: Setup): string {
   const lines = [
     `OpenDev ${version()} · ${settings.model} (${settings.provider}) · ${workspaceRoot}`,
-    `Thinking ${agent.thinkingLevel}. Type a task, or /help for commands. Ctrl+C stops the agent; Ctrl+C twice or /exit quits.`,
+    `Thinking ${agent.thinkingLevel}. Type a task, or /help for commands. Shift+Tab switches plan mode; Ctrl+C stops the agent; Ctrl+C twice or /exit quits.`,
   ];
   if (resumed) {
     const m = resumed.record.meta;

@@ -1,9 +1,7 @@
-import { createInterface } from 'node:readline';
 import type { Agent } from '../core/agent/agent';
 import type { ModelInfo, SlashCommandRegistry } from '../core/commands/slash-commands';
 import type { SessionRecorder } from '../core/session/session-recorder';
-import { LineQueue } from '../terminal-ui/line-source';
-import { ReplSession } from '../terminal-ui/repl-session';
+import { startReadlineRepl } from '../terminal-ui/readline-repl';
 
 export interface ReplDeps {
   agent: Agent;
@@ -20,48 +18,23 @@ export interface ReplDeps {
  */
 export async function runRepl(deps: ReplDeps): Promise<number> {
   const tty = (process.stdin.isTTY ?? false) && (process.stdout.isTTY ?? false);
-  const lines = new LineQueue();
-  const rl = createInterface({
+  const repl = startReadlineRepl({
     input: process.stdin,
     output: process.stdout,
     terminal: tty,
-    historySize: 200,
-    completer: tty ? (line: string): [string[], string] => [deps.commands.complete(line), line] : undefined,
-  });
-  rl.on('line', (line) => lines.push(line));
-  rl.on('close', () => lines.end());
-
-  const session = new ReplSession({
     agent: deps.agent,
-    input: lines,
-    io: {
-      write: (text) => process.stdout.write(text),
-      ...(tty
-        ? {
-            prompt: (text: string) => {
-              rl.setPrompt(text);
-              rl.prompt(true);
-            },
-          }
-        : {}),
-    },
-    color: tty,
     commands: deps.commands,
     recorder: deps.recorder,
-    typeAhead: tty ? 'inject' : 'queue',
-    echoInput: !tty,
     models: deps.models,
     front: 'cli',
     greeting: deps.greeting,
   });
-  // readline turns Ctrl+C into 'SIGINT' on a terminal; without one the process gets the signal.
-  const onSigint = () => session.interrupt();
-  rl.on('SIGINT', onSigint);
+  // Without a terminal, Ctrl+C reaches the process as a signal.
+  const onSigint = () => repl.session.interrupt();
   process.on('SIGINT', onSigint);
   try {
-    return await session.run();
+    return await repl.done;
   } finally {
     process.off('SIGINT', onSigint);
-    rl.close();
   }
 }

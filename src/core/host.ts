@@ -1,3 +1,6 @@
+import type { NotebookPort } from './notebook-port';
+import type { SymbolPort } from './symbol-port';
+
 /**
  * What the core needs from its host (VS Code or the CLI). Every port is optional: a missing port
  * means the feature degrades (the CLI has no terminal view; no ripgrep falls back to a slow search).
@@ -7,6 +10,10 @@ export interface HostPorts {
   ripgrepPath?: string;
   /** Shows the commands the agent runs (the VS Code "OpenDev" terminal). */
   terminal?: CommandTerminalPort;
+  /** The editor's language servers: without it the symbol tools are not offered (the CLI). */
+  symbols?: SymbolPort;
+  /** The editor's notebook API: without it notebook_edit is not offered (the CLI). */
+  notebooks?: NotebookPort;
 }
 
 /** One command's live view: its output as it arrives, then how it ended. */

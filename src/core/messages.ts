@@ -1,4 +1,7 @@
 /** Provider-neutral conversation messages. Adapters translate these to each wire format. */
+import type { ImageAttachment } from '../shared/image-attachment';
+
+export type { ImageAttachment } from '../shared/image-attachment';
 
 export interface ToolCall {
   id: string;
@@ -9,7 +12,11 @@ export interface ToolCall {
 
 export type Message =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  /**
+   * `images`: vision input the user attached (the text stays a plain string for every consumer that
+   * only reads text; providers add the images in their own wire format).
+   */
+  | { role: 'user'; content: string; images?: ImageAttachment[] }
   | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
   /**
    * `summary` (50–200 chars) stands in for the content once the result ages (masking, pruning,
@@ -19,6 +26,7 @@ export type Message =
 
 export type AssistantMessage = Extract<Message, { role: 'assistant' }>;
 export type ToolMessage = Extract<Message, { role: 'tool' }>;
+export type UserMessage = Extract<Message, { role: 'user' }>;
 
 /** A call's arguments as JSON when they parse, else the raw text (for display and hook input). */
 export function parseToolArguments(json: string): unknown {

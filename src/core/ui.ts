@@ -87,6 +87,18 @@ export interface ApprovalRequest {
   command?: string;
   /** For edits: a unified diff of the proposed change. */
   diff?: string;
+  /**
+   * For edits: the file's whole text now and as the edit would leave it, so a front end can show
+   * it in a diff editor and let the user decide hunk by hunk (`partial`).
+   */
+  proposed?: FileChange;
+}
+
+/** A file's text before and after an edit, as the tool compares it (edit_file: LF endings, no BOM); `path` is absolute. */
+export interface FileChange {
+  path: string;
+  before: string;
+  after: string;
 }
 
 export type ApprovalDecision =
@@ -94,7 +106,13 @@ export type ApprovalDecision =
   /** Allow, and do not ask again for this kind of call. */
   | { action: 'always' }
   | { action: 'deny'; feedback?: string }
-  | { action: 'edit'; command: string };
+  | { action: 'edit'; command: string }
+  /**
+   * For a request with `proposed`: apply only these hunks, by index into
+   * `changeHunks(proposed.before, proposed.after)` (src/core/tools/edit/change-hunks.ts); the
+   * model is told which hunks were rejected. Every hunk = allow, none = deny.
+   */
+  | { action: 'partial'; acceptedHunks: number[] };
 
 export interface AskUserOption {
   label: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ImageAttachmentSchema, MAX_IMAGES_PER_MESSAGE } from './image-attachment';
 
 /**
  * The chat webview ⇄ extension protocol: one discriminated union per direction, validated with
@@ -11,6 +12,8 @@ const id = z.string().min(1).max(200);
 const MAX_TEXT = 100_000;
 
 export const AgentModeSchema = z.enum(['normal', 'plan']);
+/** The model APIs OpenDev talks to (the core's ProviderKind). */
+export const ProviderKindSchema = z.enum(['openai', 'anthropic', 'openai-compatible']);
 export const ThinkingLevelSchema = z.enum(['off', 'low', 'medium', 'high']);
 
 /** The harness's thinking phases, plus `reasoning`: what the provider streams natively. */
@@ -23,6 +26,8 @@ export const ApprovalRequestSchema = z.object({
   args: z.string(),
   command: z.string().optional(),
   diff: z.string().optional(),
+  /** An edit shown in the diff editor too, answerable there hunk by hunk: how many hunks it has. */
+  hunks: z.number().int().nonnegative().optional(),
 });
 
 export const ApprovalDecisionSchema = z.discriminatedUnion('action', [
@@ -30,6 +35,8 @@ export const ApprovalDecisionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('always') }),
   z.object({ action: z.literal('deny'), feedback: z.string().trim().max(10_000).optional() }),
   z.object({ action: z.literal('edit'), command: z.string().trim().min(1).max(10_000) }),
+  /** An edit decided hunk by hunk: the hunks (0-based) to apply; the rest are rejected. */
+  z.object({ action: z.literal('partial'), acceptedHunks: z.array(z.number().int().nonnegative()).max(10_000) }),
 ]);
 
 export const AskUserQuestionSchema = z.object({
@@ -83,12 +90,38 @@ export const ContextSchema = z.object({
   lastFreed: z.number().nonnegative().optional(),
 });
 
+/** What an `@` mention refers to: a workspace file or folder, or a special source. */
+export const MentionKindSchema = z.enum(['file', 'folder', 'problems', 'terminal', 'git']);
+
+/** A mention chip on a sent message; `ok` false when it resolved but could not be read. */
+export const MentionChipSchema = z.object({ target: z.string().min(1).max(1_000), kind: MentionKindSchema, ok: z.boolean() });
+
+/** A small preview of an attached image (a data URL the webview made), for its chip. */
+export const ThumbnailSchema = z
+  .string()
+  .max(200_000)
+  .regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+=*$/, 'a thumbnail is a base64 image data URL');
+
+export const ImageChipSchema = z.object({ name: z.string().max(200).optional(), thumbnail: ThumbnailSchema });
+
+/** A background task the agent started (its terminal tab shows it). */
+export const BackgroundTaskSchema = z.object({ id: z.string().min(1).max(64), command: z.string().max(2_000) });
+
 /** A blocking request's card: waiting for the user, answered, or withdrawn (Stop, end of turn). */
 const RequestStateSchema = z.enum(['pending', 'answered', 'cancelled']);
 
 export const ChatEntrySchema = z.discriminatedUnion('kind', [
   /** `queued`: typed while the agent was working; it joins the conversation at the next step. */
-  z.object({ kind: z.literal('user'), id, text: z.string(), queued: z.boolean().optional() }),
+  z.object({
+    kind: z.literal('user'),
+    id,
+    text: z.string(),
+    queued: z.boolean().optional(),
+    /** The `@` mentions that were attached as context (shown as chips in the text). */
+    mentions: z.array(MentionChipSchema).max(100).optional(),
+    /** The images sent with the message (their thumbnails). */
+    images: z.array(ImageChipSchema).max(MAX_IMAGES_PER_MESSAGE).optional(),
+  }),
   z.object({ kind: z.literal('assistant'), id, text: z.string() }),
   z.object({
     kind: z.literal('tool'),
@@ -99,6 +132,14 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     summary: z.string().optional(),
     /** The output the tool returned (capped), behind the summary line: the card expands to show it. */
     output: z.string().optional(),
+    /**
+     * Set on the first card of a step that changed files (the undo history's step number): the card
+     * offers "Restore to here"; `undone` once that step has been undone.
+     */
+    step: z.number().int().positive().optional(),
+    undone: z.boolean().optional(),
+    /** A finished edit whose before/after is kept: the card offers "Show diff" (`showDiff` with this id). */
+    diffId: z.string().max(200).optional(),
   }),
   z.object({
     kind: z.literal('error'),
@@ -115,6 +156,11 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     level: z.enum(['info', 'warning']).optional(),
     command: z.string().optional(),
   }),
+  /**
+   * Nothing to talk to yet (no API key for the provider): a friendly card with the fixes as buttons,
+   * not an error. `provider` is the one the key is missing for.
+   */
+  z.object({ kind: z.literal('setup'), id, provider: ProviderKindSchema, title: z.string(), text: z.string() }),
   /** A thinking-phase trace (collapsible), or the provider's native reasoning as it streams. */
   z.object({ kind: z.literal('thinking'), id, phase: ThinkingPhaseSchema, text: z.string() }),
   z.object({
@@ -159,8 +205,37 @@ export type ContextView = z.infer<typeof ContextSchema>;
 export type AgentModeView = z.infer<typeof AgentModeSchema>;
 export type ThinkingLevelView = z.infer<typeof ThinkingLevelSchema>;
 
-export const SlashCompletionSchema = z.object({ name: z.string(), description: z.string() });
+/** `hint`: the command's arguments (`[off|low|medium|high]`), shown after its name. */
+export const SlashCompletionSchema = z.object({ name: z.string(), description: z.string(), hint: z.string().optional() });
 export type SlashCompletion = z.infer<typeof SlashCompletionSchema>;
+
+/** One `@` completion: what to insert (a path or a special source) and what it is. */
+export const MentionCompletionSchema = z.object({ target: z.string().min(1).max(1_000), kind: MentionKindSchema, detail: z.string().max(500).optional() });
+export type MentionCompletion = z.infer<typeof MentionCompletionSchema>;
+export type MentionChip = z.infer<typeof MentionChipSchema>;
+export type ImageChip = z.infer<typeof ImageChipSchema>;
+export type BackgroundTaskView = z.infer<typeof BackgroundTaskSchema>;
+
+/** An image the user attached in the composer: the image itself and the chip's thumbnail. */
+export const ImageUploadSchema = z.object({ image: ImageAttachmentSchema, thumbnail: ThumbnailSchema });
+export type ImageUpload = z.infer<typeof ImageUploadSchema>;
+
+/** A saved session's id (8 characters of [a-z0-9]). */
+const sessionId = z.string().regex(/^[a-z0-9]{8}$/);
+
+/** One saved session of the project, as the history view lists it. */
+export const SessionSummarySchema = z.object({
+  id: sessionId,
+  title: z.string().max(500),
+  /** The user's first message (clipped): searched with the title. */
+  firstPrompt: z.string().max(2_000),
+  createdAt: z.string().max(40),
+  updatedAt: z.string().max(40),
+  messageCount: z.number().int().nonnegative(),
+  /** Undefined when the model's price was unknown. */
+  usd: z.number().nonnegative().optional(),
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
 export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
   /** Everything the view shows: sent when the view (re)loads and on New Chat. */
@@ -173,6 +248,8 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
     context: ContextSchema.optional(),
     mode: AgentModeSchema,
     thinkingLevel: ThinkingLevelSchema,
+    /** Background tasks still running. */
+    tasks: z.array(BackgroundTaskSchema).max(100).optional(),
   }),
   /** Adds an entry, or replaces the entry with the same id. */
   z.object({ type: z.literal('upsert'), entry: ChatEntrySchema }),
@@ -186,17 +263,34 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cost'), cost: CostSchema }),
   z.object({ type: z.literal('context'), context: ContextSchema }),
   z.object({ type: z.literal('agentState'), mode: AgentModeSchema, thinkingLevel: ThinkingLevelSchema }),
+  /** Focuses the chat input, after appending `text` to what is typed there (Add Selection to Chat). */
+  z.object({ type: z.literal('compose'), text: z.string().max(MAX_TEXT).optional() }),
   /** The answer to `complete`: slash commands matching what the user typed. */
   z.object({ type: z.literal('completions'), text: z.string(), items: z.array(SlashCompletionSchema).max(50) }),
+  /** The answer to `completeMention`: paths and sources matching the `@query` being typed. */
+  z.object({ type: z.literal('mentionCompletions'), query: z.string(), items: z.array(MentionCompletionSchema).max(50) }),
+  /** The background tasks still running (the indicator above the input lists them). */
+  z.object({ type: z.literal('tasks'), tasks: z.array(BackgroundTaskSchema).max(100) }),
+  /**
+   * The project's sessions, newest first (the answer to `listSessions`, and after a delete);
+   * `currentId`: the chat's own session; `problem`: why the last request did nothing.
+   */
+  z.object({ type: z.literal('sessions'), items: z.array(SessionSummarySchema).max(10_000), currentId: sessionId.optional(), problem: z.string().max(1_000).optional() }),
+  /** Opens the history view (the view's title-bar button). */
+  z.object({ type: z.literal('showHistory') }),
 ]);
 export type ExtensionToWebview = z.infer<typeof ExtensionToWebviewSchema>;
 
 export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_TEXT) }),
+  /** `images`: pasted or dropped images, as vision input (type, size and signature checked here). */
+  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_TEXT), images: z.array(ImageUploadSchema).max(MAX_IMAGES_PER_MESSAGE).optional() }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
-  z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings']) }),
+  /** A card's fix: `provider` says whose key to set (the setup card knows). */
+  z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings', 'chooseProvider']), provider: ProviderKindSchema.optional() }),
+  /** What is typed in the input (debounced), so the extension knows the draft (API, Add Selection). */
+  z.object({ type: z.literal('draft'), text: z.string().max(MAX_TEXT) }),
   /** The user's answer to an approval card. */
   z.object({ type: z.literal('answerApproval'), id, decision: ApprovalDecisionSchema }),
   /** The user's answers to an ask_user survey; `null` when they skipped it. */
@@ -204,6 +298,12 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('answerPlan'), id, decision: PlanDecisionSchema }),
   /** Asks for slash-command completions of the input (only while it is a bare `/word`). */
   z.object({ type: z.literal('complete'), text: z.string().startsWith('/').max(200) }),
+  /** Asks for `@` completions of what follows the `@` being typed (quotes left out). */
+  z.object({ type: z.literal('completeMention'), query: z.string().max(200) }),
+  /** Opens a background task's terminal tab (the indicator's button). */
+  z.object({ type: z.literal('openTask'), id: z.string().min(1).max(64) }),
+  /** Opens a diff in the editor: a pending edit approval's proposal (its card id) or a finished edit's (`diffId`). */
+  z.object({ type: z.literal('showDiff'), id }),
   /** Toggles plan/normal mode (the mode chip). */
   z.object({ type: z.literal('switchMode') }),
   /**
@@ -211,6 +311,14 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
    * the context keys of the view's keybindings (Escape = Stop, Shift+Tab = Switch Mode).
    */
   z.object({ type: z.literal('inputState'), viewFocused: z.boolean(), inputFocused: z.boolean(), suggesting: z.boolean() }),
+  /** The history view asks for the project's sessions. */
+  z.object({ type: z.literal('listSessions') }),
+  /** Continues a saved session in the chat (its transcript rebuilt from the saved messages). */
+  z.object({ type: z.literal('resumeSession'), id: sessionId }),
+  /** Deletes a saved session (the view asked the user first). */
+  z.object({ type: z.literal('deleteSession'), id: sessionId }),
+  /** "Restore to here": the files as they were just before `step` (the view asked the user first). */
+  z.object({ type: z.literal('restoreTo'), step: z.number().int().positive().max(1_000_000) }),
 ]);
 export type WebviewToExtension = z.infer<typeof WebviewToExtensionSchema>;
 export type AnswerMessage = Extract<WebviewToExtension, { type: 'answerApproval' | 'answerQuestions' | 'answerPlan' }>;

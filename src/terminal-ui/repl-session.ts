@@ -2,7 +2,7 @@ import type { Agent } from '../core/agent/agent';
 import type { TurnResult } from '../core/agent/turn-result';
 import { createSlashCommands, escapedPrompt, isSlashCommand, parseSlashCommand, type CommandAgent, type CommandContext, type CommandResult, type ModelInfo, type SlashCommandRegistry } from '../core/commands/slash-commands';
 import type { SessionRecorder } from '../core/session/session-recorder';
-import type { UICallback } from '../core/ui';
+import type { AgentMode, UICallback } from '../core/ui';
 import { CLEAR_SCREEN, style } from './ansi';
 import type { LineSource } from './line-source';
 import { approvalMenu, askUserMenu, planReviewMenu, type MenuIO } from './menus';
@@ -45,7 +45,8 @@ export interface ReplOptions {
  * The line-based interactive session: a prompt, streamed answers and tool lines, numbered menus
  * for approvals, questions and plan reviews, slash commands, follow-ups queued while the agent
  * works. It reads a LineSource and writes to a TerminalIO, so the CLI (readline on stdin/stdout)
- * and the OpenDev pseudoterminal can both drive it. The host calls interrupt() on Ctrl+C.
+ * and the OpenDev pseudoterminal can both drive it. The host calls interrupt() on Ctrl+C and
+ * toggleMode() on Shift+Tab.
  */
 export class ReplSession {
   private readonly agent: ReplAgent;
@@ -62,6 +63,9 @@ export class ReplSession {
   private quitting = false;
   private turnActive = false;
   private ctrlCAtPrompt = false;
+  /** The prompt on screen while a line is awaited (the idle prompt or a menu's), to redraw it. */
+  private shownPrompt: { text: string; kind?: 'cyan' } | undefined;
+  private atIdlePrompt = false;
 
   constructor(private readonly options: ReplOptions) {
     this.agent = options.agent;
@@ -103,8 +107,10 @@ export class ReplSession {
     if (this.options.greeting) this.renderer.line(this.options.greeting);
     void this.pump();
     while (!this.quitting) {
-      this.prompt(this.agent.mode === 'plan' ? 'plan › ' : '› ', 'cyan');
+      this.prompt(this.idlePrompt(), 'cyan');
+      this.atIdlePrompt = true;
       const line = this.echo(await this.nextLine());
+      this.atIdlePrompt = false;
       if (line === undefined) break;
       this.ctrlCAtPrompt = false;
       await this.handle(line);
@@ -130,7 +136,29 @@ export class ReplSession {
     // The cursor sits after the prompt (and whatever was typed): end that line first.
     if (this.options.io.prompt) this.renderer.raw('\n');
     this.renderer.line('(press Ctrl+C again to exit, or type /exit)', 'dim');
-    this.prompt(this.agent.mode === 'plan' ? 'plan › ' : '› ', 'cyan');
+    this.prompt(this.idlePrompt(), 'cyan');
+  }
+
+  /**
+   * Shift+Tab: plan ⇄ normal, at any time (a running turn picks it up at its next step). Says so
+   * on a line of its own and puts the prompt back (with what was typed), showing the new mode.
+   */
+  toggleMode(): AgentMode {
+    const mode: AgentMode = this.agent.mode === 'plan' ? 'normal' : 'plan';
+    this.agent.setMode(mode);
+    const shown = this.shownPrompt;
+    // A prompt drawn by the transport leaves the cursor after it: end that line first.
+    if (shown && this.options.io.prompt) this.renderer.raw('\n');
+    this.renderer.line(
+      mode === 'plan' ? 'plan mode: OpenDev explores and writes a plan before it changes anything (Shift+Tab: back to normal)' : 'normal mode (Shift+Tab: plan mode)',
+      'dim',
+    );
+    if (shown) this.prompt(this.atIdlePrompt ? this.idlePrompt() : shown.text, shown.kind);
+    return mode;
+  }
+
+  private idlePrompt(): string {
+    return this.agent.mode === 'plan' ? 'plan › ' : '› ';
   }
 
   private async handle(line: string): Promise<void> {
@@ -241,6 +269,7 @@ export class ReplSession {
   }
 
   private prompt(text: string, kind?: 'cyan'): void {
+    this.shownPrompt = { text, ...(kind ? { kind } : {}) };
     this.renderer.newline();
     const shown = kind ? style(text, kind, this.options.color) : text;
     if (this.options.io.prompt) this.options.io.prompt(shown);
@@ -248,6 +277,7 @@ export class ReplSession {
   }
 
   private echo(line: string | undefined): string | undefined {
+    this.shownPrompt = undefined;
     if (this.options.echoInput && line !== undefined) this.renderer.raw(`${line}\n`);
     return line;
   }

@@ -8,12 +8,17 @@ import type { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import type { CommandTerminalPort } from '../core/host';
 import type { AgentSource } from './chat-controller';
+import { vscodeNotebookPort } from './notebook-port';
 import { readApprovalLevel, readMaxIterations, readPlaybookLearning, readProviderSettings, readThinkingLevel } from './settings';
+import { vscodeSymbolPort } from './symbol-port';
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
  * (the controller gives the entry its id). `terminal` shows the commands the agent runs. */
 export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: CapabilityCatalog, terminal?: CommandTerminalPort): AgentSource {
-  return async () => {
+  // The editor's language servers and notebook API: the symbol tools and notebook_edit run on them.
+  const symbols = vscodeSymbolPort();
+  const notebooks = vscodeNotebookPort();
+  return async (options = {}) => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) {
       return { problem: { kind: 'error', id: '', text: 'Open a folder first: OpenDev works on the files of a workspace folder.' } };
@@ -24,27 +29,29 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
       const agent = await createMainAgent({
         roles: outcome.roles,
         workspaceRoot: folder.uri.fsPath,
+        // A resumed session's id, so its undo history, scratch folder and hooks go on under it.
+        ...(options.sessionId ? { sessionId: options.sessionId } : {}),
         // One catalogue for the window: loaded and refreshed once, not for every new chat.
         catalog,
         thinkingLevel: readThinkingLevel(),
         approvalLevel: readApprovalLevel(),
         playbookLearning: readPlaybookLearning(),
         maxIterations: readMaxIterations(),
-        host: { terminal, ripgrepPath: bundledRipgrep() },
+        host: { terminal, ripgrepPath: bundledRipgrep(), symbols, notebooks },
         // node-pty from our own node_modules first, else the copy VS Code ships.
         processes: { ptyPaths: appRootModules('node-pty') },
       });
       return { agent, models: describeRoles(outcome.roles, (p) => PROVIDER_LABELS[p]) };
     } catch (err) {
       if (err instanceof MissingApiKeyError) {
+        // Not an error: the first thing a new user sees. A card with the two ways forward.
         return {
           problem: {
-            kind: 'error',
+            kind: 'setup',
             id: '',
-            text:
-              `No API key is set for ${PROVIDER_LABELS[err.provider]}. Run "OpenDev: Set API Key" to store one in ` +
-              `VS Code's Secret Storage, or change "opendev.provider".`,
-            action: 'setApiKey',
+            provider: err.provider,
+            title: `Connect OpenDev to ${PROVIDER_LABELS[err.provider]}`,
+            text: `OpenDev needs an API key for ${PROVIDER_LABELS[err.provider]} to reach the model. "OpenDev: Set API Key" keeps it in VS Code's Secret Storage, never in settings.`,
           },
         };
       }

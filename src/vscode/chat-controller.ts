@@ -5,16 +5,24 @@ import type { ModelInfo } from '../core/commands/slash-commands';
 import type { TokenUsage } from '../core/llm/provider';
 import type { Todo } from '../core/todos/todo';
 import type { AgentMode, ContextInfo, CostSnapshot } from '../core/ui';
-import type { AnswerMessage, ChatEntry, ContextView, CostView, ExtensionToWebview, SlashCompletion, TodoView } from '../shared/protocol';
+import type { AnswerMessage, ChatEntry, ContextView, CostView, ExtensionToWebview, ImageUpload, SlashCompletion, TodoView } from '../shared/protocol';
+import { imageRoute } from '../core/images/vision-input';
+import { imageChips, prepareInput, type BackgroundTaskPort, type MentionPort } from './chat-input';
+import { stepMarks } from './step-marks';
+import { transcriptFromMessages } from './transcript-from-session';
 import { FollowUps } from './follow-ups';
 import { PendingRequests, type AnswerOutcome } from './pending-requests';
+import type { EditReviewPort } from './diff-approval/edit-review-port';
 import type { SlashCommandPort } from './slash-port';
 import { Transcript } from './transcript';
 import { turnUi } from './turn-ui';
 import type { ChatSessions } from './chat-sessions';
 
-/** Builds the agent for the current settings, or says why it cannot (no key, no folder…). */
-export type AgentSource = () => Promise<{ agent: Agent; models?: readonly ModelInfo[] } | { problem: ChatEntry }>;
+/**
+ * Builds the agent for the current settings, or says why it cannot (no key, no folder…);
+ * `sessionId`: a resumed session's, so the agent's scratch folder, hooks and undo history go on under it.
+ */
+export type AgentSource = (options?: { sessionId?: string }) => Promise<{ agent: Agent; models?: readonly ModelInfo[] } | { problem: ChatEntry }>;
 
 export interface ChatControllerOptions {
   /** The shared slash-command registry; without it every message goes to the model. */
@@ -25,6 +33,12 @@ export interface ChatControllerOptions {
   workingDir?: string;
   /** Saves the conversation as a session of the project (and resumes one); without it nothing is saved. */
   sessions?: ChatSessions;
+  /** `@` mentions: completion and expansion into context; without it `@` is plain text. */
+  mentions?: MentionPort;
+  /** The background tasks for the indicator; without it none are shown. */
+  tasks?: BackgroundTaskPort;
+  /** Edits shown in the diff editor for approval, and finished edits' diffs; without it only the cards show them. */
+  editReview?: EditReviewPort;
 }
 
 /**
@@ -34,7 +48,7 @@ export interface ChatControllerOptions {
  */
 export class ChatController {
   private readonly entries = new Transcript();
-  private readonly requests = new PendingRequests(this.entries);
+  private readonly requests: PendingRequests;
   private agent: Agent | undefined;
   private models: readonly ModelInfo[] | undefined;
   private building: ReturnType<AgentSource> | undefined;
@@ -54,6 +68,8 @@ export class ChatController {
     private readonly options: ChatControllerOptions = {},
   ) {
     this.level = options.thinkingLevel;
+    this.requests = new PendingRequests(this.entries, options.editReview);
+    options.tasks?.onDidChange(() => this.entries.emit({ type: 'tasks', tasks: this.options.tasks?.running() ?? [] }));
   }
 
   /** The project's sessions (undefined without a folder). */
@@ -83,6 +99,7 @@ export class ChatController {
       ...(this.contextView ? { context: this.contextView } : {}),
       mode: this.currentMode,
       thinkingLevel: this.currentThinkingLevel,
+      ...(this.options.tasks ? { tasks: this.options.tasks.running() } : {}),
     };
   }
 
@@ -101,21 +118,38 @@ export class ChatController {
   /**
    * What the user typed: a slash command runs through the registry (no model call); while the
    * agent works, a message joins the running turn as a queued follow-up; otherwise it starts a
-   * turn. Resolves when the turn (if any) has ended, whatever the outcome.
+   * turn. Resolves when the turn (if any) has ended, whatever the outcome. `@` mentions become
+   * context for the model and `images` vision input.
    */
-  async send(text: string): Promise<TurnResult | undefined> {
+  async send(text: string, images: readonly ImageUpload[] = []): Promise<TurnResult | undefined> {
     let prompt = text.trim();
     if (!prompt) return undefined;
     if (this.options.slash) {
       const parsed = this.options.slash.parse(prompt);
-      if ('command' in parsed) return this.runCommand(parsed.command, parsed.name);
+      if ('command' in parsed) {
+        if (images.length > 0) this.notice('Images go with messages, not with slash commands: they were not sent.', 'warning');
+        return this.runCommand(parsed.command, parsed.name);
+      }
       prompt = parsed.prompt;
     }
     if (this.running) {
-      this.followUps.add(this.agent, prompt);
+      if (images.length > 0) this.notice('Images cannot join a running task: send them again once OpenDev has finished (or been stopped).', 'warning');
+      const { turn, mentions } = await prepareInput(prompt, [], this.options.mentions, (problem) => this.notice(problem, 'warning'));
+      this.followUps.add(this.agent, turn.context ? `${prompt}\n\n${turn.context}` : prompt, { text: prompt, mentions });
       return undefined;
     }
-    return this.runTurn(prompt);
+    return this.runTurn(prompt, images);
+  }
+
+  /** `@` completions for what follows the `@` being typed; offered to the view. */
+  async sendMentionCompletions(query: string): Promise<void> {
+    const items = (await this.options.mentions?.complete(query).catch(() => [])) ?? [];
+    this.entries.emit({ type: 'mentionCompletions', query, items });
+  }
+
+  /** The indicator's button: shows a background task's terminal tab. */
+  openTask(id: string): void {
+    this.options.tasks?.open(id);
   }
 
   /**
@@ -154,8 +188,10 @@ export class ChatController {
   }
 
   /**
-   * Continues a saved session of this project in a fresh chat: its conversation (and cost) goes
-   * back to the agent, and the chat shows where it stood. False when it cannot (reported in the chat).
+   * Continues a saved session of this project in a fresh chat: the agent is built under the
+   * session's id (its undo history, scratch folder and hooks go on), the conversation and cost go
+   * back to it, and the transcript is rebuilt from the saved messages. False when it cannot
+   * (reported in the chat).
    */
   async resumeSession(id: string): Promise<boolean> {
     const sessions = this.options.sessions;
@@ -164,20 +200,70 @@ export class ChatController {
       this.notice('A session can be resumed once OpenDev has finished (or been stopped).', 'warning');
       return false;
     }
-    this.newChat();
-    const agent = await this.ensureAgent();
-    if (!agent) return false;
-    const loaded = await sessions.resume(id, agent);
+    // Resuming the chat's own session: what it still has queued goes to disk first.
+    if (id === sessions.currentId) await sessions.settled();
+    const loaded = await sessions.load(id);
     if (!loaded) {
       this.notice(`There is no session ${id} in this project.`, 'warning');
       return false;
     }
+    this.newChat();
+    const generation = this.generation;
+    const agent = await this.ensureAgent({ sessionId: id });
+    if (!agent || generation !== this.generation) return false;
+    sessions.resume(loaded, agent);
     const { title } = loaded.record.meta;
-    this.notice(`Resumed session ${id}${title ? ` "${title}"` : ''} (${loaded.messages.length} messages): OpenDev remembers the conversation.`);
-    const last = [...loaded.messages].reverse().find((m) => m.role === 'assistant' && m.content.trim());
-    if (last) this.entries.upsert({ kind: 'assistant', id: this.entries.newId(), text: last.content });
+    const notice: ChatEntry = { kind: 'notice', id: this.entries.newId(), text: `Resumed session ${id}${title ? ` "${title}"` : ''} (${loaded.messages.length} messages): OpenDev remembers the conversation.` };
+    // One snapshot, not an upsert per entry: a long session reaches the view in a single message.
+    this.entries.replaceAll([notice, ...transcriptFromMessages(loaded.messages, () => this.entries.newId())]);
     this.syncFromAgent();
+    this.entries.emit(this.snapshot());
+    await this.refreshSteps();
     return true;
+  }
+
+  /** The history view: the project's sessions, newest first (a `sessions` message to the view). */
+  async listSessions(problem?: string): Promise<void> {
+    const sessions = this.options.sessions;
+    if (!sessions) {
+      this.entries.emit({ type: 'sessions', items: [], problem: 'Open a folder first: sessions belong to a project.' });
+      return;
+    }
+    let items;
+    try {
+      items = await sessions.summaries();
+    } catch (err) {
+      this.entries.emit({ type: 'sessions', items: [], problem: `The sessions could not be listed: ${(err as Error).message}` });
+      return;
+    }
+    const current = sessions.currentId;
+    this.entries.emit({ type: 'sessions', items, ...(current ? { currentId: current } : {}), ...(problem ? { problem } : {}) });
+  }
+
+  /** Deletes a saved session (the view asked the user first), then lists the sessions again. */
+  async deleteSession(id: string): Promise<void> {
+    const problem = this.options.sessions ? await this.options.sessions.remove(id) : undefined;
+    await this.listSessions(problem);
+  }
+
+  /**
+   * "Restore to here": the files as they were just before `step` (that step and every later one
+   * undone); the transcript says what was restored and the cards of undone steps say so.
+   */
+  async restoreTo(step: number): Promise<void> {
+    const agent = this.agent;
+    if (this.running || agent?.running) {
+      this.notice('Files can be restored once OpenDev has finished (or been stopped).', 'warning');
+      return;
+    }
+    if (!agent) {
+      this.notice('There is nothing to restore in this chat.', 'warning');
+      return;
+    }
+    const outcome = await agent.restoreTo(step);
+    const restored = outcome.status === 'undone';
+    this.notice(restored ? `Restored the files to just before step ${step}.\n${outcome.message}` : outcome.message, restored ? 'info' : 'warning');
+    await this.refreshSteps();
   }
 
   /** Stops everything at once (the extension shuts down). */
@@ -228,8 +314,16 @@ export class ChatController {
     this.emitAgentState();
   }
 
-  private async runTurn(text: string): Promise<TurnResult | undefined> {
-    this.entries.upsert({ kind: 'user', id: this.entries.newId(), text });
+  /** A turn, then the undo history's steps onto its tool cards. */
+  private async runTurn(text: string, images: readonly ImageUpload[] = []): Promise<TurnResult | undefined> {
+    const result = await this.turn(text, images);
+    if (result) await this.refreshSteps();
+    return result;
+  }
+
+  private async turn(text: string, images: readonly ImageUpload[]): Promise<TurnResult | undefined> {
+    const entry: ChatEntry = { kind: 'user', id: this.entries.newId(), text, ...(images.length > 0 ? { images: imageChips(images) } : {}) };
+    this.entries.upsert(entry);
     const controller = new AbortController();
     const generation = this.generation;
     this.setRunning(controller);
@@ -239,7 +333,21 @@ export class ChatController {
         this.followUps.drop();
         return undefined;
       }
-      const turn = agent.runTurn(text, this.turnUi(generation), controller.signal);
+      const route = images.length > 0 ? imageRoute(agent.roles) : undefined;
+      if (route?.kind === 'unsupported') {
+        this.entries.upsert({
+          kind: 'error',
+          id: this.entries.newId(),
+          text: `The message was not sent: ${route.reason}. Choose a model that reads images (OpenDev: Select Model), or set a vision model in opendev.roles (for example "vision": { "model": "gpt-4.1" }), then send it again.`,
+          action: 'openSettings',
+        });
+        this.followUps.drop();
+        return undefined;
+      }
+      const prepared = await prepareInput(text, images, this.options.mentions, (problem) => this.notice(problem, 'warning'));
+      if (generation !== this.generation) return undefined;
+      if (prepared.mentions.length > 0) this.entries.upsert({ ...entry, mentions: prepared.mentions });
+      const turn = agent.runTurn(text, this.turnUi(generation), controller.signal, prepared.turn);
       this.followUps.flush(agent);
       const result = await turn;
       if (generation === this.generation) {
@@ -289,6 +397,7 @@ export class ChatController {
     }
     if (result.output.trim()) this.notice(result.output, result.error ? 'warning' : 'info', command);
     this.syncFromAgent();
+    await this.refreshSteps(); // /undo changes which steps are undone
     if (result.clearScreen || result.newSession) this.entries.emit(this.snapshot());
     if (!result.runPrompt?.trim()) return undefined;
     if (this.running) {
@@ -298,10 +407,10 @@ export class ChatController {
     return this.runTurn(result.runPrompt.trim());
   }
 
-  private async ensureAgent(): Promise<Agent | undefined> {
+  private async ensureAgent(options?: { sessionId?: string }): Promise<Agent | undefined> {
     if (this.agent) return this.agent;
     const generation = this.generation;
-    this.building ??= this.agentSource();
+    this.building ??= this.agentSource(options);
     const building = this.building;
     let built: Awaited<ReturnType<AgentSource>>;
     try {
@@ -325,6 +434,21 @@ export class ChatController {
     return this.agent;
   }
 
+  /** The undo history's steps onto the tool cards ("Restore to here"); skipped while a turn runs. */
+  private async refreshSteps(): Promise<void> {
+    const agent = this.agent;
+    if (!agent || agent.running) return;
+    const generation = this.generation;
+    let steps;
+    try {
+      steps = await agent.undoSteps();
+    } catch {
+      return; // the marks are a convenience: /undo still works
+    }
+    if (generation !== this.generation || agent !== this.agent) return;
+    for (const entry of stepMarks(this.entries.list(), steps)) this.entries.upsert(entry);
+  }
+
   private turnUi(generation: number) {
     return turnUi({
       transcript: this.entries,
@@ -334,6 +458,7 @@ export class ChatController {
       cost: (cost) => this.setCost(cost),
       usage: (usage) => this.addUsage(usage),
       context: (info) => this.setContext(info),
+      recordEdit: (change) => this.options.editReview?.recordEdit(change),
       mode: (mode) => {
         this.mode = mode;
         this.emitAgentState();

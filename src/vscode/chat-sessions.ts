@@ -1,7 +1,10 @@
 import type { Agent } from '../core/agent/agent';
 import type { CommandContext } from '../core/commands/command-registry';
+import { readFirstPrompt } from '../core/session/first-prompt';
+import { sessionFiles } from '../core/session/session-record';
 import { SessionRecorder } from '../core/session/session-recorder';
 import type { LoadedSession, SessionMeta, SessionStore } from '../core/session/session-store';
+import type { SessionSummary } from '../shared/protocol';
 
 export interface ChatSessionsOptions {
   /** Title sessions with the compact model after the first exchange. */
@@ -18,6 +21,8 @@ export interface ChatSessionsOptions {
 export class ChatSessions {
   private recorder: SessionRecorder;
   private unfollow: (() => void) | undefined;
+  /** First prompts read from the transcripts of sessions saved before the metadata kept them. */
+  private readonly olderPrompts = new Map<string, string>();
 
   constructor(
     readonly store: SessionStore,
@@ -68,17 +73,39 @@ export class ChatSessions {
     return this.store.list(this.workingDir);
   }
 
-  /** Loads a session of this project; the recorder continues writing it. Undefined when there is none. */
-  async resume(id: string, agent: Agent): Promise<LoadedSession | undefined> {
-    const loaded = await this.store.load(id, this.workingDir);
-    if (!loaded) return undefined;
+  /** The project's sessions for the history view, newest first, each with the user's first message. */
+  async summaries(): Promise<SessionSummary[]> {
+    const metas = await this.list();
+    return Promise.all(metas.map(async (m) => summary(m, m.firstPrompt ?? (await this.olderPrompt(m)))));
+  }
+
+  /** Deletes a saved session of this project; the chat's own is refused. Returns why nothing was deleted. */
+  async remove(id: string): Promise<string | undefined> {
+    if (id === this.currentId) return 'This is the chat you are in: start a New Chat first, then delete it.';
+    const meta = (await this.list()).find((m) => m.id === id);
+    if (!meta) return `There is no session ${id} in this project any more.`;
+    try {
+      await this.store.remove(meta);
+    } catch (err) {
+      return `Session ${id} was not deleted: ${(err as Error).message}`;
+    }
+    this.olderPrompts.delete(id);
+    return undefined;
+  }
+
+  /** Reads a session of this project; undefined when there is none. */
+  load(id: string): Promise<LoadedSession | undefined> {
+    return this.store.load(id, this.workingDir);
+  }
+
+  /** Continues a loaded session in `agent` (built with its id): conversation and cost back, the recorder writes on. */
+  resume(loaded: LoadedSession, agent: Agent): void {
     const cost = loaded.record.meta.cost;
     agent.restore(loaded.messages, cost ? { ...cost, usd: cost.usd } : undefined);
     this.unfollow?.();
     this.recorder.dispose();
     this.recorder = this.newRecorder(loaded);
     this.unfollow = this.recorder.follow(agent);
-    return loaded;
   }
 
   /** Resolves when queued writes and titles are done (tests, shutdown). */
@@ -91,7 +118,27 @@ export class ChatSessions {
     this.recorder.dispose();
   }
 
+  private async olderPrompt(meta: SessionMeta): Promise<string> {
+    const known = this.olderPrompts.get(meta.id);
+    if (known !== undefined) return known;
+    const text = await readFirstPrompt(sessionFiles(this.store.projectDir(this.workingDir), meta.id).transcript);
+    this.olderPrompts.set(meta.id, text);
+    return text;
+  }
+
   private newRecorder(loaded?: LoadedSession): SessionRecorder {
     return new SessionRecorder(this.store, this.workingDir, loaded?.record, { generateTitles: this.options.generateTitles, onProblem: this.options.onProblem });
   }
+}
+
+function summary(meta: SessionMeta, firstPrompt: string): SessionSummary {
+  return {
+    id: meta.id,
+    title: meta.title.slice(0, 500),
+    firstPrompt: firstPrompt.slice(0, 2_000),
+    createdAt: meta.createdAt,
+    updatedAt: meta.updatedAt,
+    messageCount: meta.messageCount,
+    ...(meta.cost?.usd !== undefined ? { usd: meta.cost.usd } : {}),
+  };
 }

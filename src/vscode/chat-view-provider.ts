@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { WebviewToExtensionSchema, type WebviewToExtension } from '../shared/protocol';
+import { WebviewToExtensionSchema, type ExtensionToWebview, type WebviewToExtension } from '../shared/protocol';
 import type { ChatController } from './chat-controller';
+import { REVIEW_COMMANDS } from './diff-approval/review-commands';
 
 export const CHAT_VIEW_ID = 'opendev.chatView';
 /**
@@ -15,16 +16,24 @@ export const SUGGESTING_KEY = 'opendev.chatSuggesting';
 /** Hosts the chat webview in the OpenDev activity-bar container and relays the typed protocol. */
 export class ChatViewProvider implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
+  /** The view's script has said `ready`: messages posted now are not lost. */
+  private ready = false;
+  /** Input edits asked for before the view was ready (Add Selection with the view closed). */
+  private composeQueue: Extract<ExtensionToWebview, { type: 'compose' }>[] = [];
+  /** Show History was asked for before the view was ready. */
+  private historyPending = false;
+  private typed = '';
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly chat: ChatController,
     private readonly log: vscode.LogOutputChannel,
-    private readonly onAction: (action: 'setApiKey' | 'openSettings') => void,
+    private readonly onAction: (action: Extract<WebviewToExtension, { type: 'action' }>) => void,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.ready = false;
     const webview = view.webview;
     webview.options = {
       enableScripts: true,
@@ -35,6 +44,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     view.onDidDispose(() => {
       subscription.dispose();
       this.view = undefined;
+      this.ready = false;
       this.setInputState(false, false, false);
     });
     view.onDidChangeVisibility(() => {
@@ -49,7 +59,31 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
-  private receive(raw: unknown): void {
+  /**
+   * Shows the chat with its input focused, after appending `text` to what is typed there. The
+   * edit waits for the view to be ready when it has to be opened first.
+   */
+  async compose(text?: string): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    const message = { type: 'compose' as const, ...(text !== undefined ? { text } : {}) };
+    if (this.view && this.ready) void this.view.webview.postMessage(message);
+    else this.composeQueue.push(message);
+  }
+
+  /** What is typed in the chat input, as the view last reported it. */
+  get draft(): string {
+    return this.typed;
+  }
+
+  /** Opens the history view inside the chat (the view's title-bar button, the palette). */
+  async showHistory(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    if (this.view && this.ready) void this.view.webview.postMessage({ type: 'showHistory' });
+    else this.historyPending = true;
+  }
+
+  /** A message from the chat view (or one a script or test sends as the view would): validated, then handled. */
+  receive(raw: unknown): void {
     const parsed = WebviewToExtensionSchema.safeParse(raw);
     if (!parsed.success) {
       this.log.warn(`Dropped an invalid message from the chat view: ${JSON.stringify(raw)?.slice(0, 200)}`);
@@ -61,10 +95,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   private handle(message: WebviewToExtension): void {
     switch (message.type) {
       case 'ready':
+        this.ready = true;
         void this.view?.webview.postMessage(this.chat.snapshot());
+        for (const queued of this.composeQueue.splice(0)) void this.view?.webview.postMessage(queued);
+        if (this.historyPending) void this.view?.webview.postMessage({ type: 'showHistory' });
+        this.historyPending = false;
+        return;
+      case 'draft':
+        this.typed = message.text;
         return;
       case 'send':
-        void this.chat.send(message.text);
+        void this.chat.send(message.text, message.images);
         return;
       case 'stop':
         this.chat.stop();
@@ -73,7 +114,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         this.chat.newChat();
         return;
       case 'action':
-        this.onAction(message.action);
+        this.onAction(message);
         return;
       case 'answerApproval':
       case 'answerQuestions':
@@ -85,11 +126,32 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case 'complete':
         this.chat.sendCompletions(message.text);
         return;
+      case 'completeMention':
+        void this.chat.sendMentionCompletions(message.query);
+        return;
+      case 'openTask':
+        this.chat.openTask(message.id);
+        return;
+      case 'showDiff':
+        void vscode.commands.executeCommand(REVIEW_COMMANDS.showDiff, message.id);
+        return;
       case 'switchMode':
         this.chat.toggleMode();
         return;
       case 'inputState':
         this.setInputState(message.viewFocused, message.inputFocused, message.suggesting);
+        return;
+      case 'listSessions':
+        void this.chat.listSessions();
+        return;
+      case 'resumeSession':
+        void this.chat.resumeSession(message.id);
+        return;
+      case 'deleteSession':
+        void this.chat.deleteSession(message.id);
+        return;
+      case 'restoreTo':
+        void this.chat.restoreTo(message.step);
         return;
     }
   }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ThinkingLevel } from '../core/agent/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
-import type { ChatEntry, ContextView } from '../shared/protocol';
+import type { AnswerMessage, ChatEntry, ContextView, ExtensionToWebview } from '../shared/protocol';
 import { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { vscodeAgentSource } from './agent-source';
 import { ChatController } from './chat-controller';
@@ -11,10 +11,18 @@ import { registerCommands } from './commands';
 import { createSlashCommands } from '../core/commands/slash-commands';
 import { AGENT_SETTINGS, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
 import { slashPort } from './slash-port';
+import { VscodeMentions } from './mentions/vscode-mentions';
 import { OpenDevTerminals, type TerminalViewApi } from './terminal/opendev-terminals';
 import { SessionStore } from '../core/session/session-store';
 import { sessionTitlesFromEnv } from '../core/session/session-titles-setting';
 import { ChatSessions } from './chat-sessions';
+import { AgentTerminals, type AgentTerminalsApi } from './terminal/agent-terminals';
+import { registerEditorActions } from './palette/editor-actions';
+import { registerProviderSetup, runCardAction } from './setup/provider-setup';
+import type { ModelChoice } from './setup/model-choices';
+import { registerStatusBar, type StatusBarView } from './status/status-bar';
+import { InlineDiffApproval, type PendingReview } from './diff-approval/inline-diff-approval';
+import type { AnswerOutcome } from './pending-requests';
 
 /** What the extension returns from activate(): used by other extensions and by our integration tests. */
 export interface OpenDevApi {
@@ -29,10 +37,26 @@ export interface OpenDevApi {
   context(): ContextView | undefined;
   /** The terminal view: what the "OpenDev" terminal and each background task's tab show. */
   terminal: TerminalViewApi;
+  /** The "OpenDev Agent" terminals (Open OpenDev Terminal): keystrokes in, what they show out. */
+  agentTerminals: AgentTerminalsApi;
   /** The session the chat is saved to (undefined before the first message, or without a folder). */
   sessionId(): string | undefined;
   /** Resolves when the chat's session writes (and a title in the making) are done. */
   sessionsSettled(): Promise<void>;
+  /** Delivers a message as the chat view would send it (validated like one): scripts and tests drive the panel without its DOM. */
+  fromView(message: unknown): void;
+  /** Every message the extension sends the chat view (snapshots, entries, the history view's session lists…). */
+  onViewMessage(listener: (message: ExtensionToWebview) => void): { dispose(): void };
+  /** The status bar item as shown (model, mode, context; tooltip with provider, tokens, cost). */
+  statusBar(): StatusBarView;
+  /** What is typed in the chat input, as the view last reported it (Add Selection to Chat puts text there). */
+  composerText(): string;
+  /** The rows of the Select Model quick pick while it is open. */
+  modelPick(): readonly ModelChoice[] | undefined;
+  /** Answers an open card (approval, survey, plan review) exactly as the chat view does. */
+  answer(message: AnswerMessage): AnswerOutcome;
+  /** Edits waiting for approval in the diff editor (inline diff approval). */
+  pendingReviews(): PendingReview[];
 }
 
 export function activate(context: vscode.ExtensionContext): OpenDevApi {
@@ -47,16 +71,30 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
         onProblem: (text) => void vscode.window.showWarningMessage(`OpenDev: ${text}`),
       })
     : undefined;
+  // One registry for the chat and the OpenDev terminals: the same slash commands in both.
+  const slashCommands = createSlashCommands({ settings: () => readSettingsReport(context.secrets) });
+  // Edits asking for approval also open in the diff editor, answerable there hunk by hunk.
+  const diffApproval = new InlineDiffApproval();
+  context.subscriptions.push(diffApproval);
   const chat = new ChatController(vscodeAgentSource(context.secrets, catalog, terminals), {
-    slash: slashPort(createSlashCommands({ settings: () => readSettingsReport(context.secrets) })),
+    slash: slashPort(slashCommands),
     thinkingLevel: readThinkingLevel(),
     workingDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     ...(sessions ? { sessions } : {}),
+    mentions: new VscodeMentions(folder, terminals),
+    tasks: terminals,
+    editReview: diffApproval,
   });
-  const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => {
-    if (action === 'setApiKey') void vscode.commands.executeCommand('opendev.setApiKey');
-    else void vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`);
+  // Each OpenDev terminal has its own agent (its commands shown inline) and its own session.
+  const agentTerminals = new AgentTerminals({
+    workingDir: folder,
+    buildAgent: (port) => vscodeAgentSource(context.secrets, catalog, port)(),
+    commands: slashCommands,
+    ...(sessions ? { store: sessions.store } : {}),
+    generateTitles: sessionTitlesFromEnv(process.env) ?? true,
+    backgroundTasks: terminals,
   });
+  const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => runCardAction(action, context.extension.id));
 
   context.subscriptions.push(
     { dispose: () => catalog.close() },
@@ -80,8 +118,13 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     { dispose: () => chat.dispose() },
     { dispose: () => sessions?.dispose() },
     terminals,
+    agentTerminals,
+    vscode.commands.registerCommand('opendev.openTerminal', () => agentTerminals.open()),
   );
   registerCommands(context, chat, view);
+  const setup = registerProviderSetup(context, chat, catalog);
+  registerEditorActions(context, chat, view);
+  const statusBar = registerStatusBar(context, chat, view, catalog);
 
   return {
     send: (text) => chat.send(text),
@@ -91,8 +134,16 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     thinkingLevel: () => chat.currentThinkingLevel,
     context: () => chat.context,
     terminal: terminals,
+    agentTerminals,
     sessionId: () => sessions?.currentId,
     sessionsSettled: () => sessions?.settled() ?? Promise.resolve(),
+    fromView: (message) => view.receive(message),
+    onViewMessage: (listener) => chat.onMessage(listener),
+    statusBar,
+    composerText: () => view.draft,
+    modelPick: () => setup.modelPick(),
+    answer: (message) => chat.answer(message),
+    pendingReviews: () => diffApproval.pending(),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Agent } from '../core/agent/agent';
+import type { MentionChip } from '../shared/protocol';
 import type { Transcript } from './transcript';
 
 type Notice = (text: string) => void;
@@ -19,17 +20,20 @@ export class FollowUps {
     private readonly warn: Notice,
   ) {}
 
-  /** `agent` is the chat's agent, or undefined while it is being built. */
-  add(agent: Agent | undefined, text: string): void {
+  /**
+   * `agent` is the chat's agent, or undefined while it is being built. `shown`: what the user
+   * typed, when `text` (what the agent reads) adds context to it, with its mention chips.
+   */
+  add(agent: Agent | undefined, text: string, shown?: { text: string; mentions: MentionChip[] }): void {
     if (agent?.running) {
       if (!agent.inject(text)) {
         this.warn('The follow-up queue is full. Wait until OpenDev has read the queued messages, or press Stop.');
         return;
       }
-      this.show(text);
+      this.show(shown ?? { text, mentions: [] });
       return;
     }
-    this.early.push({ id: this.show(text), text });
+    this.early.push({ id: this.show(shown ?? { text, mentions: [] }), text });
   }
 
   /** The turn has started: what was typed before it joins now. */
@@ -53,7 +57,7 @@ export class FollowUps {
   settle(): void {
     for (const id of this.queued.splice(0)) {
       const entry = this.transcript.find(id);
-      if (entry?.kind === 'user') this.transcript.upsert({ kind: 'user', id, text: entry.text });
+      if (entry?.kind === 'user') this.transcript.upsert({ ...entry, queued: undefined });
     }
   }
 
@@ -63,9 +67,9 @@ export class FollowUps {
     this.early = [];
   }
 
-  private show(text: string): string {
+  private show({ text, mentions }: { text: string; mentions: MentionChip[] }): string {
     const id = this.transcript.newId();
-    this.transcript.upsert({ kind: 'user', id, text, queued: true });
+    this.transcript.upsert({ kind: 'user', id, text, queued: true, ...(mentions.length > 0 ? { mentions } : {}) });
     this.queued.push(id);
     return id;
   }

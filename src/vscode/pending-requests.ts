@@ -3,9 +3,11 @@ import type {
   ApprovalRequest,
   AskUserAnswers,
   AskUserQuestion,
+  FileChange,
   PlanDecision,
   PlanForReview,
 } from '../core/ui';
+import { changeHunks } from '../core/tools/edit/change-hunks';
 import type { AnswerMessage, ChatEntryOf } from '../shared/protocol';
 import type { Transcript } from './transcript';
 
@@ -24,6 +26,22 @@ interface Open {
 
 export type AnswerOutcome = { ok: true } | { ok: false; reason: string };
 
+/** An edit approval as a second front end sees it: the card's id and the whole proposal. */
+export interface ProposedEditRequest {
+  id: string;
+  toolName: string;
+  title: string;
+  proposed: FileChange;
+}
+
+/**
+ * A second place where an edit approval is shown and can be answered (VS Code's diff editor and
+ * its CodeLens). Whichever answers first settles the card; what it returned is disposed then.
+ */
+export interface RequestCompanion {
+  approvalOpened(request: ProposedEditRequest, answer: (decision: ApprovalDecision) => AnswerOutcome): { dispose(): void } | undefined;
+}
+
 const CANCELLED_APPROVAL: ApprovalDecision = { action: 'deny', feedback: 'cancelled by the user' };
 const CANCELLED_PLAN: PlanDecision = { action: 'modify', feedback: 'The user cancelled the review.' };
 
@@ -36,25 +54,46 @@ const CANCELLED_PLAN: PlanDecision = { action: 'modify', feedback: 'The user can
 export class PendingRequests {
   private readonly open = new Map<string, Open>();
 
-  constructor(private readonly transcript: Transcript) {}
+  constructor(
+    private readonly transcript: Transcript,
+    private readonly companion?: RequestCompanion,
+  ) {}
 
   get size(): number {
     return this.open.size;
   }
 
   approval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    const entry: ChatEntryOf<'approval'> = { kind: 'approval', id: this.transcript.newId(), request: { ...request }, state: 'pending' };
-    return this.ask(entry, signal, CANCELLED_APPROVAL, (message, settle) => {
+    // The card carries the diff, not the whole proposed file (that stays here, for the companion).
+    const { proposed, ...shown } = request;
+    const hunks = proposed ? changeHunks(proposed.before, proposed.after).length : undefined;
+    const entry: ChatEntryOf<'approval'> = { kind: 'approval', id: this.transcript.newId(), request: hunks === undefined ? shown : { ...shown, hunks }, state: 'pending' };
+    const answered = this.ask(entry, signal, CANCELLED_APPROVAL, (message, settle) => {
       if (message.type !== 'answerApproval') return mismatch(message, entry);
       const decision = message.decision;
       if (decision.action === 'edit' && request.command === undefined) {
         return { ok: false, reason: 'this request has no command to edit' };
       }
+      if (decision.action === 'partial' && (hunks === undefined || decision.acceptedHunks.some((i) => i >= hunks))) {
+        return { ok: false, reason: hunks === undefined ? 'this request has no hunks to choose from' : `this edit has ${hunks} hunks` };
+      }
       const clean: ApprovalDecision =
-        decision.action === 'deny' ? (decision.feedback ? { action: 'deny', feedback: decision.feedback } : { action: 'deny' }) : decision;
+        decision.action === 'deny'
+          ? decision.feedback ? { action: 'deny', feedback: decision.feedback } : { action: 'deny' }
+          : decision.action === 'partial'
+            ? { action: 'partial', acceptedHunks: [...new Set(decision.acceptedHunks)].sort((a, b) => a - b) }
+            : decision;
       settle(clean, { ...entry, state: 'answered', decision: clean });
       return { ok: true };
     });
+    // The same request in a second place (the diff editor), answerable there too; it closes once the card settles.
+    if (proposed && this.companion && this.open.has(entry.id)) {
+      const shownThere = this.companion.approvalOpened({ id: entry.id, toolName: request.toolName, title: request.title, proposed }, (decision) =>
+        this.answer({ type: 'answerApproval', id: entry.id, decision }),
+      );
+      void answered.finally(() => shownThere?.dispose());
+    }
+    return answered;
   }
 
   questions(questions: readonly AskUserQuestion[], signal: AbortSignal): Promise<AskUserAnswers | undefined> {

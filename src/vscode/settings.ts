@@ -47,6 +47,12 @@ export function currentProvider(): ProviderKind {
   return layeredSettings().effective.values.provider;
 }
 
+/** The main model as the settings choose it (the provider's default when none is set), for the status bar and Select Model. */
+export function currentModel(): { provider: ProviderKind; model: string; baseUrl?: string; contextWindow?: number } {
+  const v = layeredSettings().effective.values;
+  return { provider: v.provider, model: v.model, ...(v.baseUrl ? { baseUrl: v.baseUrl } : {}), ...(v.contextWindow ? { contextWindow: v.contextWindow } : {}) };
+}
+
 export type SettingsOutcome = { ok: true; settings: ProviderSettings; roles: RoleSettings } | { ok: false; problem: string };
 
 /** The layered settings and the key from SecretStorage; a bad opendev.* value is reported, never thrown. */

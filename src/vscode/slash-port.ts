@@ -45,7 +45,9 @@ export function slashPort(registry: SlashCommandRegistry): SlashCommandPort {
         .map((line) => {
           const command = registry.get(line.split(' ')[0] ?? line);
           const description = command ? `${command.summary}${command.available === false ? ' (not available yet)' : ''}` : '';
-          return { name: line, description };
+          // A command's name gets its arguments as a hint (`/thinking` → `[off|low|medium|high]`).
+          const hint = command && !line.includes(' ') ? command.usage.slice(`/${command.name}`.length).trim() : '';
+          return hint ? { name: line, description, hint } : { name: line, description };
         });
     },
   };

@@ -45,6 +45,11 @@ export class Transcript {
     this.emit({ type: 'textDelta', id, delta });
   }
 
+  /** Replaces every entry at once (a resumed session); the caller sends the new snapshot. */
+  replaceAll(entries: readonly ChatEntry[]): void {
+    this.entries = [...entries];
+  }
+
   /** Forgets every entry; the caller sends the new snapshot. */
   clear(): void {
     this.entries = [];

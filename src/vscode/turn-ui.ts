@@ -1,7 +1,7 @@
 import type { TokenUsage } from '../core/llm/provider';
 import type { Todo } from '../core/todos/todo';
 import type { ToolResult } from '../core/tools/tool';
-import type { AgentMode, ApprovalDecision, ContextInfo, CostSnapshot, PlanDecision, RetryInfo, UICallback } from '../core/ui';
+import type { AgentMode, ApprovalDecision, ContextInfo, CostSnapshot, FileChange, PlanDecision, RetryInfo, UICallback } from '../core/ui';
 import type { PendingRequests } from './pending-requests';
 import type { Transcript } from './transcript';
 
@@ -16,6 +16,8 @@ export interface TurnUiHost {
   usage(usage: TokenUsage): void;
   mode(mode: AgentMode): void;
   context(info: ContextInfo): void;
+  /** Keeps a finished edit's before/after for "Show diff"; its id, or undefined when not kept. */
+  recordEdit?(change: FileChange): string | undefined;
 }
 
 const STALE_APPROVAL: ApprovalDecision = { action: 'deny', feedback: 'the chat was reset' };
@@ -80,7 +82,9 @@ export function turnUi(host: TurnUiHost): UICallback {
       if (absorbed.delete(`tool-${call.id}`)) return; // its card says how it ended
       const entry = transcript.find(`tool-${call.id}`);
       if (entry?.kind !== 'tool') return;
-      transcript.upsert({ ...entry, status: result.ok ? 'ok' : 'error', summary: result.summary, output: outputForView(result.output) });
+      // An edit's before/after is kept (bounded) so its card can show the diff, auto-approved or not.
+      const diffId = result.ok && result.change ? host.recordEdit?.(result.change) : undefined;
+      transcript.upsert({ ...entry, status: result.ok ? 'ok' : 'error', summary: result.summary, output: outputForView(result.output), ...(diffId ? { diffId } : {}) });
     }),
     onUsage: live((usage) => {
       breakStreams(); // usage closes a model call: the next call's text is a new message

@@ -52,15 +52,19 @@ describe('chat view (end to end)', function () {
     await wb.screenshot('chat-empty');
   });
 
-  it('without a key, says what to do and offers a button that opens the key prompt', async () => {
+  it('without a key, shows a setup card (not an error) whose button opens the key prompt', async () => {
     await ask('hello');
-    const error = chat.locator('.entry.error');
-    await error.waitFor({ timeout: 30_000 });
-    assert.match((await error.textContent()) ?? '', /No API key is set for OpenAI\. Run "OpenDev: Set API Key"/);
+    const card = chat.locator('.entry.setup');
+    await card.waitFor({ timeout: 30_000 });
+    assert.match((await card.locator('.setup-title').textContent()) ?? '', /^Connect OpenDev to OpenAI$/);
+    assert.match((await card.textContent()) ?? '', /needs an API key for OpenAI[\s\S]*"OpenDev: Set API Key"/);
+    assert.equal(await chat.locator('.entry.error').count(), 0, 'no error styling');
+    assert.equal(await card.locator('vscode-button[data-action="chooseProvider"]').count(), 1, 'and a way to choose another provider');
     assert.equal(fake.requests.length, 0);
     await wb.screenshot('chat-no-key');
 
-    await error.locator('vscode-button', { hasText: 'Set API Key' }).click();
+    // The card knows the provider: the key prompt opens directly.
+    await card.locator('vscode-button[data-action="setApiKey"]').click();
     const box = wb.page.locator('.quick-input-widget input[type="password"]');
     await box.waitFor({ timeout: 20_000 });
     await box.fill('sk-typed-by-user');

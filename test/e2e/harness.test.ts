@@ -135,8 +135,11 @@ describe('chat view as the harness front end (end to end)', function () {
     writeFileSync(join(wb.workspace, PLAN_PATH), PLAN);
     await host.runCommand(wb.page, 'OpenDev: Set API Key');
     const box = wb.page.locator('.quick-input-widget input[type="password"]');
+    // It asks which provider the key is for first: the current one (OpenAI) is at the top.
+    await wb.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'OpenAI' }).waitFor({ timeout: 20_000 });
+    await wb.page.keyboard.press('Enter');
     await box.waitFor({ timeout: 20_000 });
-    await box.fill('sk-e2e');
+    await box.fill('sk-e2e-harness');
     await box.press('Enter');
     await box.waitFor({ state: 'hidden' });
     await host.runCommand(wb.page, 'OpenDev: New Chat');

@@ -23,11 +23,15 @@ import type { RoleResolver } from './role-resolver';
 import type { ThinkingLevel } from './thinking-level';
 import { ToolDispatcher, type ToolLifecycle } from './tool-dispatcher';
 import type { TurnResult } from './turn-result';
-import type { UndoOutcome } from '../undo/describe-undo';
+import type { TurnInput } from './turn-input';
+import { prepareTurnInput } from '../images/vision-input';
+import type { StepSummary, UndoOutcome } from '../undo/describe-undo';
 import type { UndoManager } from '../undo/undo-manager';
 
 export interface AgentConfig {
   identity: AgentIdentity;
+  /** The session this agent belongs to: its scratch folder, hooks' session_id, undo history and saved session. */
+  sessionId?: string;
   roles: RoleResolver;
   registry: ToolRegistry;
   /** The tools this agent may use; undefined = every registered tool. Others are absent from its schema. */
@@ -63,7 +67,7 @@ export interface AgentConfig {
   /** The user's hooks around prompts, turn ends and the session (tool hooks are in `lifecycle`). */
   hooks?: AgentHooks;
   /** Snapshots after every step that changed files, and `/undo` (main agent). */
-  undo?: Pick<UndoManager, 'afterStep' | 'undoLast' | 'restoreTo' | 'describeHistory'>;
+  undo?: Pick<UndoManager, 'afterStep' | 'undoLast' | 'restoreTo' | 'describeHistory' | 'stepHistory'>;
 }
 
 /**
@@ -137,6 +141,11 @@ export class Agent {
     return this.config.identity.name;
   }
 
+  /** The session id the factory gave this agent (undefined for agents built without one). */
+  get sessionId(): string | undefined {
+    return this.config.sessionId;
+  }
+
   get messages(): readonly Message[] {
     return this.history;
   }
@@ -194,6 +203,7 @@ export class Agent {
   restore(messages: readonly Message[], cost?: CostSnapshot): void {
     if (this.running) throw new Error('cannot restore a conversation while the agent is running');
     this.history.splice(0, this.history.length, ...messages);
+    this.executor.resetCalibration();
     this.resumedPlanPath = approvedPlanIn(messages);
     if (cost) this.config.cost?.restore?.(cost);
     if (messages.length > 0) this.config.hooks?.restarted('resume');
@@ -235,6 +245,11 @@ export class Agent {
     return this.undo(step);
   }
 
+  /** The steps of this session that changed files (with their tool call ids), once pending snapshots are in. */
+  async undoSteps(): Promise<StepSummary[]> {
+    return (await this.config.undo?.stepHistory()) ?? [];
+  }
+
   /** `/undo list`: this session's steps that changed files. */
   async undoHistory(): Promise<string> {
     return (await this.config.undo?.describeHistory()) ?? 'Undo is not available for this agent.';
@@ -258,7 +273,9 @@ export class Agent {
     const token = new InterruptToken();
     this.token = token;
     try {
-      return await this.config.compact(this.history, { instructions, signal: token.signal });
+      const result = await this.config.compact(this.history, { instructions, signal: token.signal });
+      this.executor.resetCalibration();
+      return result;
     } catch (err) {
       if (token.interrupted) return { status: 'skipped', reason: 'Stopped: the conversation was not changed.' };
       throw err;
@@ -280,7 +297,8 @@ export class Agent {
     return this.token?.interrupt() ?? 'idle';
   }
 
-  async runTurn(text: string, ui: UICallback, signal?: AbortSignal): Promise<TurnResult> {
+  /** `input`: context and images the front end attached to the text (mentions, pasted images). */
+  async runTurn(text: string, ui: UICallback, signal?: AbortSignal, input?: TurnInput): Promise<TurnResult> {
     if (this.token) throw new Error(`${this.name} is already running a turn`);
     const token = new InterruptToken(signal);
     this.token = token;
@@ -300,11 +318,17 @@ export class Agent {
         guarded.onModeChange?.('plan');
       }
       const modeNote = this.modeState.mode === 'plan' ? getReminder('plan_mode') : this.leftPlanMode ? getReminder('plan_mode_exited') : undefined;
-      const prompt = modeNote ? `${text}\n\n${modeNote}` : text;
       const resumedPlanPath = this.resumedPlanPath;
       this.leftPlanMode = false;
       this.resumedPlanPath = undefined;
+      // Images the action model cannot read are described by the vision model first (or named).
+      const services = { ui: guarded, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, cost: this.config.cost, signal: token.signal };
+      const prepared = input ? await prepareTurnInput(this.config.roles, text, input, services) : undefined;
+      // The text, what the front end attached, then the mode note (a resumed chat cuts both off again).
+      const attached = prepared?.context ? `${text}\n\n${prepared.context}` : text;
+      const prompt = modeNote ? `${attached}\n\n${modeNote}` : attached;
       return await this.executor.run(this.history, prompt, {
+        input: prepared?.images ? { images: prepared.images } : undefined,
         ui: guarded,
         token,
         injections: this.injections,

@@ -105,7 +105,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const roles = new ModelRoles(options.roles, catalog);
   roles.forRole('action'); // fails now, not at the first message, when the key is missing
   const relay = createUiRelay();
-  const registry = createBuiltinRegistry();
+  const registry = createBuiltinRegistry(options.host);
   const approvalLevel = options.approvalLevel ?? 'semi-auto';
   const sessionId = options.sessionId ?? newSessionId();
   const services: SessionServices = {
@@ -161,6 +161,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const hooks = services.hooks.forMainAgent();
   return new Agent({
     identity: { name: 'main', isSubagent: false },
+    sessionId,
     roles,
     registry: services.registry,
     // Composed from templates/system/main/ sections; the thinking phase gets the same variables.
@@ -246,8 +247,8 @@ function fullCompactor(services: SessionServices, roles: ModelRoles, agentName: 
 
 /**
  * The tool-result economy for one agent: outputs over 8,000 characters go to the session's scratch
- * folder, with a hint that fits the agent's own tools. Every scratch folder stays readable (a resumed
- * session has a new id, and run_command names its task logs there too).
+ * folder, with a hint that fits the agent's own tools. Every scratch folder stays readable (sessions
+ * saved before their ids matched the agent's had another, and run_command names its task logs there too).
  */
 function outputEconomy(services: SessionServices, canDelegate: boolean): { shapeResult: ShapeResult; readableDirs: string[] } {
   const scratchRoot = dirname(services.scratchDir);

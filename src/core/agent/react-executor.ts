@@ -15,6 +15,7 @@ import type { ThinkingLevel } from './thinking-level';
 import { ReminderPolicy } from './reminder-policy';
 import type { ToolDispatcher } from './tool-dispatcher';
 import type { TurnResult } from './turn-result';
+import { userMessage, type TurnInput } from './turn-input';
 
 /**
  * Phase 0's seam: the staged compactor (context issue) reduces `history` in place by pressure.
@@ -58,6 +59,8 @@ export interface RunState {
   hooks?: TurnHooks;
   /** Hook context for the prompt (SessionStart, UserPromptSubmit), right after it. */
   promptContext?: readonly string[];
+  /** What the front end attached to the prompt (mention context, images the model reads). */
+  input?: TurnInput;
 }
 
 /** Per-turn state (the paper's IterationContext); the reminders' flags and budgets live in `policy`. */
@@ -81,10 +84,22 @@ interface IterationContext {
  * fires when is ReminderPolicy's business.
  */
 export class ReactExecutor {
+  /**
+   * The prompt size the API reported for this conversation's last action call, kept across turns so
+   * the first pressure reading of a turn is calibrated too (0 until the first call, and after the
+   * conversation is replaced or compacted between turns).
+   */
+  private reportedPromptTokens = 0;
+
   constructor(private readonly setup: ExecutorSetup) {}
 
+  /** The conversation was replaced or rewritten between turns: the last reported size no longer applies. */
+  resetCalibration(): void {
+    this.reportedPromptTokens = 0;
+  }
+
   async run(history: Message[], userText: string, state: RunState): Promise<TurnResult> {
-    history.push({ role: 'user', content: userText });
+    history.push(userMessage(userText, state.input));
     if (state.resumedPlanPath) this.remind(history, [getReminder('plan_file_reference', { PLAN_PATH: state.resumedPlanPath })]);
     this.remind(history, state.promptContext ?? []);
     this.setup.onHistory?.(history);
@@ -93,7 +108,7 @@ export class ReactExecutor {
     const it: IterationContext = {
       iteration: 0,
       policy: new ReminderPolicy({ ctx: state.toolContext, isReadOnly, toolNames: () => this.setup.toolSchemas().map((s) => s.name) }),
-      lastPromptTokens: 0,
+      lastPromptTokens: this.reportedPromptTokens,
       services: { ui: state.ui, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, cost: this.setup.cost, signal: state.token.signal },
       systemParts: this.setup.systemPrompt,
     };
@@ -153,7 +168,7 @@ export class ReactExecutor {
     const messages = traceNote ? [...history, { role: 'user' as const, content: traceNote }] : history;
     const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
     try {
-      it.lastPromptTokens = await callModel(
+      it.lastPromptTokens = this.reportedPromptTokens = await callModel(
         reply,
         action,
         { messages: withoutSystem(messages), tools: this.setup.toolSchemas(), systemParts: it.systemParts },

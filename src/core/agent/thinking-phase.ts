@@ -4,6 +4,7 @@ import { loadTemplate, renderTemplate } from '../templates';
 import { callModel, type TurnServices } from './model-call';
 import type { RoleResolver } from './role-resolver';
 import type { ThinkingLevel } from './thinking-level';
+import { withoutImages } from '../images/image-texts';
 
 const WORDS: Record<Exclude<ThinkingLevel, 'off'>, number> = { low: 60, medium: 100, high: 150 };
 
@@ -24,7 +25,8 @@ export async function runThinkingPhase(
   const words = String(WORDS[level]);
   const system = composeThinkingPrompt({ ...vars, MAX_WORDS: words });
   if (!thinker || !system) return undefined;
-  const history = conversation.filter((m) => m.role !== 'system');
+  // A thinking model that cannot read images gets a note naming them instead.
+  const history = conversation.filter((m) => m.role !== 'system').map((m) => (thinker.capabilities?.vision ? m : withoutImages(m)));
   const ask = async (messages: Message[], role: 'thinking' | 'critique' = 'thinking') => {
     const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
     const model = role === 'critique' ? roles.forRole('critique') ?? thinker : thinker;

@@ -10,6 +10,11 @@ export const CHARS_PER_TOKEN = 4;
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** The wrapping of one tool call (type, id, name field) besides its name and arguments. */
 export const TOOL_CALL_OVERHEAD_TOKENS = 3;
+/**
+ * One attached image: what a large screenshot costs (Anthropic caps an image near 1,600 tokens;
+ * OpenAI's high detail is of the same order). Its base64 text is not what the model is billed for.
+ */
+export const IMAGE_TOKENS = 1_600;
 
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
@@ -23,6 +28,8 @@ export function estimateMessageTokens(message: Message): number {
     }
   } else if (message.role === 'tool') {
     tokens += estimateTextTokens(message.name);
+  } else if (message.role === 'user' && message.images) {
+    tokens += message.images.length * IMAGE_TOKENS;
   }
   return tokens;
 }

@@ -112,7 +112,11 @@ export function toAnthropicMessages(messages: Message[], thinking?: ThinkingMemo
   };
   for (const m of messages) {
     if (m.role === 'system') continue;
-    if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
+    if (m.role === 'user') {
+      // Vision input: image blocks first, then the text (the order Anthropic recommends).
+      const images = (m.images ?? []).map((image): ContentBlockParam => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } }));
+      push('user', [...images, { type: 'text', text: m.content }]);
+    }
     else if (m.role === 'tool') {
       push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, is_error: m.isError }]);
     } else {

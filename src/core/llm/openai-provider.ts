@@ -128,8 +128,17 @@ function toOpenAiTool(tool: ProviderRequest['tools'][number]): ChatCompletionToo
 function toOpenAiMessage(message: Message): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
+      return { role: 'system', content: message.content };
     case 'user':
-      return { role: message.role, content: message.content };
+      if (!message.images?.length) return { role: 'user', content: message.content };
+      // Vision input: the text part, then each image as a data URL.
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: message.content },
+          ...message.images.map((image) => ({ type: 'image_url' as const, image_url: { url: `data:${image.mediaType};base64,${image.data}` } })),
+        ],
+      };
     case 'assistant':
       return {
         role: 'assistant',

@@ -1,4 +1,5 @@
 import type { Message } from '../messages';
+import { textWithImageNote } from '../images/image-texts';
 
 export interface TranscriptLimits {
   /** Longest text kept of one user or assistant message. */
@@ -40,8 +41,9 @@ export function renderTranscript(messages: readonly Message[], limits: Transcrip
 function renderMessage(m: Message, limits: TranscriptLimits): string {
   switch (m.role) {
     case 'system':
-    case 'user':
       return `User: ${clip(m.content, limits.maxMessageChars)}`;
+    case 'user':
+      return `User: ${textWithImageNote(clip(m.content, limits.maxMessageChars), m.images)}`;
     case 'assistant': {
       const calls = m.toolCalls.map((c) => `${c.name}(${clip(c.arguments, 200)})`);
       const text = m.content ? clip(m.content, limits.maxMessageChars) : '';

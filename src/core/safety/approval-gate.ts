@@ -1,10 +1,15 @@
+import { stat } from 'node:fs/promises';
 import type { ToolLifecycle } from '../agent/tool-dispatcher';
-import { toolArgumentsObject, type ToolCall } from '../messages';
+import { toolArgumentsObject } from '../messages';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import { previewEdit } from '../tools/edit-file';
 import type { ToolRegistry } from '../tools/registry';
-import { toolFailure, type ToolExecutionContext, type ToolResult } from '../tools/tool';
-import type { ApprovalRequest } from '../ui';
+import { changeHunks } from '../tools/edit/change-hunks';
+import { allHunksRejectedText } from '../tools/edit/hunk-review';
+import { unifiedDiff } from '../tools/edit/unified-diff';
+import { toolFailure, type ReviewedToolCall, type ToolExecutionContext, type ToolResult } from '../tools/tool';
+import { displayPath, resolveInWorkspace } from '../tools/workspace-path';
+import type { ApprovalRequest, FileChange } from '../ui';
 import { rulesForAlways } from './always-rules';
 import type { ApprovalLevel } from './approval-level';
 import { AuditLog, auditLogFile, type AuditEntry } from './audit-log';
@@ -19,7 +24,7 @@ export interface ApprovalGateOptions {
   audit?: AuditLog;
 }
 
-type Before = { proceed: true; call: ToolCall } | { proceed: false; result: ToolResult };
+type Before = { proceed: true; call: ReviewedToolCall } | { proceed: false; result: ToolResult };
 
 export interface ApprovalGate extends ToolLifecycle {
   /** Resolves when the audit lines written so far are on disk (or failed). */
@@ -82,7 +87,8 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
           audit({ action: 'deny', decidedBy: 'unattended', ...facts(judgement) }, current);
           return refuse('permission', 'unattended', call.name, { ...judgement, reason: judgement.reason ?? `the approval level is ${level()}` });
         }
-        const decision = await ctx.ui.requestApproval(await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx), ctx.signal);
+        const request = await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx);
+        const decision = await ctx.ui.requestApproval(request, ctx.signal);
         asked = true;
         switch (decision.action) {
           case 'allow':
@@ -99,6 +105,20 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
           case 'deny':
             audit({ action: 'deny', decidedBy: 'user', asked, ...facts(judgement) }, current);
             return refuse('rejected', 'user_denied', call.name, judgement, decision.feedback ? `: ${decision.feedback}` : '.');
+          case 'partial': {
+            // Hunk by hunk: every hunk is a plain allow, none a denial; otherwise the tool gets the verdict.
+            const proposed = request.proposed;
+            const total = proposed ? changeHunks(proposed.before, proposed.after).length : 0;
+            const accepted = [...new Set(decision.acceptedHunks)].filter((i) => Number.isInteger(i) && i >= 0 && i < total).sort((a, b) => a - b);
+            const hunks = `accepted ${accepted.length} of ${total} hunks${accepted.length ? ` (${accepted.map((i) => i + 1).join(', ')})` : ''}`;
+            if (!proposed || accepted.length === 0) {
+              audit({ action: 'deny', decidedBy: 'user', asked, ...facts(judgement), hunks }, current);
+              return proposed ? { proceed: false, result: toolFailure('rejected', allHunksRejectedText(call.name, total)) } : refuse('rejected', 'user_denied', call.name, judgement, '.');
+            }
+            audit({ action: 'allow', decidedBy: 'user', asked, ...facts(judgement), hunks }, current);
+            if (accepted.length === total) return run;
+            return { proceed: true, call: { ...run.call, review: { before: proposed.before, after: proposed.after, acceptedHunks: accepted } } };
+          }
           case 'edit': {
             if (typeof current.command !== 'string') {
               audit({ action: 'deny', decidedBy: 'user', asked }, current);
@@ -144,9 +164,30 @@ async function describe(toolName: string, args: Record<string, unknown>, rawArgs
   if (command !== undefined) request.command = command;
   if (toolName === 'edit_file') {
     const preview = await previewEdit(ctx.workspaceRoot, args).catch(() => undefined);
-    if (preview) request.diff = preview.diff;
+    if (preview) {
+      request.diff = preview.diff;
+      request.proposed = preview.change;
+    }
+  }
+  if (toolName === 'write_file' && target !== undefined && typeof args.content === 'string') {
+    const proposed = await proposedNewFile(ctx.workspaceRoot, target, args.content);
+    if (proposed) {
+      request.diff = proposed.diff;
+      request.proposed = proposed.change;
+    }
   }
   return request;
+}
+
+/** A write_file that creates a file: empty before, the content after (nothing when the file exists: the tool refuses that). */
+async function proposedNewFile(workspaceRoot: string, target: string, content: string): Promise<{ diff: string; change: FileChange } | undefined> {
+  try {
+    const absolute = resolveInWorkspace(workspaceRoot, target);
+    if (await stat(absolute).then(() => true, () => false)) return undefined;
+    return { diff: unifiedDiff('', content, displayPath(workspaceRoot, absolute)).text, change: { path: absolute, before: '', after: content } };
+  } catch {
+    return undefined;
+  }
 }
 
 function summaryOf(args: Record<string, unknown>): string {

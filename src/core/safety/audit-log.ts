@@ -23,6 +23,8 @@ export interface AuditEntry {
   remembered?: string[];
   /** The user edited the command; `summary` is what ran, this is what the model asked for. */
   editedFrom?: string;
+  /** The user decided an edit hunk by hunk: "accepted 1 of 2 hunks (1)". */
+  hunks?: string;
 }
 
 export function auditLogFile(home: string, workspaceRoot: string): string {

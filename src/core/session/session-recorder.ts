@@ -10,6 +10,8 @@ export interface RecordedConversation {
   cost(): CostSnapshot | undefined;
   /** The models per role; the compact one titles sessions. */
   readonly roles?: RoleResolver;
+  /** The agent's session id: a new session is saved under it (when it is free), so every part names one session. */
+  readonly sessionId?: string;
 }
 
 /** An agent the recorder can follow message by message (Agent.observeHistory). */
@@ -87,7 +89,7 @@ export class SessionRecorder {
     const record = await this.enqueue(async () => {
       if (!slot.record && messages.length === 0) return undefined;
       try {
-        slot.record ??= await this.store.create(this.workingDir);
+        slot.record ??= await this.store.create(this.workingDir, '', agent.sessionId);
         await this.store.sync(slot.record, messages, cost);
       } catch (err) {
         this.failing = true; // the caller reports this one
@@ -134,7 +136,7 @@ export class SessionRecorder {
     this.pending.delete(slot);
     if (!snapshot) return;
     try {
-      slot.record ??= await this.store.create(this.workingDir);
+      slot.record ??= await this.store.create(this.workingDir, '', this.followed?.sessionId);
       if (++slot.perMessageSaves >= (this.options.metadataEvery ?? 5)) {
         slot.perMessageSaves = 0;
         await this.store.sync(slot.record, snapshot, this.followed?.cost());

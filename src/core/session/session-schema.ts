@@ -2,6 +2,7 @@
 // boundary: it may be truncated by a crash, hand-edited, or written by another version).
 import { z } from 'zod';
 import type { Message } from '../messages';
+import { ImageAttachmentSchema } from '../../shared/image-attachment';
 
 /** Session ids: 8 characters of [a-z0-9] (paper appendix I). */
 export const SESSION_ID_PATTERN = /^[a-z0-9]{8}$/;
@@ -25,6 +26,8 @@ export const SessionMetaSchema = z.object({
   cost: CostSchema.optional(),
   /** Where the title came from: the first user message (default) or the compact model. */
   titleSource: z.enum(['message', 'model']).optional(),
+  /** The user's first message, clipped (the history view searches it; older sessions have none). */
+  firstPrompt: z.string().optional(),
 });
 export type SessionMeta = z.infer<typeof SessionMetaSchema>;
 
@@ -41,7 +44,8 @@ const ToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z
 /** One line of `<id>.jsonl`: a provider-neutral message plus the time it was recorded. */
 export const TranscriptLineSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string(), timestamp: z.string() }),
-  z.object({ role: z.literal('user'), content: z.string(), timestamp: z.string() }),
+  /** `images`: vision input the user attached (base64), checked like the chat view's. */
+  z.object({ role: z.literal('user'), content: z.string(), images: z.array(ImageAttachmentSchema).optional(), timestamp: z.string() }),
   z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(ToolCallSchema), timestamp: z.string() }),
   z.object({
     role: z.literal('tool'),
@@ -64,8 +68,9 @@ export function toTranscriptLine(message: Message, timestamp: string): Transcrip
 export function fromTranscriptLine(line: TranscriptLine): Message {
   switch (line.role) {
     case 'system':
+      return { role: 'system', content: line.content };
     case 'user':
-      return { role: line.role, content: line.content };
+      return line.images?.length ? { role: 'user', content: line.content, images: line.images.map((i) => ({ ...i })) } : { role: 'user', content: line.content };
     case 'assistant':
       return { role: 'assistant', content: line.content, toolCalls: line.toolCalls.map((c) => ({ ...c })) };
     case 'tool':

@@ -16,6 +16,7 @@ import { readSessionMeta, readSessionTranscript, type ReaderContext } from './se
 import { extendsPersisted, sessionFiles, type LoadedSession, type SessionRecord } from './session-record';
 import { SESSION_ID_PATTERN, type SessionMeta } from './session-schema';
 import { encodeProjectPath, makeTitle, newSessionId } from './session-naming';
+import { firstPromptText } from './first-prompt';
 import { transcriptText } from './transcript-file';
 
 export type { SessionMeta } from './session-schema';
@@ -56,11 +57,15 @@ export class SessionStore {
     return join(this.projectsDir, encodeProjectPath(workingDir));
   }
 
-  /** Starts a session (metadata on disk at once; the transcript file appears with the first message). */
-  async create(workingDir: string, title = ''): Promise<SessionRecord> {
+  /**
+   * Starts a session (metadata on disk at once; the transcript file appears with the first message).
+   * `preferredId` (the agent's own session id) is used when it is a valid id not yet taken in this
+   * project, so the scratch folder, hooks and undo history name the same session as the files.
+   */
+  async create(workingDir: string, title = '', preferredId?: string): Promise<SessionRecord> {
     const dir = this.projectDir(workingDir);
     const existing = new Set(await this.ids(dir));
-    let id = newSessionId();
+    let id = preferredId !== undefined && SESSION_ID_PATTERN.test(preferredId) && !existing.has(preferredId) ? preferredId : newSessionId();
     while (existing.has(id)) id = newSessionId();
     const at = this.now().toISOString();
     const meta: SessionMeta = { id, title: makeTitle(title), workingDir: resolve(workingDir), createdAt: at, updatedAt: at, messageCount: 0 };
@@ -293,9 +298,9 @@ export class SessionStore {
   private touch(meta: SessionMeta, conversation: readonly Message[], at: string): void {
     meta.messageCount = conversation.length;
     meta.updatedAt = at;
-    if (!meta.title) {
-      const firstUser = conversation.find((m) => m.role === 'user');
-      if (firstUser) meta.title = makeTitle(firstUser.content);
-    }
+    const firstUser = meta.title && meta.firstPrompt !== undefined ? undefined : conversation.find((m) => m.role === 'user');
+    if (!firstUser) return;
+    if (!meta.title) meta.title = makeTitle(firstUser.content);
+    meta.firstPrompt ??= firstPromptText(firstUser.content);
   }
 }

@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { planEdit, type EditPlan } from './edit/apply-edit';
 import { realTargetInWorkspace, writeFileAtomic } from './edit/atomic-write';
 import { decodeText, encodeReplacements, type DecodedText } from './edit/line-endings';
+import { applyReview } from './edit/hunk-review';
 import { describeShift } from './edit/reindent';
 import { unifiedDiff } from './edit/unified-diff';
 import { fileTracker } from './file-time-tracker';
+import type { FileChange } from '../ui';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveInWorkspace } from './workspace-path';
 
@@ -41,15 +43,20 @@ export const editFileTool: Tool<typeof schema> = {
       // Inside the lock: an edit queued behind another sees that edit's write as its own.
       await tracker.assertFresh(absolute, shown);
       const prepared = await prepareEdit(ctx.workspaceRoot, absolute, shown, args);
-      await writeFileAtomic(prepared.real, encodeReplacements(prepared.decoded, prepared.plan.replacements), { mode: prepared.mode });
+      // Reviewed hunk by hunk: exactly the accepted hunks are written, and the model hears which were not.
+      const reviewed = ctx.review ? applyReview(ctx.review, prepared.decoded.text, prepared.plan.text, shown) : undefined;
+      const written = reviewed?.text ?? prepared.plan.text;
+      await writeFileAtomic(prepared.real, encodeReplacements(prepared.decoded, reviewed?.replacements ?? prepared.plan.replacements), { mode: prepared.mode });
       tracker.recordWrite(absolute, (await stat(prepared.real)).mtimeMs);
 
-      const diff = unifiedDiff(prepared.decoded.text, prepared.plan.text, shown);
+      const diff = unifiedDiff(prepared.decoded.text, written, shown);
       const diffText = diff.text.length > MAX_DIFF_CHARS ? `${diff.text.slice(0, MAX_DIFF_CHARS)}\n… [diff cut at ${MAX_DIFF_CHARS} chars]` : diff.text;
+      const rejected = reviewed ? `; rejected ${reviewed.rejected} of ${reviewed.total} hunks` : '';
       return {
         ok: true,
-        output: `${describePlan(prepared.plan, shown)}\n\n${diffText}`,
-        summary: `✓ Edited ${shown} (+${diff.added} −${diff.removed})`,
+        output: `${reviewed ? reviewed.report : describePlan(prepared.plan, shown)}\n\n${diffText}`,
+        summary: `✓ Edited ${shown} (+${diff.added} −${diff.removed}${rejected})`,
+        change: { path: absolute, before: prepared.decoded.text, after: written },
       };
     });
   },
@@ -74,11 +81,14 @@ async function prepareEdit(workspaceRoot: string, absolute: string, shown: strin
 }
 
 /**
- * The diff an edit_file call would make, without making it: for the approval prompt, which
- * shows it before the edit runs. Undefined when the call is not valid or would fail (the tool
+ * The diff an edit_file call would make (and the file's whole text before and after), without
+ * making it: for the approval prompt, which shows it before the edit runs. Undefined when the call is not valid or would fail (the tool
  * itself then reports why).
  */
-export async function previewEdit(workspaceRoot: string, rawArgs: unknown): Promise<{ diff: string; added: number; removed: number } | undefined> {
+export async function previewEdit(
+  workspaceRoot: string,
+  rawArgs: unknown,
+): Promise<{ diff: string; added: number; removed: number; change: FileChange } | undefined> {
   const parsed = schema.safeParse(rawArgs);
   if (!parsed.success) return undefined;
   try {
@@ -86,7 +96,7 @@ export async function previewEdit(workspaceRoot: string, rawArgs: unknown): Prom
     const shown = displayPath(workspaceRoot, absolute);
     const { decoded, plan } = await prepareEdit(workspaceRoot, absolute, shown, parsed.data);
     const diff = unifiedDiff(decoded.text, plan.text, shown);
-    return { diff: diff.text, added: diff.added, removed: diff.removed };
+    return { diff: diff.text, added: diff.added, removed: diff.removed, change: { path: absolute, before: decoded.text, after: plan.text } };
   } catch {
     return undefined;
   }

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { ToolSchema } from '../llm/provider';
-import type { ToolCall } from '../messages';
 import { loadTemplate } from '../templates';
 import { compactJsonSchema } from './compact-json-schema';
-import { summaryLine, ToolError, toolFailure, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
+import { summaryLine, ToolError, toolFailure, type ReviewedToolCall, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
 
 /**
  * Holds every tool, derives the JSON schemas the model sees from the zod schemas, and
@@ -37,7 +36,8 @@ export class ToolRegistry {
       }));
   }
 
-  async execute(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolResult> {
+  /** `call.review` (set by the approval gate) reaches the tool as `ctx.review`. */
+  async execute(call: ReviewedToolCall, ctx: ToolExecutionContext): Promise<ToolResult> {
     const tool = this.tools.get(call.name);
     if (!tool) {
       return toolFailure('not_found', `Unknown tool "${call.name}". Available tools: ${this.names().join(', ')}.`);
@@ -65,7 +65,7 @@ export class ToolRegistry {
       return toolFailure('other', `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}`);
     }
     try {
-      const result = await tool.run(parsed.data, ctx);
+      const result = await tool.run(parsed.data, call.review ? { ...ctx, review: call.review } : ctx);
       // Every summary is one line of at most 200 characters, whatever the tool built.
       return { ...result, summary: summaryLine(result.summary) };
     } catch (err) {

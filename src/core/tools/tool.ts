@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { AgentMode, UICallback } from '../ui';
+import type { AgentMode, FileChange, UICallback } from '../ui';
+import type { ToolCall } from '../messages';
 import type { TodoList } from '../todos/todo';
 import type { SubagentLauncher } from '../subagents/launcher';
 import type { HostPorts } from '../host';
@@ -27,6 +28,8 @@ export interface ToolResult {
   /** One line (50–200 chars) for the UI card and for aged context. */
   summary: string;
   errorKind?: ToolErrorKind;
+  /** What an edit did to a file, for front ends that offer its diff afterwards; never sent to the model. */
+  change?: FileChange;
 }
 
 export type ToolCategory = 'file' | 'search' | 'process' | 'web' | 'symbol' | 'todo' | 'user' | 'agent' | 'meta';
@@ -69,7 +72,22 @@ export interface ToolExecutionContext {
   processes?: ProcessManager;
   /** Folders outside the workspace that read_file may read: the scratch folder of offloaded tool outputs. */
   readableDirs?: readonly string[];
+  /** The user's hunk-by-hunk verdict on this call's proposed edit: the tool applies exactly the accepted hunks. */
+  review?: EditReview;
 }
+
+/**
+ * A proposed edit the user reviewed hunk by hunk: `before`/`after` as shown to them (hunks by
+ * `changeHunks(before, after)`), and the hunks they accepted. Set by the approval gate.
+ */
+export interface EditReview {
+  before: string;
+  after: string;
+  acceptedHunks: readonly number[];
+}
+
+/** A call on its way from the lifecycle seams to the registry, with the user's verdict on its edit when they gave one per hunk. */
+export type ReviewedToolCall = ToolCall & { review?: EditReview };
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
   name: string;

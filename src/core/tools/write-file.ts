@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { realTargetInWorkspace, writeFileAtomic } from './edit/atomic-write';
+import { applyReview } from './edit/hunk-review';
 import { fileTracker } from './file-time-tracker';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveInWorkspace } from './workspace-path';
@@ -45,19 +46,24 @@ export const writeFileTool: Tool<typeof schema> = {
         if (!parentInfo.isDirectory()) throw new ToolError('other', `${displayPath(ctx.workspaceRoot, parent)} is a file, so it cannot hold ${shown}.`);
       }
 
+      // Reviewed hunk by hunk in the editor: exactly the accepted hunks are written.
+      const reviewed = ctx.review ? applyReview(ctx.review, '', args.content, shown) : undefined;
+      const content = reviewed?.text ?? args.content;
       try {
-        await writeFileAtomic(absolute, args.content, { exclusive: true });
+        await writeFileAtomic(absolute, content, { exclusive: true });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists(shown);
         throw err;
       }
       const written = await stat(absolute);
       tracker.recordWrite(absolute, written.mtimeMs);
-      const lines = countLines(args.content);
+      const lines = countLines(content);
+      const created = `Created ${shown} (${lines} line${lines === 1 ? '' : 's'}, ${Buffer.byteLength(content, 'utf8').toLocaleString('en-US')} bytes).`;
       return {
         ok: true,
-        output: `Created ${shown} (${lines} line${lines === 1 ? '' : 's'}, ${Buffer.byteLength(args.content, 'utf8').toLocaleString('en-US')} bytes).`,
-        summary: `✓ Created ${shown} (${lines} line${lines === 1 ? '' : 's'})`,
+        output: reviewed ? `${created}\n\n${reviewed.report}` : created,
+        summary: `✓ Created ${shown} (${lines} line${lines === 1 ? '' : 's'}${reviewed ? `; rejected ${reviewed.rejected} of ${reviewed.total} hunks` : ''})`,
+        change: { path: absolute, before: '', after: content },
       };
     });
   },

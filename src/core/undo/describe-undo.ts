@@ -19,6 +19,8 @@ export interface StepSummary {
   changed: number;
   at: string;
   undone: boolean;
+  /** The ids of the tool calls that ran in the step (empty for steps logged before they were kept). */
+  calls: string[];
 }
 
 export interface UndoReport {

@@ -27,6 +27,8 @@ export const StepRecordSchema = z.object({
   /** Files over the size cap that the step created, changed or deleted: undo cannot bring them back. */
   skipped: z.array(z.object({ path: z.string(), bytes: z.number() })),
   tools: z.array(z.string()),
+  /** The ids of the tool calls that ran in the step (older logs have none). */
+  calls: z.array(z.string()).optional(),
   at: z.string(),
 });
 

@@ -44,6 +44,8 @@ export interface UndoManagerOptions {
 interface OpenStep {
   baseline: Promise<SnapshotResult>;
   tools: string[];
+  /** Ids of the calls that ran in the step (the chat finds its tool cards by them). */
+  calls: string[];
 }
 
 /**
@@ -59,6 +61,8 @@ export class UndoManager {
   private readonly snapshots: SnapshotScheduler;
   private readonly log: OperationLog;
   private readonly background = new Set<Promise<unknown>>();
+  /** Steps whose after-snapshot (which records them) is still being taken. */
+  private readonly pendingSteps = new Set<Promise<unknown>>();
   private readonly abort = new AbortController();
   private readonly undone = new Set<number>();
   private readonly noticedOversized = new Set<string>();
@@ -111,7 +115,10 @@ export class UndoManager {
     this.stepCount++;
     const open = this.open;
     this.open = undefined;
-    if (open) this.track(this.finishStep(this.stepCount, open));
+    if (!open) return;
+    const finishing = this.finishStep(this.stepCount, open).finally(() => this.pendingSteps.delete(finishing));
+    this.pendingSteps.add(finishing);
+    this.track(finishing);
   }
 
   /** `/undo`: the newest step that changed files and is not undone yet. */
@@ -139,7 +146,24 @@ export class UndoManager {
 
   /** The steps that changed files (the last 50), for `/undo list`. */
   history(): StepSummary[] {
-    return this.log.steps.map((s) => ({ step: s.step, tools: s.tools, changed: s.changed.length, at: s.at, undone: this.undone.has(s.step) }));
+    return this.log.steps.map((s) => this.summary(s));
+  }
+
+  /**
+   * Every step of this session that changed files, earlier processes' included (from the operation
+   * log, with what is still only in memory), once the snapshots being taken are in.
+   */
+  async stepHistory(): Promise<StepSummary[]> {
+    await this.idle();
+    const disk = await this.log.readSession(this.options.sessionId);
+    for (const n of disk.undone) this.undone.add(n);
+    const steps = new Map(disk.steps.map((s) => [s.step, s]));
+    for (const s of this.log.steps) steps.set(s.step, s);
+    return [...steps.values()].sort((a, b) => a.step - b.step).map((s) => this.summary(s));
+  }
+
+  private summary(s: StepRecord): StepSummary {
+    return { step: s.step, tools: s.tools, changed: s.changed.length, at: s.at, undone: this.undone.has(s.step), calls: s.calls ?? [] };
   }
 
   /** `/undo list`, once the snapshots still being taken are in. */
@@ -155,8 +179,16 @@ export class UndoManager {
     await this.log.flushed();
   }
 
-  /** Stops running git processes and hands the session's index on to the next session. */
+  /**
+   * Stops running git processes and hands the session's index on to the next session. A step's
+   * after-snapshot still being taken gets its background budget first: it is what records the step,
+   * so a host that exits right after a turn (`opendev -p`) can undo it when the session is resumed.
+   */
   async dispose(): Promise<void> {
+    const budget = this.settings.budgetMs * BACKGROUND_BUDGET_FACTOR;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.pendingSteps]), new Promise((r) => (timer = setTimeout(r, budget)))]);
+    clearTimeout(timer);
     this.abort.abort();
     await Promise.allSettled([...this.background, this.housekeeping]);
     await this.snapshots.idle();
@@ -170,7 +202,7 @@ export class UndoManager {
       this.running.add(call.id);
       return { proceed: true, call };
     }
-    if (!this.open) this.open = { baseline: this.baseline(this.stepCount + 1), tools: [] };
+    if (!this.open) this.open = { baseline: this.baseline(this.stepCount + 1), tools: [], calls: [] };
     await this.open.baseline;
     this.running.add(call.id);
     return { proceed: true, call };
@@ -180,6 +212,7 @@ export class UndoManager {
   private afterCall(call: ToolCall, result: ToolResult): void {
     if (!this.running.delete(call.id)) return;
     this.open?.tools.push(call.name);
+    this.open?.calls.push(call.id);
     const args = toolArgumentsObject(call.arguments);
     const paths = [args.file_path, args.path].filter((p): p is string => typeof p === 'string');
     const command = typeof args.command === 'string' ? args.command : undefined;
@@ -208,7 +241,7 @@ export class UndoManager {
     for (const path of big.created) if (!changed.some((c) => c.path === path)) changed.push({ path, change: 'added' });
     const skipped = big.lost;
     const tools = [...new Set(open.tools)];
-    this.log.recordStep({ type: 'step', session: this.options.sessionId, step, before: before.tree, after: after.tree, changed, skipped, tools, at: new Date().toISOString() });
+    this.log.recordStep({ type: 'step', session: this.options.sessionId, step, before: before.tree, after: after.tree, changed, skipped, tools, calls: open.calls, at: new Date().toISOString() });
   }
 
   private undoSteps(steps: StepRecord[]): Promise<UndoOutcome> {

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { CommandTerminalPort, CommandView } from '../../core/host';
 import { OutputPty } from './output-pty';
+import { LastCommand } from './last-command';
+import type { BackgroundTaskView } from '../../shared/protocol';
 
 export const SHARED_TERMINAL_NAME = 'OpenDev';
 const BOLD = '\x1b[1m';
@@ -27,6 +29,8 @@ interface BackgroundTab {
   pty: OutputPty;
   command: string;
   closed: boolean;
+  /** The task has not ended yet (the chat's indicator lists it). */
+  running: boolean;
   onClose: () => void;
 }
 
@@ -41,6 +45,10 @@ export class OpenDevTerminals implements CommandTerminalPort, TerminalViewApi, v
   private shared: { terminal: vscode.Terminal; pty: OutputPty } | undefined;
   private readonly tabs = new Map<string, BackgroundTab>();
   private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly last = new LastCommand();
+  private readonly tasksChanged = new vscode.EventEmitter<void>();
+  /** Fires when a background task starts, ends or its tab closes. */
+  readonly onDidChange = this.tasksChanged.event;
 
   constructor() {
     this.subscriptions.push(
@@ -54,6 +62,7 @@ export class OpenDevTerminals implements CommandTerminalPort, TerminalViewApi, v
             this.closeTab(tab);
             tab.pty.dispose();
             this.tabs.delete(taskId);
+            this.tasksChanged.fire();
           }
         }
       }),
@@ -63,9 +72,16 @@ export class OpenDevTerminals implements CommandTerminalPort, TerminalViewApi, v
   showCommand(info: { id: string; command: string; cwd: string }): CommandView {
     const pty = this.sharedPty();
     pty.write(`${BOLD}$ ${info.command}${RESET}\n`);
+    this.last.start(info.command);
     return {
-      write: (chunk) => pty.write(chunk),
-      end: (outcome) => pty.write(`${pty.atLineStart ? '' : '\n'}${statusLine(outcome)}\n\n`),
+      write: (chunk) => {
+        pty.write(chunk);
+        this.last.append(chunk);
+      },
+      end: (outcome) => {
+        pty.write(`${pty.atLineStart ? '' : '\n'}${statusLine(outcome)}\n\n`);
+        this.last.end(statusLine(outcome));
+      },
     };
   }
 
@@ -84,13 +100,33 @@ export class OpenDevTerminals implements CommandTerminalPort, TerminalViewApi, v
       iconPath: new vscode.ThemeIcon('server-process'),
       isTransient: true,
     });
-    tab = { terminal, pty, command: info.command, closed: false, onClose };
+    tab = { terminal, pty, command: info.command, closed: false, running: true, onClose };
     this.tabs.set(info.taskId, tab);
+    this.tasksChanged.fire();
     pty.write(`${BOLD}$ ${info.command}${RESET}\n${DIM}[background task ${info.taskId} in ${info.cwd}; close this tab or press Ctrl+C to stop it]${RESET}\n`);
     return {
       write: (chunk) => pty.write(chunk),
-      end: (outcome) => pty.write(`${pty.atLineStart ? '' : '\n'}${statusLine(outcome)}\n`),
+      end: (outcome) => {
+        pty.write(`${pty.atLineStart ? '' : '\n'}${statusLine(outcome)}\n`);
+        if (tab) tab.running = false;
+        this.tasksChanged.fire();
+      },
     };
+  }
+
+  /** The last command of the shared terminal with its output and status (`@terminal`); undefined before the first. */
+  lastCommandText(): string | undefined {
+    return this.last.text();
+  }
+
+  /** Background tasks that have not ended, oldest first. */
+  running(): BackgroundTaskView[] {
+    return [...this.tabs].filter(([, tab]) => tab.running && !tab.closed).map(([id, tab]) => ({ id, command: tab.command }));
+  }
+
+  /** Shows a background task's tab (the chat indicator's button). */
+  open(taskId: string): void {
+    this.tabs.get(taskId)?.terminal.show(false);
   }
 
   /** The plain-text transcript of the shared terminal, or of a background task's tab. */
@@ -116,6 +152,7 @@ export class OpenDevTerminals implements CommandTerminalPort, TerminalViewApi, v
 
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
+    this.tasksChanged.dispose();
     for (const tab of this.tabs.values()) {
       this.closeTab(tab);
       tab.terminal.dispose();

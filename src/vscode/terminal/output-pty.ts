@@ -5,12 +5,13 @@ const TRANSCRIPT_CHARS = 200_000;
 /** Output written before VS Code opens the terminal is held up to this size, then the oldest is dropped. */
 const PENDING_CHARS = 1_000_000;
 
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+export const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
 
 /**
- * A write-only pseudo-terminal: the agent's commands and their output, never a shell. Output
- * written before VS Code opens the terminal is held and replayed; bare `\n` becomes `\r\n`; a plain
- * text transcript (bounded) is kept for tests and the extension's API.
+ * A pseudo-terminal that is never a shell: the agent's commands and their output, or (with input
+ * and resize handlers) the OpenDev agent terminal's front end. Output written before VS Code opens
+ * the terminal is held and replayed; bare `\n` becomes `\r\n`; a plain text transcript (bounded)
+ * is kept for tests and the extension's API.
  */
 export class OutputPty implements vscode.Pseudoterminal {
   private readonly writeEmitter = new vscode.EventEmitter<string>();
@@ -29,10 +30,13 @@ export class OutputPty implements vscode.Pseudoterminal {
       onUserClose?: () => void;
       /** Keys typed into the terminal. */
       onInput?: (data: string) => void;
+      /** The terminal's size, when it opens and whenever it changes. */
+      onResize?: (dimensions: vscode.TerminalDimensions) => void;
     } = {},
   ) {}
 
-  open(): void {
+  open(initialDimensions: vscode.TerminalDimensions | undefined): void {
+    if (initialDimensions) this.handlers.onResize?.(initialDimensions);
     this.opened = true;
     for (const chunk of this.pending) this.writeEmitter.fire(chunk);
     this.pending = [];
@@ -45,6 +49,15 @@ export class OutputPty implements vscode.Pseudoterminal {
 
   handleInput(data: string): void {
     this.handlers.onInput?.(data);
+  }
+
+  setDimensions(dimensions: vscode.TerminalDimensions): void {
+    this.handlers.onResize?.(dimensions);
+  }
+
+  /** Closes the terminal from our side (the session behind it ended). */
+  exit(): void {
+    this.closeEmitter.fire();
   }
 
   /** Writes raw output (colours kept); lines end in `\r\n` as a terminal needs. */

@@ -27,6 +27,10 @@ describe('webview protocol', () => {
         { type: 'stop' },
         { type: 'newChat' },
         { type: 'action', action: 'setApiKey' },
+        { type: 'action', action: 'setApiKey', provider: 'anthropic' },
+        { type: 'action', action: 'chooseProvider' },
+        { type: 'draft', text: '`math.ts` line 1:' },
+        { type: 'draft', text: '' },
         { type: 'answerApproval', id: 'e1', decision: { action: 'allow' } },
         { type: 'answerApproval', id: 'e1', decision: { action: 'always' } },
         { type: 'answerApproval', id: 'e1', decision: { action: 'deny' } },
@@ -52,6 +56,8 @@ describe('webview protocol', () => {
         { type: 'send', text: 'x'.repeat(100_001) },
         { type: 'send' },
         { type: 'action', action: 'runShell' },
+        { type: 'action', action: 'setApiKey', provider: 'mistral' },
+        { type: 'draft', text: 'x'.repeat(100_001) },
         'send',
         null,
       ]);
@@ -106,6 +112,8 @@ describe('webview protocol', () => {
         { type: 'agentState', mode: 'plan', thinkingLevel: 'high' },
         { type: 'completions', text: '/p', items: [{ name: '/plan', description: 'Switch to plan mode' }] },
         { type: 'remove', id: 'e4' },
+        { type: 'compose' },
+        { type: 'compose', text: '`math.ts` line 1:\n```typescript\nexport const PI = 3.14159;\n```' },
       ]);
       rejects(ExtensionToWebviewSchema, [
         { type: 'snapshot', entries: [], busy: false },
@@ -135,6 +143,7 @@ describe('webview protocol', () => {
         { kind: 'question', id: 'e8', questions: [question], state: 'answered', answers: { answers: [{ header: 'Database', selected: ['Postgres'] }] } },
         { kind: 'question', id: 'e8', questions: [question], state: 'cancelled' },
         { kind: 'plan', id: 'e9', path: '/w/.opendev/plans/p.md', content: '# Plan', state: 'answered', decision: { action: 'approve' } },
+        { kind: 'setup', id: 'e10', provider: 'anthropic', title: 'Connect OpenDev to Anthropic', text: 'OpenDev needs an API key…' },
       ]);
       rejects(ChatEntrySchema, [
         { kind: 'thinking', id: 'e4', phase: 'daydream', text: '' },
@@ -144,6 +153,7 @@ describe('webview protocol', () => {
         { kind: 'approval', id: 'e7', request, state: 'waiting' },
         { kind: 'question', id: 'e8', questions: [{ ...question, multiSelect: 'no' }], state: 'pending' },
         { kind: 'plan', id: 'e9', path: 'p.md', state: 'pending' },
+        { kind: 'setup', id: 'e10', provider: 'mistral', title: 't', text: 'x' },
       ]);
     });
   });

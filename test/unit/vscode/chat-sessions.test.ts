@@ -71,10 +71,12 @@ describe('ChatController sessions (the chat view model, without VS Code)', () =>
     assert.equal(await chat.resumeSession(earlier.meta.id), true);
     assert.deepEqual(
       chat.transcript().map((e) => e.kind),
-      ['notice', 'assistant'],
+      ['notice', 'user', 'assistant'],
+      'the transcript is rebuilt from the saved messages, under a notice',
     );
-    const [notice, answer] = chat.transcript();
+    const [notice, question, answer] = chat.transcript();
     assert.match(notice?.kind === 'notice' ? notice.text : '', new RegExp(`Resumed session ${earlier.meta.id} "Remember the number 42\\." \\(2 messages\\)`));
+    assert.equal(question?.kind === 'user' ? question.text : '', 'Remember the number 42.');
     assert.equal(answer?.kind === 'assistant' ? answer.text : '', 'I will remember 42.');
     const snapshot = chat.snapshot();
     assert.equal(snapshot.type === 'snapshot' ? snapshot.cost?.calls : undefined, 1, 'the cost so far comes back too');

@@ -60,3 +60,69 @@ describe('PendingRequests (request cards)', () => {
     assert.deepEqual(transcript.list().map((e) => 'state' in e && e.state), ['cancelled', 'cancelled', 'cancelled']);
   });
 });
+
+/** An edit approval shown in a second place too (the diff editor): either answer settles the one card. */
+describe('PendingRequests with a companion (inline diff approval)', () => {
+  const proposed = { path: '/w/math.ts', before: 'a\nb\nc\nd\n', after: 'A\nb\nc\nD\n' };
+  const edit = { kind: 'tool' as const, toolName: 'edit_file', title: 'edit_file math.ts?', args: '{}', diff: '-a\n+A\n-d\n+D', proposed };
+  const setup = () => {
+    const transcript = new Transcript();
+    const opened: Array<{ id: string; answer: (d: import('../../../src/core/ui').ApprovalDecision) => unknown; closed: boolean }> = [];
+    const requests = new PendingRequests(transcript, {
+      approvalOpened: (request, answer) => {
+        const shown = { id: request.id, answer, closed: false };
+        assert.deepEqual(request.proposed, proposed);
+        opened.push(shown);
+        return { dispose: () => (shown.closed = true) };
+      },
+    });
+    return { transcript, requests, opened };
+  };
+  const settle = () => new Promise((r) => setImmediate(r));
+
+  it('the card carries the diff and the hunk count, not the whole file; the editor answers it and then closes', async () => {
+    const { transcript, requests, opened } = setup();
+    const decision = requests.approval(edit, new AbortController().signal);
+    const card = transcript.list()[0] as ChatEntryOf<'approval'>;
+    assert.equal(card.request.hunks, 2);
+    assert.equal('proposed' in card.request, false);
+    assert.equal(opened.length, 1);
+    assert.equal(opened[0]!.id, card.id);
+
+    assert.deepEqual(opened[0]!.answer({ action: 'partial', acceptedHunks: [1, 1] }), { ok: true });
+    assert.deepEqual(await decision, { action: 'partial', acceptedHunks: [1] });
+    assert.deepEqual((transcript.list()[0] as ChatEntryOf<'approval'>).decision, { action: 'partial', acceptedHunks: [1] });
+    await settle();
+    assert.equal(opened[0]!.closed, true);
+  });
+
+  it('an answer from the card closes the editor side; a late answer from there is refused', async () => {
+    const { transcript, requests, opened } = setup();
+    const decision = requests.approval(edit, new AbortController().signal);
+    const card = transcript.list()[0] as ChatEntryOf<'approval'>;
+    requests.answer({ type: 'answerApproval', id: card.id, decision: { action: 'allow' } });
+    assert.deepEqual(await decision, { action: 'allow' });
+    await settle();
+    assert.equal(opened[0]!.closed, true);
+    assert.equal((opened[0]!.answer({ action: 'deny' }) as { ok: boolean }).ok, false);
+  });
+
+  it('Stop (abort) closes the editor side; hunk indices out of range or on a request without hunks are refused', async () => {
+    const { transcript, requests, opened } = setup();
+    const controller = new AbortController();
+    const decision = requests.approval(edit, controller.signal);
+    const card = transcript.list()[0] as ChatEntryOf<'approval'>;
+    assert.equal(requests.answer({ type: 'answerApproval', id: card.id, decision: { action: 'partial', acceptedHunks: [2] } }).ok, false);
+    controller.abort();
+    assert.equal((await decision).action, 'deny');
+    await settle();
+    assert.equal(opened[0]!.closed, true);
+
+    const command = requests.approval({ kind: 'tool', toolName: 'run_command', title: 'Run ls', args: '{}', command: 'ls' }, new AbortController().signal);
+    const commandCard = transcript.list()[1] as ChatEntryOf<'approval'>;
+    assert.equal(opened.length, 1, 'no proposal, no editor side');
+    assert.equal(requests.answer({ type: 'answerApproval', id: commandCard.id, decision: { action: 'partial', acceptedHunks: [] } }).ok, false);
+    requests.cancelAll();
+    await command;
+  });
+});

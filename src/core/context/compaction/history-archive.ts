@@ -2,6 +2,7 @@ import { mkdir, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Message } from '../../messages';
 import { originalContent } from './observation-stages';
+import { attachedImagesNote } from '../../images/image-texts';
 
 /**
  * The archive a full compaction writes before it replaces the history: every message, in order,
@@ -61,6 +62,7 @@ export function renderArchive(messages: readonly Message[], info: ArchiveInfo & 
       return;
     }
     if (m.content) out.push(fenced(m.content));
+    if (m.role === 'user' && m.images?.length) out.push('', attachedImagesNote(m.images));
     if (m.role === 'assistant') {
       for (const call of m.toolCalls) out.push('', `Tool call \`${call.name}\` (${call.id}):`, '', fenced(call.arguments, 'json'));
     }

@@ -3,6 +3,7 @@ import { estimateTokens } from '../token-estimate';
 import { repairInPlace } from '../validated-messages';
 import type { FullCompactionReport } from './full-compaction';
 import { maskObservations, pruneObservations, type StageOutcome } from './observation-stages';
+import { maskOldImages } from '../../images/image-masking';
 
 /**
  * Staged compaction (paper §2.3, ACC; issue 5 part 5), checked at the start of every iteration
@@ -91,6 +92,8 @@ export class StagedCompactor {
   /** Prompt tokens now: the reported size of the last call + an estimate of what was added since. */
   promptTokens(history: readonly Message[], lastPromptTokens: number): number {
     if (lastPromptTokens <= 0) return estimateTokens(history);
+    // Shorter than when the reported call was sent: rewritten since (undo, compaction), so the report is stale.
+    if (history === this.lastHistory && history.length < this.sentLength) return estimateTokens(history);
     const since = history === this.lastHistory && this.sentLength <= history.length ? history.slice(this.sentLength) : [];
     return lastPromptTokens + estimateTokens(since);
   }
@@ -114,7 +117,8 @@ export class StagedCompactor {
       tokens -= outcome.tokensFreed;
       pressure = tokens / contextWindow;
     };
-    stage('mask', t.mask, () => maskObservations(history, this.options.keepRecent ?? MASK_KEEP_RECENT));
+    // Images of older messages go with the old observations: only the latest message keeps its images.
+    stage('mask', t.mask, () => combined(maskObservations(history, this.options.keepRecent ?? MASK_KEEP_RECENT), maskOldImages(history)));
     const budget = this.options.pruneProtectTokens ?? Math.min(PRUNE_PROTECT_TOKENS, Math.floor(contextWindow * PRUNE_PROTECT_WINDOW_FRACTION));
     stage('prune', t.prune, () => pruneObservations(history, budget));
     stage('aggressive_mask', t.aggressive, () => maskObservations(history, this.options.aggressiveKeepRecent ?? AGGRESSIVE_KEEP_RECENT));
@@ -144,4 +148,8 @@ export class StagedCompactor {
   private emit(event: CompactionEvent): void {
     this.options.onEvent?.(event);
   }
+}
+
+function combined(a: StageOutcome, b: StageOutcome): StageOutcome {
+  return { tokensFreed: a.tokensFreed + b.tokensFreed, messagesAffected: a.messagesAffected + b.messagesAffected };
 }

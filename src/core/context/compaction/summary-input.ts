@@ -2,6 +2,7 @@ import type { Message } from '../../messages';
 import { estimateTextTokens } from '../token-estimate';
 import { compactionText, isCompactionSummary } from './compaction-texts';
 import { observationSummary } from './observation-stages';
+import { textWithImageNote } from '../../images/image-texts';
 
 /**
  * The middle of the history as the summariser reads it: one `[role] text` entry per message, tool
@@ -55,8 +56,9 @@ export function summaryInput(messages: readonly Message[], budgetTokens: number,
 export function entry(m: Message, level: Detail): string {
   switch (m.role) {
     case 'system':
-    case 'user':
       return `[${m.role}] ${clip(m.content, level.user)}`;
+    case 'user':
+      return `[${m.role}] ${textWithImageNote(clip(m.content, level.user), m.images)}`;
     case 'assistant': {
       const lines = m.content.trim() ? [`[assistant] ${clip(m.content, level.assistant)}`] : [];
       for (const call of m.toolCalls) lines.push(`[tool call] ${call.name} ${clip(call.arguments, level.args)}`);

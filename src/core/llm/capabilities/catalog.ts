@@ -41,6 +41,13 @@ export interface CapabilityCatalogOptions {
 /** Where the loaded data came from: the OPENDEV_MODELS_DEV_PATH file, the cache (or a fresh download), or only the built-in catalogue. */
 export type CatalogSource = 'file' | 'cache' | 'builtin';
 
+/** A model a picker can offer: its id, display name and what it can do. */
+export interface CatalogModel {
+  id: string;
+  name: string;
+  capabilities: ModelCapabilities;
+}
+
 /** Provider kinds → models.dev provider ids. OpenAI-compatible servers host anything: searched across providers. */
 const MODELS_DEV_PROVIDER: Record<ProviderKind, string | undefined> = {
   openai: 'openai',
@@ -96,6 +103,22 @@ export class CapabilityCatalog {
     if (local) delete capabilities.pricing;
     this.memo.set(key, capabilities);
     return copy(capabilities);
+  }
+
+  /**
+   * The models `provider` serves that can drive the agent (tool calls, text out), in catalogue order,
+   * for pickers. A dated id is left out when its alias is listed. OpenAI-compatible servers host
+   * anything, so there is no list for them (empty).
+   */
+  list(provider: ProviderKind): CatalogModel[] {
+    const id = MODELS_DEV_PROVIDER[provider];
+    if (!id) return [];
+    const models = this.loaded?.[id]?.models ?? BUILTIN_MODELS[id]?.models ?? {};
+    const usable = Object.values(models).filter((m) => m.tool_call !== false && (m.modalities?.output?.includes('text') ?? true));
+    const ids = new Set(usable.map((m) => m.id));
+    return usable
+      .filter((m) => !/-\d{8}$/.test(m.id) || !ids.has(m.id.replace(/-\d{8}$/, '')))
+      .map((m) => ({ id: m.id, name: m.name ?? m.id, capabilities: toCapabilities(m) }));
   }
 
   /** Loads the local data (idempotent) and, when the cache is stale or missing, starts a background refresh. */

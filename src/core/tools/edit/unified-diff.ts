@@ -12,7 +12,7 @@ export interface UnifiedDiff {
   removed: number;
 }
 
-type Op = { kind: ' ' | '-' | '+'; line: string };
+export type Op = { kind: ' ' | '-' | '+'; line: string };
 
 export function unifiedDiff(before: string, after: string, path: string, context = 3): UnifiedDiff {
   if (before === after) return { text: '', added: 0, removed: 0 };
@@ -32,7 +32,8 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-function diffLines(a: string[], b: string[]): Op[] {
+/** The line-level edit script from `a` to `b` (any strings: callers may keep line terminators). */
+export function diffLines(a: string[], b: string[]): Op[] {
   // The common head and tail need no search.
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;

@@ -85,4 +85,37 @@ describe('StagedCompactor in a session (fake provider, OpenAI wire)', function (
     const last = fake.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
     assert.ok(last.some((m) => m.role === 'tool' && m.content.startsWith('[output of read_file masked: ')));
   });
+
+  it('calibrates the first reading of the next turn by the size the API reported last, and not after /clear', async () => {
+    fake.reset();
+    const readings: number[] = [];
+    const compactor = new StagedCompactor({ onPressure: (info) => readings.push(info.pressure) });
+    const action: ResolvedRoleModel = {
+      provider: createProvider({ provider: 'openai', model: 'fake-model', apiKey: 'test-key', baseUrl: fake.openaiBaseUrl }),
+      model: 'fake-model',
+      capabilities: { ...unknownModelCapabilities(), contextWindow: 100_000 },
+    };
+    const agent = new Agent({
+      identity: { name: 'main', isSubagent: false },
+      roles: { forRole: () => action },
+      registry: new ToolRegistry(),
+      systemPrompt: { stable: 'You are a test agent.', dynamic: '' },
+      promptVars: {},
+      workspaceRoot: process.cwd(),
+      maxIterations: 5,
+      thinkingLevel: 'off',
+      todos: { list: () => [], hasOpen: () => false },
+      compaction: compactor.hook,
+    });
+    const ui = { onTextDelta() {}, onToolStart() {}, onToolEnd() {} };
+    // A one-call turn: the reported 42,000 tokens (system prompt and tools included) reach the next reading.
+    fake.enqueue({ text: 'Hi.', usage: { promptTokens: 42_000 } }, { text: 'Again.' }, { text: 'Fresh.' });
+    await agent.runTurn('hello', ui);
+    await agent.runTurn('hello again', ui);
+    assert.ok(readings[0]! < 0.01, `the very first reading is a local estimate: ${readings[0]}`);
+    assert.ok(readings[1]! >= 0.42, `the next turn starts from the reported size: ${readings[1]}`);
+    agent.clear();
+    await agent.runTurn('new topic', ui);
+    assert.ok(readings[2]! < 0.01, `after /clear the old report no longer applies: ${readings[2]}`);
+  });
 });

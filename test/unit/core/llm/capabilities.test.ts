@@ -248,6 +248,19 @@ describe('capability catalogue', () => {
       assert.equal(catalog.get('openai', 'text-only-1').vision, false);
     });
 
+    it('lists the models a provider serves for the model picker, with their context and prices', () => {
+      const openai = catalog.list('openai');
+      assert.deepEqual(openai.map((m) => m.id), ['gpt-4.1', 'text-only-1'], 'the loaded file wins; a model that does not parse is left out');
+      assert.equal(openai[0]!.name, 'GPT-4.1 (fixture)');
+      assert.equal(openai[0]!.capabilities.contextWindow, 1_047_576);
+      assert.deepEqual(openai[0]!.capabilities.pricing, { inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.5 });
+      assert.deepEqual(catalog.list('openai-compatible'), [], 'a compatible server hosts anything: no list to offer');
+      // Before load() (or without the provider in the file): the built-in list, dated ids hidden behind their alias.
+      const builtin = new CapabilityCatalog({ env: {}, home: tempHome(), fetch: countingFetch() }).list('anthropic').map((m) => m.id);
+      assert.ok(builtin.includes('claude-sonnet-4-5') && builtin.includes('claude-haiku-4-5'), builtin.join());
+      assert.ok(!builtin.includes('claude-opus-4-5-20251101'), 'the dated id of a listed alias is not offered twice');
+    });
+
     it('returns copies, so a caller cannot corrupt the catalogue', () => {
       const a = catalog.get('openai', 'gpt-4.1');
       a.contextWindow = 1;

@@ -192,7 +192,12 @@ describe('edit_file', () => {
   it('previews the diff for an approval prompt without writing anything', async () => {
     writeFileSync(join(root, 'p.ts'), 'a\nb\n');
     const preview = await previewEdit(root, { file_path: 'p.ts', old_content: 'b', new_content: 'B' });
-    assert.deepEqual(preview, { diff: '--- a/p.ts\n+++ b/p.ts\n@@ -1,2 +1,2 @@\n a\n-b\n+B', added: 1, removed: 1 });
+    assert.deepEqual(preview, {
+      diff: '--- a/p.ts\n+++ b/p.ts\n@@ -1,2 +1,2 @@\n a\n-b\n+B',
+      added: 1,
+      removed: 1,
+      change: { path: join(root, 'p.ts'), before: 'a\nb\n', after: 'a\nB\n' },
+    });
     assert.equal(text('p.ts'), 'a\nb\n');
     assert.equal(await previewEdit(root, { file_path: 'p.ts', old_content: 'zzz', new_content: 'B' }), undefined);
     assert.equal(await previewEdit(root, { file_path: 'p.ts' }), undefined);

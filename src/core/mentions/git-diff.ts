@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+
+/** The diff's cap, like read_file's output: head and tail kept. */
+export const MAX_DIFF_CHARS = 30_000;
+const HEAD_TAIL = 12_000;
+const TIMEOUT_MS = 10_000;
+
+function git(cwd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
+      if (err) reject(new Error((stderr || err.message).trim().split('\n')[0] || 'git failed'));
+      else resolve(stdout);
+    });
+  });
+}
+
+/**
+ * The working tree's changes as the real `git` reports them: `git diff HEAD` (staged and unstaged;
+ * plain `git diff --cached` plus `git diff` before the first commit), then the untracked files by
+ * name. Capped at MAX_DIFF_CHARS (head and tail kept). Throws when the folder is not in a repository.
+ */
+export async function workingTreeDiff(cwd: string, maxChars = MAX_DIFF_CHARS): Promise<string> {
+  const inside = await git(cwd, ['rev-parse', '--is-inside-work-tree']).catch(() => '');
+  if (inside.trim() !== 'true') throw new Error('the workspace is not a git repository');
+  const hasHead = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD']).then(() => true, () => false);
+  const diff = hasHead
+    ? await git(cwd, ['diff', '--no-color', '--no-ext-diff', 'HEAD'])
+    : (await git(cwd, ['diff', '--no-color', '--no-ext-diff', '--cached'])) + (await git(cwd, ['diff', '--no-color', '--no-ext-diff']));
+  const untracked = (await git(cwd, ['ls-files', '--others', '--exclude-standard'])).split('\n').filter(Boolean);
+  const parts = [diff.trimEnd() || 'No changes to tracked files.'];
+  if (untracked.length > 0) {
+    const shown = untracked.slice(0, 100);
+    parts.push(`Untracked files (${untracked.length}):\n${shown.join('\n')}${untracked.length > shown.length ? `\n… ${untracked.length - shown.length} more` : ''}`);
+  }
+  return cap(parts.join('\n\n'), maxChars);
+}
+
+function cap(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const keep = Math.min(HEAD_TAIL, Math.floor(maxChars / 2));
+  return `${text.slice(0, keep)}\n… [${(text.length - 2 * keep).toLocaleString('en-US')} characters of the diff omitted] …\n${text.slice(-keep)}`;
+}

@@ -1,0 +1,191 @@
+import * as vscode from 'vscode';
+import { PROVIDER_KINDS, type ProviderKind } from '../../core/config/provider-settings';
+import type { CapabilityCatalog } from '../../core/llm/capabilities/catalog';
+import type { WebviewToExtension } from '../../shared/protocol';
+import type { ChatController } from '../chat-controller';
+import { currentModel, SECTION, secretKeyFor } from '../settings';
+import { checkApiKeyShape } from './api-key-shape';
+import { modelChoices, type ModelChoice } from './model-choices';
+
+/** What the model picker shows while it is open (integration tests read it; users see it). */
+export interface ProviderSetupApi {
+  modelPick(): readonly ModelChoice[] | undefined;
+}
+
+const NAMES: Record<ProviderKind, string> = { openai: 'OpenAI', anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible server' };
+const ABOUT: Record<ProviderKind, string> = {
+  openai: 'GPT models at api.openai.com (or Azure OpenAI through opendev.baseUrl).',
+  anthropic: 'Claude models through the Anthropic Messages API.',
+  'openai-compatible': 'Ollama, LM Studio, vLLM, OpenRouter…: any server that speaks the OpenAI API. A key is optional.',
+};
+const LOCAL_SERVER_URL = 'http://localhost:11434/v1';
+
+const isProvider = (v: unknown): v is ProviderKind => typeof v === 'string' && (PROVIDER_KINDS as readonly string[]).includes(v);
+
+/**
+ * Set API Key, Select Provider and Select Model. Each takes optional arguments (provider, key,
+ * model) so scripts and tests run them without prompts; from the palette they ask.
+ */
+export function registerProviderSetup(context: vscode.ExtensionContext, chat: ChatController, catalog: CapabilityCatalog): ProviderSetupApi {
+  let openPick: vscode.QuickPick<vscode.QuickPickItem & { choice: ModelChoice }> | undefined;
+  const register = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
+
+  register('opendev.setApiKey', (provider?: unknown, key?: unknown) => setApiKey(context.secrets, chat, provider, key));
+  register('opendev.selectProvider', (provider?: unknown) => selectProvider(context.secrets, chat, catalog, provider));
+  register('opendev.selectModel', async (model?: unknown) => {
+    if (typeof model === 'string' && model.trim()) return writeModel(model.trim());
+    await catalog.load();
+    const { provider, model: current, baseUrl } = currentModel();
+    const choices = modelChoices(catalog.list(provider), { id: current, capabilities: catalog.get(provider, current, baseUrl) });
+    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { choice: ModelChoice }>();
+    pick.title = `OpenDev: model for ${NAMES[provider]}`;
+    pick.placeholder = `Current: ${current}. Context window and price per million tokens (input / output) from the model catalogue.`;
+    pick.matchOnDescription = true;
+    pick.matchOnDetail = true;
+    pick.items = choices.map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail, choice }));
+    pick.activeItems = pick.items.filter((item) => item.choice.current);
+    openPick = pick;
+    const picked = await new Promise<ModelChoice | undefined>((resolve) => {
+      pick.onDidAccept(() => {
+        resolve(pick.selectedItems[0]?.choice ?? pick.activeItems[0]?.choice);
+        pick.hide();
+      });
+      pick.onDidHide(() => resolve(undefined));
+      pick.show();
+    });
+    pick.dispose();
+    if (openPick === pick) openPick = undefined;
+    if (!picked) return;
+    const id = picked.model ?? (await askModelId(current));
+    if (id) await writeModel(id);
+  });
+
+  // The walkthrough's first step is done once any provider has a key (however it was stored).
+  const updateKeyContext = async () => {
+    const stored = await Promise.all(PROVIDER_KINDS.map((p) => context.secrets.get(secretKeyFor(p))));
+    await vscode.commands.executeCommand('setContext', HAS_KEY_CONTEXT, stored.some(Boolean));
+  };
+  context.subscriptions.push(context.secrets.onDidChange(() => void updateKeyContext()));
+  void updateKeyContext();
+
+  return { modelPick: () => openPick?.items.map((item) => item.choice) };
+}
+
+/** True once an API key is stored for some provider (the walkthrough's completion event). */
+export const HAS_KEY_CONTEXT = 'opendev.hasApiKey';
+
+/** A card's button in the chat (setup card, error fixes). */
+export function runCardAction(message: Extract<WebviewToExtension, { type: 'action' }>, extensionId: string): void {
+  if (message.action === 'setApiKey') void vscode.commands.executeCommand('opendev.setApiKey', message.provider);
+  else if (message.action === 'chooseProvider') void vscode.commands.executeCommand('opendev.selectProvider');
+  else void vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${extensionId}`);
+}
+
+/**
+ * Stores a key in SecretStorage, never in settings. Without a provider it asks which one (the
+ * current provider first); the key's shape is checked loosely before it is saved. Scripted
+ * (provider, key) it asks nothing; an empty key removes the stored one.
+ */
+async function setApiKey(secrets: vscode.SecretStorage, chat: ChatController, provider?: unknown, key?: unknown): Promise<void> {
+  const target = isProvider(provider) ? provider : await pickProvider(secrets, 'Set API Key: which provider is the key for?');
+  if (!target) return;
+  if (key === '') {
+    // Scripted with an empty key: forget the stored one.
+    await secrets.delete(secretKeyFor(target));
+    chat.invalidateAgent();
+    return;
+  }
+  if (typeof key === 'string') {
+    const problem = checkApiKeyShape(target, key);
+    if (problem?.severity === 'error') {
+      void vscode.window.showErrorMessage(`OpenDev: the key was not saved. ${problem.message}`);
+      return;
+    }
+    await storeKey(secrets, chat, target, key.trim());
+    return;
+  }
+  const value = await vscode.window.showInputBox({
+    title: `OpenDev: API key for ${NAMES[target]}`,
+    prompt: 'Stored in VS Code Secret Storage, never in your settings files.',
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      const problem = checkApiKeyShape(target, v);
+      if (!problem) return undefined;
+      return { message: problem.message, severity: problem.severity === 'error' ? vscode.InputBoxValidationSeverity.Error : vscode.InputBoxValidationSeverity.Warning };
+    },
+  });
+  if (!value?.trim()) return;
+  await storeKey(secrets, chat, target, value.trim());
+  void vscode.window.showInformationMessage(`OpenDev: the ${NAMES[target]} API key is saved.`);
+}
+
+async function storeKey(secrets: vscode.SecretStorage, chat: ChatController, provider: ProviderKind, key: string): Promise<void> {
+  await secrets.store(secretKeyFor(provider), key);
+  chat.invalidateAgent();
+}
+
+/** The providers, the current one first, each saying whether its key is stored. */
+async function pickProvider(secrets: vscode.SecretStorage, title: string): Promise<ProviderKind | undefined> {
+  const current = currentModel().provider;
+  const order = [current, ...PROVIDER_KINDS.filter((p) => p !== current)];
+  const items = await Promise.all(
+    order.map(async (p) => {
+      const stored = Boolean(await secrets.get(secretKeyFor(p)));
+      const key = stored ? 'key stored' : p === 'openai-compatible' ? 'no key (optional here)' : 'no key yet';
+      return { label: NAMES[p], description: [p === current ? 'current' : undefined, key].filter(Boolean).join(' · '), detail: ABOUT[p], provider: p };
+    }),
+  );
+  const picked = await vscode.window.showQuickPick(items, { title: `OpenDev: ${title}`, matchOnDetail: true });
+  return picked?.provider;
+}
+
+/**
+ * Choose Provider: writes `opendev.provider`, then asks for what that provider still lacks (the
+ * server's address for an OpenAI-compatible one, else a key). A model the new provider does not
+ * list is reset to its default.
+ */
+async function selectProvider(secrets: vscode.SecretStorage, chat: ChatController, catalog: CapabilityCatalog, provider?: unknown): Promise<void> {
+  const scripted = isProvider(provider);
+  const target = scripted ? provider : await pickProvider(secrets, 'Choose the provider OpenDev talks to');
+  if (!target) return;
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const chosenModel = config.inspect<string>('model')?.globalValue;
+  await config.update('provider', target, vscode.ConfigurationTarget.Global);
+  const notes: string[] = [];
+  // A model the new provider does not serve would fail on the first message. (A compatible server
+  // may host anything: its model is left alone.)
+  const listed = catalog.list(target);
+  if (chosenModel && listed.length > 0 && !listed.some((m) => m.id === chosenModel)) {
+    await config.update('model', undefined, vscode.ConfigurationTarget.Global);
+    notes.push(`the model is back to ${NAMES[target]}'s default (${currentModel().model}); "OpenDev: Select Model" picks another`);
+  }
+  if (scripted) return;
+  if (target === 'openai-compatible' && !currentModel().baseUrl) {
+    const url = await vscode.window.showInputBox({
+      title: 'OpenDev: address of the OpenAI-compatible server',
+      value: LOCAL_SERVER_URL,
+      prompt: 'Ollama: http://localhost:11434/v1 · LM Studio: http://localhost:1234/v1 · OpenRouter: https://openrouter.ai/api/v1',
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : 'Enter an http:// or https:// address.'),
+    });
+    if (url?.trim()) await config.update('baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
+  } else if (target !== 'openai-compatible' && !(await secrets.get(secretKeyFor(target)))) {
+    await setApiKey(secrets, chat, target);
+  }
+  void vscode.window.showInformationMessage(`OpenDev now talks to ${NAMES[target]}${notes.length ? `; ${notes.join('; ')}` : ''}.`);
+}
+
+async function askModelId(current: string): Promise<string | undefined> {
+  const id = await vscode.window.showInputBox({
+    title: 'OpenDev: model id',
+    value: current,
+    prompt: 'The id exactly as the provider names it, e.g. gpt-4.1, claude-sonnet-4-5, llama3.1.',
+    validateInput: (v) => (v.trim() ? (/\s/.test(v.trim()) ? 'A model id has no spaces.' : undefined) : 'Enter a model id.'),
+  });
+  return id?.trim() || undefined;
+}
+
+async function writeModel(model: string): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('model', model, vscode.ConfigurationTarget.Global);
+}

@@ -1,0 +1,59 @@
+import type { ProviderKind } from '../../core/config/provider-settings';
+import type { AgentModeView, ContextView, CostView } from '../../shared/protocol';
+
+/** What the status bar item shows: the model in use, the chat's mode, its context and cost. */
+export interface ChatStatus {
+  provider: ProviderKind;
+  baseUrl?: string;
+  model: string;
+  mode: AgentModeView;
+  busy: boolean;
+  /** The context meter's last reading (none before the first model call). */
+  context?: ContextView;
+  cost?: CostView;
+  /** The model's context window from the capability catalogue, shown before the first reading. */
+  catalogWindow?: number;
+}
+
+const PROVIDER_NAMES: Record<ProviderKind, string> = { openai: 'OpenAI', anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible server' };
+
+/** Context pressure from which the item turns to the warning colour (the compactor masks aggressively). */
+export const HIGH_PRESSURE = 0.9;
+
+/** "$(hubot) gpt-4.1 · plan · 42%" (a spinning icon while the agent works; no % before the first reading). */
+export function statusText(s: ChatStatus): string {
+  const parts = [`${s.busy ? '$(loading~spin)' : '$(hubot)'} ${s.model}`, s.mode];
+  if (s.context && s.context.contextWindow > 0) parts.push(`${percent(s.context.pressure)}%`);
+  return parts.join(' · ');
+}
+
+/** The hover: provider, model, mode, context tokens of the window, and the chat's cost. */
+export function statusTooltip(s: ChatStatus): string {
+  const lines = [
+    `OpenDev${s.busy ? ' (working…)' : ''}: click to open the chat`,
+    `Provider: ${PROVIDER_NAMES[s.provider]}${s.baseUrl ? ` at ${s.baseUrl}` : ''}`,
+    `Model: ${s.model}`,
+    `Mode: ${s.mode === 'plan' ? 'plan (explores read-only and proposes a plan before changing anything)' : 'normal'}`,
+  ];
+  const c = s.context;
+  if (c && c.contextWindow > 0) {
+    const stage = c.lastStage ? `; last reduction: ${c.lastStage.replace(/_/g, ' ')}` : '';
+    lines.push(`Context: ${n(c.promptTokens)} of ${n(c.contextWindow)} tokens (${percent(c.pressure)}%)${stage}`);
+  } else if (s.catalogWindow) {
+    lines.push(`Context: ${n(s.catalogWindow)}-token window, nothing used yet`);
+  }
+  const cost = s.cost;
+  if (cost && cost.calls > 0) {
+    const money = cost.usd === undefined ? 'price unknown' : `$${cost.usd.toFixed(cost.usd < 1 ? 4 : 2)}`;
+    lines.push(`Cost: ${money} (${n(cost.inputTokens)} in, ${n(cost.outputTokens)} out, ${cost.calls} call${cost.calls === 1 ? '' : 's'})`);
+  }
+  return lines.join('\n');
+}
+
+function percent(pressure: number): number {
+  return Math.round(pressure * 100);
+}
+
+function n(value: number): string {
+  return value.toLocaleString('en-US');
+}

@@ -1,0 +1,220 @@
+import { PassThrough, Writable } from 'node:stream';
+import * as vscode from 'vscode';
+import type { Agent } from '../../core/agent/agent';
+import type { ModelInfo, SlashCommandRegistry } from '../../core/commands/slash-commands';
+import type { CommandTerminalPort } from '../../core/host';
+import { createStreamTerminalPort } from '../../core/process/stream-terminal';
+import { SessionRecorder } from '../../core/session/session-recorder';
+import type { SessionStore } from '../../core/session/session-store';
+import type { AgentMode } from '../../core/ui';
+import { style } from '../../terminal-ui/ansi';
+import { startReadlineRepl, type ReadlineRepl } from '../../terminal-ui/readline-repl';
+import type { ChatEntry } from '../../shared/protocol';
+import type { AgentSource } from '../chat-controller';
+import { OutputPty } from './output-pty';
+
+export interface AgentTerminalOptions {
+  name: string;
+  workingDir: string;
+  /** Builds this terminal's own agent; `port` shows the commands it runs (here, inline). */
+  buildAgent: (port: CommandTerminalPort) => ReturnType<AgentSource>;
+  /** The chat's registry: the same slash commands in both front ends. */
+  commands: SlashCommandRegistry;
+  /** Where sessions are saved (the chat's store); without it nothing is saved. */
+  store?: SessionStore;
+  generateTitles: boolean;
+  /** Background tasks get tabs of their own, as the chat's do. */
+  backgroundTasks: CommandTerminalPort;
+}
+
+type Phase = 'building' | 'problem' | 'running' | 'closed';
+
+/**
+ * One "OpenDev Agent" terminal tab: a pseudoterminal running the shared terminal front end (the
+ * CLI's REPL, readline doing the line editing) with an agent and a session of its own. The
+ * session ending (/exit, Ctrl+C twice, Ctrl+D) closes the tab; closing the tab disposes the agent
+ * (SessionEnd hooks, background tasks killed) after a last save.
+ */
+export class AgentTerminal implements vscode.Disposable {
+  readonly terminal: vscode.Terminal;
+  private readonly pty: OutputPty;
+  /** Keystrokes, as readline reads them. */
+  private readonly keys = new PassThrough();
+  private readonly output: Writable & { columns: number; rows: number };
+  private phase: Phase = 'building';
+  private agent: Agent | undefined;
+  private recorder: SessionRecorder | undefined;
+  private repl: ReadlineRepl | undefined;
+  private retry: (() => void) | undefined;
+  private ending: Promise<void> | undefined;
+
+  constructor(private readonly options: AgentTerminalOptions) {
+    this.pty = new OutputPty({
+      onInput: (data) => this.onInput(data),
+      onUserClose: () => void this.dispose(),
+      onResize: (d) => this.resize(d),
+    });
+    this.output = Object.assign(
+      new Writable({
+        decodeStrings: false,
+        write: (chunk: string | Buffer, _encoding, done) => {
+          this.write(String(chunk));
+          done();
+        },
+      }),
+      { columns: 80, rows: 24 },
+    );
+    this.terminal = vscode.window.createTerminal({ name: options.name, pty: this.pty, iconPath: new vscode.ThemeIcon('hubot'), isTransient: true });
+  }
+
+  /** Builds the agent (retrying on Enter while it cannot: no key, bad settings) and runs the session until it ends. */
+  async run(): Promise<void> {
+    const agent = await this.buildAgent();
+    if (!agent || this.closed) return;
+    this.agent = agent.agent;
+    if (this.options.store) {
+      this.recorder = new SessionRecorder(this.options.store, this.options.workingDir, undefined, {
+        generateTitles: this.options.generateTitles,
+        onProblem: (text) => this.write(`${style(`! ${text}`, 'yellow', true)}\n`),
+      });
+      this.recorder.follow(agent.agent); // each message is saved as it joins the conversation
+    }
+    this.phase = 'running';
+    this.repl = startReadlineRepl({
+      input: this.keys,
+      output: this.output,
+      terminal: true,
+      agent: agent.agent,
+      commands: this.options.commands,
+      ...(this.recorder ? { recorder: this.recorder } : {}),
+      ...(agent.models ? { models: agent.models } : {}),
+      front: 'vscode',
+      greeting: this.greeting(agent.agent, agent.models),
+    });
+    await this.repl.done;
+    // The session ended from inside (/exit, Ctrl+C twice, Ctrl+D): the tab goes with it.
+    if (this.closed) return;
+    this.pty.exit();
+    await this.dispose();
+  }
+
+  /** A getter, so a check after an await is not narrowed away by the compiler. */
+  private get closed(): boolean {
+    return this.phase === 'closed';
+  }
+
+  /** The plain text written so far (colours and cursor moves removed). */
+  screen(): string {
+    return this.pty.transcript();
+  }
+
+  /** Keystrokes, as if typed into the tab. */
+  type(data: string): void {
+    this.pty.handleInput(data);
+  }
+
+  get sessionId(): string | undefined {
+    return this.recorder?.id;
+  }
+
+  get mode(): AgentMode | undefined {
+    return this.agent?.mode;
+  }
+
+  /** Stops the session and disposes the agent after a last save; resolves when that is done. */
+  dispose(): Promise<void> {
+    if (this.ending) return this.ending;
+    this.phase = 'closed';
+    this.retry?.();
+    this.repl?.close();
+    this.keys.end();
+    const agent = this.agent;
+    const recorder = this.recorder;
+    this.ending = (async () => {
+      // Interrupts a running turn, kills background tasks, runs SessionEnd hooks.
+      await agent?.dispose().catch(() => undefined);
+      // The conversation as the interrupted turn left it (each message was saved as it joined).
+      if (agent && recorder && agent.messages.length > 0) await recorder.save(agent).catch(() => undefined);
+      await recorder?.settled();
+      recorder?.dispose();
+      this.pty.dispose();
+    })();
+    return this.ending;
+  }
+
+  private async buildAgent(): Promise<{ agent: Agent; models?: readonly ModelInfo[] } | undefined> {
+    // Commands the agent runs show inline, as in the CLI; background tasks get their own tabs.
+    const inline = createStreamTerminalPort((text) => this.write(text));
+    const port: CommandTerminalPort = {
+      showCommand: (info) => inline.showCommand(info),
+      showBackgroundTask: (info, onClose) => {
+        const here = inline.showBackgroundTask(info, onClose);
+        const tab = this.options.backgroundTasks.showBackgroundTask(info, onClose);
+        return {
+          write: (chunk) => tab.write(chunk),
+          end: (outcome) => {
+            here.end(outcome);
+            tab.end(outcome);
+          },
+        };
+      },
+    };
+    for (;;) {
+      let built: Awaited<ReturnType<AgentSource>>;
+      try {
+        built = await this.options.buildAgent(port);
+      } catch (err) {
+        built = { problem: { kind: 'error', id: '', text: `OpenDev could not start: ${(err as Error).message}` } };
+      }
+      if (this.closed) {
+        if ('agent' in built) void built.agent.dispose().catch(() => undefined);
+        return undefined;
+      }
+      if ('agent' in built) return built;
+      this.phase = 'problem';
+      this.write(`${describeProblem(built.problem)}\n${style('Press Enter to try again, or close this tab.', 'dim', true)}\n`);
+      await new Promise<void>((resolve) => (this.retry = resolve));
+      this.retry = undefined;
+      if (this.closed) return undefined;
+      this.phase = 'building';
+    }
+  }
+
+  private onInput(data: string): void {
+    if (this.phase === 'building' || this.phase === 'running') {
+      this.keys.write(data);
+      return;
+    }
+    if (this.phase !== 'problem') return;
+    if (data.includes('\r')) this.retry?.();
+    else if (data.includes('\x04') || data.includes('\x03')) this.pty.exit();
+  }
+
+  /**
+   * readline reads the width when it lays out the line being edited. No 'resize' event: readline
+   * would redraw its prompt at once, in the middle of an answer being streamed.
+   */
+  private resize(d: vscode.TerminalDimensions): void {
+    this.output.columns = d.columns;
+    this.output.rows = d.rows;
+  }
+
+  private write(text: string): void {
+    if (this.ending) return;
+    this.pty.write(text);
+  }
+
+  private greeting(agent: Agent, models: readonly ModelInfo[] | undefined): string {
+    const action = models?.find((m) => m.role === 'action');
+    return [
+      style(`OpenDev${action ? ` · ${action.model} (${action.provider})` : ''} · ${this.options.workingDir}`, 'bold', true),
+      `Thinking ${agent.thinkingLevel}. Type a task, or /help for commands. Shift+Tab switches plan mode; Ctrl+C stops the agent; /exit closes this tab.`,
+    ].join('\n');
+  }
+}
+
+/** Why no agent could be built, as the chat would show it: a setup card (no key yet) or an error. */
+function describeProblem(problem: ChatEntry): string {
+  if (problem.kind === 'setup') return `${style(problem.title, 'bold', true)}\n${problem.text}`;
+  return style('text' in problem ? problem.text : 'OpenDev could not start.', 'red', true);
+}

@@ -1,0 +1,121 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { loadE2eHost, type E2eHost, type Workbench } from './host';
+import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
+
+/**
+ * Inline diff approval as a user sees it: the edit opens in the diff editor beside math.ts with
+ * Accept / Reject CodeLens per change and for all of it, answered by clicking the lenses; the chat
+ * card follows, and the finished edit offers its diff again.
+ */
+
+const MATH = readFileSync(join(__dirname, '../../../test/fixtures/workspace/math.ts'), 'utf8');
+const PROPOSED = MATH.replace('export const PI = 3.14159;', 'export const PI = Math.PI;').replace(
+  'export function subtract(a: number, b: number): number {\n  return a - b;\n}',
+  'export function subtract(a: number, b: number): number {\n  return a - b;\n}\n\nexport function multiply(a: number, b: number): number {\n  return a * b;\n}',
+);
+
+type Message = { role: string; tool_calls?: unknown[] };
+const calls = (req: RecordedRequest) => ((req.body?.messages ?? []) as Message[]).filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
+
+function respond(req: RecordedRequest): ScriptedTurn {
+  if (!/^improve math/.test(lastUserText(req)) && calls(req) === 0) return { text: `echo: ${lastUserText(req)}` };
+  switch (calls(req)) {
+    case 0:
+      return { toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] };
+    case 1:
+      return { toolCalls: [{ name: 'edit_file', arguments: { file_path: 'math.ts', old_content: MATH.trimEnd(), new_content: PROPOSED.trimEnd() } }] };
+    default:
+      return { text: `Edit result: ${toolResults(req).at(-1)?.content.split('\n')[0] ?? ''}` };
+  }
+}
+
+describe('inline diff approval (end to end)', function () {
+  this.timeout(180_000);
+  const fake = new FakeProvider({ responder: respond });
+  let host: E2eHost;
+  let wb: Workbench;
+  let chat: Frame;
+
+  before(async () => {
+    await fake.start();
+    host = await loadE2eHost();
+    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
+    await host.runCommand(wb.page, 'OpenDev: Set API Key');
+    const box = wb.page.locator('.quick-input-widget input[type="password"]');
+    // Which provider the key is for: the current one (OpenAI) is offered first.
+    await box.waitFor({ timeout: 5_000 }).catch(async () => {
+      await wb.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 20_000 });
+      await wb.page.keyboard.press('Enter');
+    });
+    await box.waitFor({ timeout: 20_000 });
+    await box.fill('sk-e2e-test-key');
+    await box.press('Enter');
+    await box.waitFor({ state: 'hidden' });
+    await host.runCommand(wb.page, 'OpenDev: New Chat');
+    chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
+  });
+  after(async () => {
+    await wb?.close();
+    await fake.stop();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
+  });
+
+  it('shows the edit in the diff editor with CodeLens; Accept on change 1 and Reject on change 2 apply exactly change 1', async () => {
+    // The user has math.ts open; the diff opens beside it.
+    await wb.page.keyboard.press('F1');
+    const quickOpen = wb.page.locator('.quick-input-widget .quick-input-box input');
+    await quickOpen.waitFor({ timeout: 10_000 });
+    await quickOpen.fill('math.ts'); // without the '>' prefix the palette searches files
+    await wb.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'math.ts' }).waitFor({ timeout: 20_000 });
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.tab.active', { hasText: 'math.ts' }).waitFor({ timeout: 20_000 });
+
+    const input = chat.locator('vscode-textarea[aria-label="Ask OpenDev"] textarea');
+    await input.fill('improve math.ts');
+    await input.press('Enter');
+
+    const diff = wb.page.locator('.monaco-diff-editor');
+    await diff.waitFor({ timeout: 30_000 });
+    const lenses = wb.page.locator('.monaco-diff-editor .editor.modified .codelens-decoration');
+    await lenses.filter({ hasText: 'Accept All' }).first().waitFor({ timeout: 30_000 });
+    await lenses.filter({ hasText: 'Accept change 2' }).first().waitFor({ timeout: 30_000 });
+    // The user's own editor of math.ts marks the lines the edit touches and has the lenses too.
+    const own = wb.page.locator('.editor-instance .monaco-editor:not(.original-in-monaco-diff-editor):not(.modified-in-monaco-diff-editor)').first();
+    await own.locator('.codelens-decoration', { hasText: 'Show Diff' }).first().waitFor({ timeout: 10_000 });
+    const card = chat.locator('.entry.approval[data-state="pending"]');
+    await card.waitFor({ timeout: 10_000 });
+    assert.equal(await card.locator('vscode-button[data-action="allow"]').textContent(), 'Accept All', 'the card answers the same request');
+    assert.equal(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), MATH, 'nothing written before the answer');
+    await wb.screenshot('inline-diff-approval');
+
+    // The user closes their editor: the diff gets the width for its two sides (narrow, it shows inline).
+    await wb.page.locator('.tab', { hasText: /^math\.ts$/ }).locator('.codicon-close').click();
+    await wb.page.locator('.monaco-diff-editor.side-by-side').waitFor({ timeout: 10_000 });
+    // CodeLens links are anchors inside the decoration.
+    await lenses.locator('a', { hasText: /^Accept change 1$/ }).first().click();
+    await lenses.filter({ hasText: '✓ Change 1 accepted' }).first().waitFor({ timeout: 10_000 });
+    await wb.screenshot('inline-diff-approval-one-decided');
+    await lenses.locator('a', { hasText: /^Reject change 2$/ }).first().click();
+
+    await chat.locator('.entry.assistant', { hasText: 'Edit result' }).last().waitFor({ timeout: 30_000 });
+    await diff.waitFor({ state: 'detached', timeout: 10_000 });
+    const written = readFileSync(join(wb.workspace, 'math.ts'), 'utf8');
+    assert.equal(written, MATH.replace('export const PI = 3.14159;', 'export const PI = Math.PI;'));
+    const answered = chat.locator('.entry.approval[data-state="answered"]').last();
+    assert.match((await answered.textContent()) ?? '', /Applied change 1 of 2; rejected 2/);
+    const result = chat.locator('.entry.tool', { hasText: 'edit_file' }).last();
+    assert.match((await result.textContent()) ?? '', /rejected 1 of 2 hunks/);
+
+    // The finished edit offers its diff again from its card.
+    await result.locator('vscode-button[data-action="show-diff"]').click();
+    await wb.page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: 'Math.PI' }).waitFor({ timeout: 20_000 });
+    await wb.page.locator('.monaco-diff-editor .editor.original .view-line', { hasText: '3.14159' }).waitFor({ timeout: 20_000 });
+    assert.equal(await wb.page.locator('.monaco-diff-editor .view-line', { hasText: 'multiply' }).count(), 0, 'the diff shows what was applied');
+    await wb.screenshot('inline-diff-approval-show-diff');
+  });
+});

@@ -1,0 +1,113 @@
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
+import { loadE2eHost, type E2eHost, type Workbench } from './host';
+import { FakeProvider, lastUserText, toolResults } from '../fixtures/fake-provider';
+
+/**
+ * The OpenDev terminal as a user drives it in the real workbench: opened from the command palette,
+ * a prompt typed on the keyboard, the streamed answer, and a command approved with the keyboard
+ * in its numbered menu. The fake model on 127.0.0.1 answers behind the real openai SDK.
+ */
+describe('OpenDev terminal (end to end)', function () {
+  this.timeout(180_000);
+  const fake = new FakeProvider({
+    responder: (req) => {
+      const prompt = lastUserText(req);
+      if (/run the tests/.test(prompt)) {
+        if (toolResults(req).length > 0) return { text: 'All 3 tests passed.', chunkDelayMs: 100 };
+        return { toolCalls: [{ name: 'run_command', arguments: { command: 'touch e2e-tests-ran.txt && echo tests-passed' } }] };
+      }
+      if (/math\.ts/.test(prompt)) return { text: 'math.ts exports PI, add and subtract.', chunkDelayMs: 150 };
+      return { text: `echo: ${prompt}` };
+    },
+  });
+  let host: E2eHost;
+  let wb: Workbench;
+  let terminal: Locator;
+
+  /** What the terminal shows (the DOM renderer draws each row as text). */
+  const screen = async () => ((await terminal.locator('.xterm-rows').textContent()) ?? '').replace(/\u00a0/g, ' ');
+  async function waitScreen(pattern: RegExp, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(await screen())) {
+      if (Date.now() > deadline) throw new Error(`the terminal never showed ${pattern}; it shows:\n${await screen()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  before(async () => {
+    await fake.start();
+    host = await loadE2eHost();
+    wb = await host.openWorkbench({
+      userSettings: {
+        'opendev.baseUrl': fake.openaiBaseUrl,
+        'opendev.thinkingLevel': 'off',
+        // The DOM renderer: the rows are text the test can read (and the screenshot shows the same).
+        'terminal.integrated.gpuAcceleration': 'off',
+      },
+    });
+    terminal = wb.page.locator('.terminal-wrapper.active');
+  });
+  after(async () => {
+    await wb?.close();
+    await fake.stop();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
+  });
+
+  it('opens from the palette; without a key it says how to connect, and Enter retries once a key is set', async () => {
+    await host.runCommand(wb.page, 'OpenDev: Open OpenDev Terminal');
+    await terminal.waitFor({ timeout: 30_000 });
+    await waitScreen(/Connect OpenDev to OpenAI.*Press Enter to try again/);
+
+    assert.equal(await wb.page.locator('.part.panel .single-terminal-tab', { hasText: 'OpenDev Agent' }).count(), 1, 'the tab is named "OpenDev Agent"');
+
+    await host.runCommand(wb.page, 'OpenDev: Set API Key');
+    // It may first ask which provider the key is for: OpenAI, the current one, is first.
+    const box = wb.page.locator('.quick-input-widget input[type="password"]');
+    const provider = wb.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'OpenAI' });
+    await Promise.race([box.waitFor({ timeout: 20_000 }), provider.waitFor({ timeout: 20_000 })]);
+    if (!(await box.isVisible())) await wb.page.keyboard.press('Enter');
+    await box.waitFor({ timeout: 20_000 });
+    await box.fill('sk-e2e-terminal');
+    await box.press('Enter');
+    await box.waitFor({ state: 'hidden' });
+    // Notifications ("the key is saved", VS Code's terminal keybinding tip) would cover the screenshots.
+    await host.runCommand(wb.page, 'Notifications: Clear All Notifications');
+    await terminal.click();
+    await wb.page.keyboard.press('Enter');
+    await waitScreen(/Type a task, or \/help for commands.*› *$/);
+  });
+
+  it('a prompt typed on the keyboard streams its answer', async () => {
+    await terminal.click();
+    await wb.page.keyboard.type('what does math.ts export?');
+    await wb.page.keyboard.press('Enter');
+    await waitScreen(/math\.ts exports PI, add and subtract\..*› *$/);
+    assert.equal(lastUserText(fake.requests.at(-1)!), 'what does math.ts export?');
+    assert.match(String(fake.requests.at(-1)!.headers.authorization), /sk-e2e-terminal$/);
+  });
+
+  it('a command waits in a numbered menu; 1 on the keyboard runs it', async () => {
+    await wb.page.keyboard.type('run the tests');
+    await wb.page.keyboard.press('Enter');
+    await waitScreen(/1\) allow +2\) always allow +3\) deny \[reason\] +4\) edit the command *choice \[1-4\] › *$/);
+    await wb.screenshot('opendev-terminal-approval');
+    assert.equal(existsSync(join(wb.workspace, 'e2e-tests-ran.txt')), false, 'nothing runs before the approval');
+    await wb.page.keyboard.type('1');
+    await wb.page.keyboard.press('Enter');
+    await waitScreen(/tests-passed.*All 3 tests passed\..*› *$/);
+    assert.equal(existsSync(join(wb.workspace, 'e2e-tests-ran.txt')), true);
+    await wb.screenshot('opendev-terminal');
+  });
+
+  it('Shift+Tab switches to plan mode, shown at the prompt', async () => {
+    await wb.page.keyboard.press('Shift+Tab');
+    await waitScreen(/plan mode: OpenDev explores.*plan › *$/);
+    await wb.page.keyboard.press('Shift+Tab');
+    await waitScreen(/normal mode \(Shift\+Tab: plan mode\) *› *$/);
+  });
+});

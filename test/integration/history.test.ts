@@ -1,0 +1,130 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { SessionStore } from '../../src/core/session/session-store';
+import type { ChatEntryOf, ExtensionToWebview } from '../../src/shared/protocol';
+import type { OpenDevApi } from '../../src/vscode/extension';
+import { FakeProvider, toolResults } from '../fixtures/fake-provider';
+import { activateOpenDev, clearSettings, until, useSettings } from './support';
+
+type SessionsMessage = Extract<ExtensionToWebview, { type: 'sessions' }>;
+
+/**
+ * The chat panel's history and "Restore to here" inside a real VS Code, driven through the same
+ * messages the webview sends (api.fromView): one session id for the agent and the saved session
+ * (its scratch folder, the hooks' session_id) in a new chat and after a resume from the history
+ * list, and restoring the files to just before a step.
+ */
+describe('chat history in VS Code', function () {
+  this.timeout(120_000);
+  const fake = new FakeProvider();
+  let api: OpenDevApi;
+  let folder: string;
+  const home = () => process.env.OPENDEV_HOME!;
+  const hookLog = () => join(folder, '.hook-inputs');
+  const hookSessionIds = () => (existsSync(hookLog()) ? readdirSync(hookLog()).sort().map((f) => JSON.parse(readFileSync(join(hookLog(), f), 'utf8')).session_id as string) : []);
+  const cards = () => api.transcript().filter((e): e is ChatEntryOf<'tool'> => e.kind === 'tool');
+
+  before(async () => {
+    assert.ok(process.env.OPENDEV_HOME, 'the test run sets OPENDEV_HOME');
+    await fake.start();
+    api = await activateOpenDev();
+    folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off', approvalLevel: 'auto' });
+    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+    // A hook that logs what it is given: its session_id is the agent's.
+    mkdirSync(join(folder, '.opendev'), { recursive: true });
+    writeFileSync(
+      join(folder, '.opendev', 'settings.json'),
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'd="$OPENDEV_PROJECT_DIR/.hook-inputs"; mkdir -p "$d"; cat > "$d/$(date +%s%N).json"' }] }] } }),
+    );
+    await new Promise((r) => setTimeout(r, 500)); // the extension watches the file and rebuilds the agent
+  });
+  after(async () => {
+    api.newChat();
+    for (const path of ['.opendev', '.hook-inputs', 'notes.txt', 'todo.txt']) rmSync(join(folder, path), { recursive: true, force: true });
+    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']);
+    await fake.stop();
+  });
+  beforeEach(() => {
+    fake.reset();
+    api.newChat();
+    rmSync(hookLog(), { recursive: true, force: true });
+    for (const file of ['notes.txt', 'todo.txt']) rmSync(join(folder, file), { force: true });
+  });
+
+  async function sessionList(): Promise<SessionsMessage> {
+    let list: SessionsMessage | undefined;
+    const listening = api.onViewMessage((m) => {
+      if (m.type === 'sessions') list = m;
+    });
+    try {
+      api.fromView({ type: 'listSessions' });
+      await until(() => list !== undefined, 'the session list');
+      return list!;
+    } finally {
+      listening.dispose();
+    }
+  }
+
+  it('a new chat is saved under the agent’s id: the scratch folder and the hooks name the same session', async () => {
+    fake.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command: 'seq 1 3000' } }] }, { text: 'Counted.' });
+    assert.equal((await api.send('count to 3000'))?.status, 'completed');
+    await api.sessionsSettled();
+    const id = api.sessionId()!;
+    assert.match(id, /^[a-z0-9]{8}$/);
+    assert.deepEqual(hookSessionIds(), [id], 'UserPromptSubmit saw the saved session’s id');
+    assert.match(toolResults(fake.requests[1]!)[0]!.content, new RegExp(`scratch/${id}/`), 'the long output went to the session’s scratch folder');
+    assert.equal(existsSync(join(home(), 'scratch', id)), true);
+  });
+
+  it('resuming from the history list rebuilds the transcript; the next turn continues the same session, its hooks and scratch folder', async () => {
+    fake.enqueue({ toolCalls: [{ name: 'write_file', arguments: { file_path: 'notes.txt', content: 'remember the milk\n' } }] }, { text: 'Saved your note.' });
+    await api.send('save a note about milk');
+    await api.sessionsSettled();
+    const id = api.sessionId()!;
+
+    api.newChat();
+    assert.equal(api.transcript().length, 0);
+    const list = await sessionList();
+    const listed = list.items.find((s) => s.id === id);
+    assert.equal(listed?.title, 'save a note about milk');
+    assert.equal(listed?.firstPrompt, 'save a note about milk');
+    assert.equal(listed?.messageCount, 4);
+
+    api.fromView({ type: 'resumeSession', id });
+    await until(() => api.transcript().some((e) => e.kind === 'notice' && e.text.startsWith(`Resumed session ${id}`)), 'the resumed transcript');
+    assert.deepEqual(api.transcript().map((e) => e.kind), ['notice', 'user', 'tool', 'assistant']);
+    const [, said, card, answer] = api.transcript();
+    assert.equal(said?.kind === 'user' && said.text, 'save a note about milk');
+    assert.match(card?.kind === 'tool' ? card.summary ?? '' : '', /notes\.txt/);
+    assert.equal(answer?.kind === 'assistant' && answer.text, 'Saved your note.');
+    await until(() => cards()[0]?.step === 1, 'the restore mark on the resumed card');
+
+    fake.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command: 'seq 1 3000' } }] }, { text: 'Counted.' });
+    await api.send('now count');
+    await api.sessionsSettled();
+    assert.equal(api.sessionId(), id, 'the same session goes on');
+    assert.equal((await new SessionStore().load(id, folder))?.messages.length, 8);
+    assert.deepEqual(hookSessionIds(), [id, id], 'the hooks see one session id before and after the resume');
+    assert.match(toolResults(fake.requests.at(-1)!)[0]!.content, new RegExp(`scratch/${id}/`), 'and the scratch folder is the session’s');
+  });
+
+  it('Restore to here puts the files back as they were before the step, and the chat says so', async () => {
+    fake.enqueue(
+      { toolCalls: [{ id: 'call_note', name: 'write_file', arguments: { file_path: 'notes.txt', content: 'one\n' } }] },
+      { toolCalls: [{ id: 'call_todo', name: 'write_file', arguments: { file_path: 'todo.txt', content: 'two\n' } }] },
+      { text: 'Wrote both.' },
+    );
+    await api.send('write two files');
+    await until(() => cards().filter((c) => c.step).length === 2, 'a restore mark on each step');
+    assert.deepEqual(cards().map((c) => [c.id, c.step]), [['tool-call_note', 1], ['tool-call_todo', 2]]);
+
+    api.fromView({ type: 'restoreTo', step: 1 });
+    await until(() => !existsSync(join(folder, 'notes.txt')) && !existsSync(join(folder, 'todo.txt')), 'both files removed', 15_000);
+    await until(() => cards().every((c) => c.undone === true), 'both steps shown as undone');
+    const notice = [...api.transcript()].reverse().find((e) => e.kind === 'notice');
+    assert.match(notice?.kind === 'notice' ? notice.text : '', /Restored the files to just before step 1\.\nUndid steps 1, 2/);
+  });
+});

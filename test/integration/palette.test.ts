@@ -1,0 +1,201 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { OpenDevApi } from '../../src/vscode/extension';
+import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
+import { activateOpenDev, clearSettings, config, until, useSettings } from './support';
+
+/**
+ * The palette actions, the status bar item and the provider setup inside a real VS Code: real
+ * editors, selections and TypeScript diagnostics; the model is the fake provider behind the real
+ * openai SDK.
+ */
+describe('palette actions, status bar and provider setup in VS Code', function () {
+  this.timeout(120_000);
+  const fake = new FakeProvider();
+  let api: OpenDevApi;
+  let folder: vscode.Uri;
+
+  async function openMath(): Promise<vscode.TextEditor> {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'math.ts'));
+    return vscode.window.showTextDocument(doc);
+  }
+
+  before(async () => {
+    await fake.start();
+    api = await activateOpenDev();
+    folder = vscode.workspace.workspaceFolders![0]!.uri;
+    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off' });
+    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+  });
+  after(async () => {
+    if (api.mode() === 'plan') await vscode.commands.executeCommand('opendev.switchMode');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'model', 'contextWindow']);
+    await fake.stop();
+  });
+  beforeEach(() => {
+    fake.reset();
+    api.newChat();
+  });
+
+  it('registers every command the manifest contributes', async () => {
+    const ext = vscode.extensions.getExtension('opendev.opendev')!;
+    const contributed = (ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const id of ['opendev.explainSelection', 'opendev.fixProblems', 'opendev.addSelectionToChat', 'opendev.selectProvider', 'opendev.openChat']) {
+      assert.ok(contributed.includes(id), `${id} is in the manifest`);
+    }
+    assert.deepEqual(contributed.filter((id) => !registered.has(id)), [], 'every contributed command runs');
+  });
+
+  it('Explain Selection sends the selected code with its path and lines, and the editor keeps the focus', async () => {
+    const editor = await openMath();
+    editor.selection = new vscode.Selection(2, 0, 5, 0); // lines 3-5: add()
+    fake.enqueue({ text: 'add() returns the sum of its two arguments.' });
+    await vscode.commands.executeCommand('opendev.explainSelection');
+
+    assert.equal(fake.requests.length, 1);
+    const prompt = lastUserText(fake.requests[0]!);
+    assert.match(prompt, /^Explain this code from `math\.ts` \(lines 3-5\)/);
+    assert.ok(prompt.includes('```typescript\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n```'), prompt);
+    assert.deepEqual(api.transcript().map((e) => e.kind), ['user', 'assistant'], 'the chat shows the request and the answer');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, editor.document.uri.fsPath, 'the editor is still the active one');
+  });
+
+  it('Explain Selection without a selection says what to do and sends nothing', async () => {
+    const editor = await openMath();
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    await vscode.commands.executeCommand('opendev.explainSelection');
+    assert.equal(fake.requests.length, 0);
+    assert.deepEqual(api.transcript(), []);
+  });
+
+  it('Fix Problems in File sends the TypeScript errors of the active file with their lines', async () => {
+    const uri = vscode.Uri.joinPath(folder, 'broken.ts');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('export const count: number = "three";\nexport const ok = 1;\n'));
+    try {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      // The built-in TypeScript server checks the file on its own time.
+      await until(() => vscode.languages.getDiagnostics(uri).some((d) => d.severity === vscode.DiagnosticSeverity.Error), 'TypeScript to report the error', 90_000);
+      fake.enqueue({ text: 'count is now a number.' });
+      await vscode.commands.executeCommand('opendev.fixProblems');
+
+      assert.equal(fake.requests.length, 1);
+      const prompt = lastUserText(fake.requests[0]!);
+      assert.match(prompt, /^Fix the problems VS Code reports in `broken\.ts`:/);
+      assert.match(prompt, /^- line 1, column \d+: error \(ts 2322\): Type 'string' is not assignable to type 'number'\.$/m);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+
+  it('Fix Problems in File on a clean file says so and sends nothing', async () => {
+    await openMath();
+    await vscode.commands.executeCommand('opendev.fixProblems');
+    assert.equal(fake.requests.length, 0);
+    assert.deepEqual(api.transcript(), []);
+  });
+
+  it('Add Selection to Chat puts a reference to the selection in the chat input without sending it', async () => {
+    const editor = await openMath();
+    editor.selection = new vscode.Selection(0, 0, 0, 26); // line 1: export const PI = 3.14159;
+    await vscode.commands.executeCommand('opendev.addSelectionToChat');
+    await until(() => api.composerText().includes('export const PI = 3.14159;'), 'the reference in the chat input', 30_000);
+    assert.match(api.composerText(), /`math\.ts` line 1:\n```typescript\nexport const PI = 3\.14159;\n```\n$/);
+    assert.equal(fake.requests.length, 0, 'nothing is sent');
+    assert.deepEqual(api.transcript(), []);
+  });
+
+  it('the status bar item shows the model, the mode and the context, and follows a turn, Switch Mode and the model setting', async () => {
+    await useSettings({ contextWindow: 40_000 });
+    await until(() => api.statusBar().tooltip.includes('40,000-token window'), 'the window from opendev.contextWindow');
+    let bar = api.statusBar();
+    assert.equal(bar.visible, true, 'shown: a folder is open');
+    assert.equal(bar.text, '$(hubot) gpt-4.1 · normal');
+    assert.match(bar.tooltip, new RegExp(`^Provider: OpenAI at ${fake.openaiBaseUrl.replace(/[.]/g, '\\.')}$`, 'm'));
+    assert.match(bar.tooltip, /^Model: gpt-4\.1$/m);
+
+    // The provider reports 16,800 prompt tokens for the first call; the meter reads them (plus the
+    // small tool result) before the second: 42% of the 40k window.
+    const usage = { promptTokens: 16_800, outputTokens: 12 };
+    fake.enqueue({ toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }], usage }, { text: 'It exports add.', usage });
+    await api.send('what does math.ts export?');
+    const context = api.context();
+    assert.ok(context && context.promptTokens > 0, 'the turn produced a context reading');
+    const pct = Math.round(context.pressure * 100);
+    assert.equal(pct, 42, JSON.stringify(context));
+    bar = api.statusBar();
+    assert.equal(bar.text, `$(hubot) gpt-4.1 · normal · ${pct}%`);
+    assert.match(bar.tooltip, new RegExp(`^Context: ${context.promptTokens.toLocaleString('en-US')} of 40,000 tokens \\(${pct}%\\)`, 'm'));
+    // gpt-4.1: $2 in, $8 out per million tokens.
+    assert.match(bar.tooltip, /^Cost: \$0\.0674 \(33,600 in, 24 out, 2 calls\)$/m, bar.tooltip);
+
+    await vscode.commands.executeCommand('opendev.switchMode');
+    assert.equal(api.statusBar().text, `$(hubot) gpt-4.1 · plan · ${pct}%`);
+    await vscode.commands.executeCommand('opendev.switchMode');
+    assert.equal(api.statusBar().text, `$(hubot) gpt-4.1 · normal · ${pct}%`);
+
+    await useSettings({ model: 'gpt-4.1-mini' });
+    await until(() => api.statusBar().text.startsWith('$(hubot) gpt-4.1-mini · normal'), 'the new model in the status bar');
+    api.newChat();
+    assert.equal(api.statusBar().text, '$(hubot) gpt-4.1-mini · normal', 'a new chat has no context reading yet');
+    await clearSettings(['model', 'contextWindow']);
+  });
+
+  it('Select Model lists the catalogue\'s models with context size and price, and writes opendev.model', async () => {
+    await clearSettings(['model']);
+    const picking = vscode.commands.executeCommand('opendev.selectModel');
+    await until(() => api.modelPick() !== undefined, 'the model quick pick');
+    const rows = api.modelPick()!;
+    const current = rows.findIndex((r) => r.current);
+    assert.equal(rows[current]?.label, 'gpt-4.1', 'the default model is marked current');
+    assert.match(rows[current]!.detail, /^1M-token context · \$2\.00 in \/ \$8\.00 out per 1M tokens/);
+    assert.ok(rows.length > 4, rows.map((r) => r.label).join());
+    for (const row of rows.slice(0, -1)) assert.match(row.detail, /-token context · (\$[\d.]+ in \/ \$[\d.]+ out per 1M tokens|price unknown)/, row.label);
+    assert.equal(rows.at(-1)!.model, undefined, 'the last row takes a custom model id');
+
+    // The user moves one row down from the current model and presses Enter.
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await picking;
+    assert.equal(config().get('model'), rows[current + 1]!.label);
+    assert.equal(api.modelPick(), undefined, 'the pick is closed');
+    await clearSettings(['model']);
+  });
+
+  it('Select Model with a model id sets it without asking', async () => {
+    await vscode.commands.executeCommand('opendev.selectModel', 'gpt-4.1-nano');
+    assert.equal(config().get('model'), 'gpt-4.1-nano');
+    await clearSettings(['model']);
+  });
+
+  it('without a key the chat shows a setup card, and Set API Key refuses a key that cannot be one', async () => {
+    await useSettings({ provider: 'anthropic' });
+    try {
+      await api.send('hello');
+      const card = api.transcript().at(-1);
+      assert.equal(card?.kind, 'setup');
+      assert.equal(card?.kind === 'setup' && card.provider, 'anthropic');
+      assert.equal(card?.kind === 'setup' && card.title, 'Connect OpenDev to Anthropic');
+      assert.equal(fake.requests.length, 0);
+
+      // The card's "Set API Key" runs this command with the card's provider.
+      await vscode.commands.executeCommand('opendev.setApiKey', 'anthropic', 'sk-ant with spaces');
+      api.newChat();
+      await api.send('hello again');
+      assert.equal(api.transcript().at(-1)?.kind, 'setup', 'the malformed key was not saved');
+
+      await vscode.commands.executeCommand('opendev.setApiKey', 'anthropic', 'sk-ant-integration');
+      fake.enqueue({ text: 'Hello from Claude.' });
+      await useSettings({ baseUrl: fake.anthropicBaseUrl });
+      const result = await api.send('and now?');
+      assert.equal(result?.status, 'completed');
+      const { authorization, 'x-api-key': apiKey } = fake.requests[0]!.headers;
+      assert.match(String(apiKey ?? authorization), /sk-ant-integration$/, 'the key from Secret Storage');
+    } finally {
+      await vscode.commands.executeCommand('opendev.setApiKey', 'anthropic', '');
+      await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl });
+    }
+  });
+});

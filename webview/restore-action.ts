@@ -1,0 +1,56 @@
+import type { ChatEntryOf, WebviewToExtension } from '../src/shared/protocol';
+import { h } from './dom';
+
+/** Cards whose confirmation is open (kept across re-renders of the card, e.g. when it scrolls out and back). */
+const confirming = new Set<string>();
+
+/**
+ * "Restore to here" on the first card of a step that changed files: asks first, then has the
+ * extension put the files back as they were just before the step (it and every later step undone).
+ * An undone step says so instead.
+ */
+export function restoreAction(entry: ChatEntryOf<'tool'>, post: (message: WebviewToExtension) => void): HTMLElement | undefined {
+  const step = entry.step;
+  if (step === undefined) return undefined;
+  const row = h('div', { class: 'restore-row' });
+  if (entry.undone) {
+    row.append(h('span', { class: 'badge restore-undone', text: `Step ${step} undone`, attrs: { title: 'The files of this step were put back as they were before it.' } }));
+    return row;
+  }
+  const ask = h('button', {
+    class: 'restore-button',
+    text: '↺ Restore to here',
+    attrs: { type: 'button', 'data-action': 'restore', title: `Put the files back as they were just before step ${step}`, 'aria-label': `Restore the files to just before step ${step}` },
+  });
+  const confirm = h(
+    'div',
+    { class: 'restore-confirm', attrs: { role: 'alertdialog', 'aria-label': `Restore to before step ${step}?` } },
+    h('span', { text: `Put the files back as they were just before step ${step}? This step and every later one are undone; other files stay as they are.` }),
+  );
+  const yes = h('button', { class: 'danger', text: 'Restore', attrs: { type: 'button', 'data-action': 'confirm-restore' } });
+  const no = h('button', { text: 'Cancel', attrs: { type: 'button', 'data-action': 'cancel-restore' } });
+  confirm.append(yes, no);
+  const setOpen = (open: boolean, focus: boolean) => {
+    if (open) confirming.add(entry.id);
+    else confirming.delete(entry.id);
+    ask.hidden = open;
+    confirm.hidden = !open;
+    if (focus) (open ? yes : ask).focus();
+  };
+  ask.addEventListener('click', () => setOpen(true, true));
+  no.addEventListener('click', () => setOpen(false, true));
+  confirm.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    e.preventDefault();
+    e.stopPropagation();
+    setOpen(false, true);
+  });
+  yes.addEventListener('click', () => {
+    confirming.delete(entry.id);
+    yes.setAttribute('disabled', '');
+    post({ type: 'restoreTo', step });
+  });
+  setOpen(confirming.has(entry.id), false);
+  row.append(ask, confirm);
+  return row;
+}

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { loadE2eHost, type E2eHost, type Workbench } from './host';
+import { loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
 
 /**
@@ -43,17 +43,7 @@ describe('inline diff approval (end to end)', function () {
     await fake.start();
     host = await loadE2eHost();
     wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
-    await host.runCommand(wb.page, 'OpenDev: Set API Key');
-    const box = wb.page.locator('.quick-input-widget input[type="password"]');
-    // Which provider the key is for: the current one (OpenAI) is offered first.
-    await box.waitFor({ timeout: 5_000 }).catch(async () => {
-      await wb.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 20_000 });
-      await wb.page.keyboard.press('Enter');
-    });
-    await box.waitFor({ timeout: 20_000 });
-    await box.fill('sk-e2e-test-key');
-    await box.press('Enter');
-    await box.waitFor({ state: 'hidden' });
+    await storeApiKey(host, wb.page, 'sk-e2e-test-key');
     await host.runCommand(wb.page, 'OpenDev: New Chat');
     chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
   });

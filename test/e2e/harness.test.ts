@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { loadE2eHost, type E2eHost, type Workbench } from './host';
+import { loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
 
 /**
@@ -133,15 +133,7 @@ describe('chat view as the harness front end (end to end)', function () {
     wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
     mkdirSync(join(wb.workspace, '.opendev', 'plans'), { recursive: true });
     writeFileSync(join(wb.workspace, PLAN_PATH), PLAN);
-    await host.runCommand(wb.page, 'OpenDev: Set API Key');
-    const box = wb.page.locator('.quick-input-widget input[type="password"]');
-    // It asks which provider the key is for first: the current one (OpenAI) is at the top.
-    await wb.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'OpenAI' }).waitFor({ timeout: 20_000 });
-    await wb.page.keyboard.press('Enter');
-    await box.waitFor({ timeout: 20_000 });
-    await box.fill('sk-e2e-harness');
-    await box.press('Enter');
-    await box.waitFor({ state: 'hidden' });
+    await storeApiKey(host, wb.page, 'sk-e2e-harness');
     await host.runCommand(wb.page, 'OpenDev: New Chat');
     chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
   });

@@ -5,7 +5,7 @@ import { SessionStore } from '../../src/core/session/session-store';
 import { join } from 'node:path';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
 import { longChatMessages, saveLongChat } from '../fixtures/long-chat';
-import { loadE2eHost, type E2eHost, type Workbench } from './host';
+import { loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
 
 // Browser globals used inside frame.evaluate callbacks: this file is typechecked without the DOM lib.
 declare const document: any, window: any;
@@ -49,16 +49,7 @@ describe('chat history and long chats (end to end)', function () {
     ], 'Fix the parser');
     ids.release = await saveLongChat(store, wb.workspace, longChatMessages(8), 'Release notes for 1.2');
     ids.long = await saveLongChat(store, wb.workspace, longChatMessages(2000), 'A very long session');
-    await host.runCommand(wb.page, 'OpenDev: Set API Key');
-    const box = wb.page.locator('.quick-input-widget input[type="password"]');
-    // The command may ask which provider first (the current one, OpenAI, is at the top).
-    const providers = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'OpenAI' }).first();
-    await Promise.race([box.waitFor({ timeout: 20_000 }), providers.waitFor({ timeout: 20_000 })]);
-    if (!(await box.isVisible())) await wb.page.keyboard.press('Enter');
-    await box.waitFor({ timeout: 20_000 });
-    await box.fill('sk-e2e-history-key');
-    await box.press('Enter');
-    await box.waitFor({ state: 'hidden' });
+    await storeApiKey(host, wb.page, 'sk-e2e-history-key');
     await host.runCommand(wb.page, 'OpenDev: New Chat');
     chat = await findChat();
   });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { loadE2eHost, type E2eHost, type Workbench } from './host';
+import { loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
 import { FakeProvider, lastUserText, toolResults } from '../fixtures/fake-provider';
 
 /**
@@ -65,16 +65,7 @@ describe('OpenDev terminal (end to end)', function () {
 
     assert.equal(await wb.page.locator('.part.panel .single-terminal-tab', { hasText: 'OpenDev Agent' }).count(), 1, 'the tab is named "OpenDev Agent"');
 
-    await host.runCommand(wb.page, 'OpenDev: Set API Key');
-    // It may first ask which provider the key is for: OpenAI, the current one, is first.
-    const box = wb.page.locator('.quick-input-widget input[type="password"]');
-    const provider = wb.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'OpenAI' });
-    await Promise.race([box.waitFor({ timeout: 20_000 }), provider.waitFor({ timeout: 20_000 })]);
-    if (!(await box.isVisible())) await wb.page.keyboard.press('Enter');
-    await box.waitFor({ timeout: 20_000 });
-    await box.fill('sk-e2e-terminal');
-    await box.press('Enter');
-    await box.waitFor({ state: 'hidden' });
+    await storeApiKey(host, wb.page, 'sk-e2e-terminal');
     // Notifications ("the key is saved", VS Code's terminal keybinding tip) would cover the screenshots.
     await host.runCommand(wb.page, 'Notifications: Clear All Notifications');
     await terminal.click();

@@ -76,7 +76,18 @@ export async function runCommand(page, title, timeoutMs = 30_000) {
     }
   }
   await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+  // The palette closes; a command may open its own pick or input box right away (Set API Key asks
+  // for the provider), so "done" is: no widget, or one that is no longer the command palette.
+  await page.waitForFunction(
+    () => {
+      const widget = document.querySelector('.quick-input-widget');
+      if (!widget || getComputedStyle(widget).display === 'none') return true;
+      const box = widget.querySelector('input');
+      return !box || !box.value.startsWith('>');
+    },
+    undefined,
+    { timeout: 10_000 },
+  );
 }
 
 /**

@@ -84,6 +84,7 @@ export class Agent {
   private readonly executor: ReactExecutor;
   private schemas: ReturnType<ToolRegistry['schemas']>;
   private planSchemas: ReturnType<ToolRegistry['schemas']>;
+  private schemaVersion: number;
   private level: ThinkingLevel;
   private token: InterruptToken | undefined;
   /** One-shot notes for the next turn: the plan approved in a resumed conversation; the user left plan mode. */
@@ -93,13 +94,18 @@ export class Agent {
 
   constructor(private readonly config: AgentConfig) {
     this.level = config.thinkingLevel;
+    this.schemaVersion = config.registry.version;
     this.schemas = config.registry.schemas(config.allowedTools);
     this.planSchemas = this.readOnlySchemas();
     this.executor = new ReactExecutor({
       roles: config.roles,
       dispatcher: new ToolDispatcher(config.registry, config.lifecycle),
       // Plan mode sees only what cannot change the workspace (the registry refuses the rest too).
-      toolSchemas: () => (this.modeState.mode === 'plan' ? this.planSchemas : this.schemas),
+      toolSchemas: () => {
+        // Tools registered or discovered since the last call (MCP) join this one.
+        if (config.registry.version !== this.schemaVersion) this.refreshTools();
+        return this.modeState.mode === 'plan' ? this.planSchemas : this.schemas;
+      },
       systemPrompt: config.systemPrompt,
       promptVars: config.promptVars,
       maxIterations: config.maxIterations,
@@ -179,6 +185,7 @@ export class Agent {
   }
 
   refreshTools(): void {
+    this.schemaVersion = this.config.registry.version;
     this.schemas = this.config.registry.schemas(this.config.allowedTools);
     this.planSchemas = this.readOnlySchemas();
   }

@@ -26,6 +26,7 @@ export class ToolDispatcher {
 
   async dispatch(calls: readonly ToolCall[], ctx: ToolExecutionContext): Promise<ToolResult[]> {
     bindBatchRunner(ctx, this);
+    await this.resolveUnknown(calls, ctx.signal);
     const results: ToolResult[] = new Array(calls.length);
     let i = 0;
     while (i < calls.length) {
@@ -49,6 +50,7 @@ export class ToolDispatcher {
    * seams, registry validation), all at once in a pool of 5 or one after another; results in order.
    */
   async runCalls(calls: readonly ToolCall[], ctx: ToolExecutionContext, mode: BatchMode): Promise<ToolResult[]> {
+    await this.resolveUnknown(calls, ctx.signal);
     const results: ToolResult[] = new Array(calls.length);
     if (mode === 'serial') {
       for (let i = 0; i < calls.length; i++) results[i] = await this.runOne(calls[i]!, ctx);
@@ -58,6 +60,15 @@ export class ToolDispatcher {
       });
     }
     return results;
+  }
+
+  /**
+   * Tools not registered yet (an MCP tool called by name before its server started) are resolved
+   * first, so grouping, approval and hooks see the real tool and never an unknown one.
+   */
+  private async resolveUnknown(calls: readonly ToolCall[], signal: AbortSignal): Promise<void> {
+    const names = new Set(calls.map((c) => c.name));
+    for (const name of names) await this.registry.resolve(name, signal);
   }
 
   /** Whether a call only reads (the registry's `readOnly`); unknown tools count as read-only. */

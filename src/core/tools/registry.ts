@@ -10,11 +10,67 @@ import { summaryLine, ToolError, toolFailure, type ReviewedToolCall, type Tool, 
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
+  private readonly discovered = new Set<string>();
+  private readonly resolvers: ToolResolver[] = [];
+  private changes = 0;
 
   register(tool: Tool): this {
     if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`);
     this.tools.set(tool.name, tool);
+    this.changes++;
     return this;
+  }
+
+  /** Removes a tool (an MCP server went away); its discovery is forgotten too. */
+  unregister(name: string): void {
+    if (this.tools.delete(name)) this.changes++;
+    this.discovered.delete(name);
+  }
+
+  /** Grows whenever the schemas could change (tools added, removed or discovered): agents rebuild theirs then. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Deferred tools whose schemas join the next model call. Unknown names are ignored. */
+  discover(names: Iterable<string>): void {
+    for (const name of names) {
+      if (this.tools.get(name)?.deferred && !this.discovered.has(name)) {
+        this.discovered.add(name);
+        this.changes++;
+      }
+    }
+  }
+
+  isDiscovered(name: string): boolean {
+    return this.discovered.has(name);
+  }
+
+  /** Deferred tools (discovered or not): what search_tools searches. */
+  deferredTools(): Tool[] {
+    return [...this.tools.values()].filter((t) => t.deferred);
+  }
+
+  /**
+   * Asked for names no tool has (`mcp__<server>__<tool>` before its server started): a resolver
+   * registers the tool and returns true when it knows the name.
+   */
+  addResolver(resolver: ToolResolver): void {
+    this.resolvers.push(resolver);
+  }
+
+  /**
+   * The tool for a name, registering it through the resolvers when it is not known yet; a
+   * resolved or named deferred tool counts as discovered (calling it directly discovers it).
+   */
+  async resolve(name: string, signal?: AbortSignal): Promise<Tool | undefined> {
+    if (!this.tools.has(name)) {
+      for (const resolver of this.resolvers) {
+        if (await resolver(name, signal).catch(() => false)) break;
+      }
+    }
+    this.discover([name]);
+    return this.tools.get(name);
   }
 
   get(name: string): Tool | undefined {
@@ -25,14 +81,14 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  /** Schemas for the model, filtered by an agent's allow-list when it has one. */
+  /** Schemas for the model, filtered by an agent's allow-list when it has one; deferred tools only once discovered. */
   schemas(allowed?: ReadonlySet<string>): ToolSchema[] {
     return [...this.tools.values()]
-      .filter((t) => !allowed || allowed.has(t.name))
+      .filter((t) => (!allowed || allowed.has(t.name)) && (!t.deferred || this.discovered.has(t.name)))
       .map((t) => ({
         name: t.name,
-        description: loadTemplate(`tools/${t.name}.md`) ?? t.name,
-        parameters: jsonSchemaOf(t.schema),
+        description: t.description ?? loadTemplate(`tools/${t.name}.md`) ?? t.name,
+        parameters: t.parameters ?? jsonSchemaOf(t.schema),
       }));
   }
 
@@ -74,6 +130,9 @@ export class ToolRegistry {
     }
   }
 }
+
+/** Registers the tool called `name` when it can (true), e.g. by starting the MCP server that has it. */
+export type ToolResolver = (name: string, signal?: AbortSignal) => Promise<boolean>;
 
 function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return compactJsonSchema(z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>);

@@ -94,6 +94,15 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   category: ToolCategory;
   readOnly: boolean;
   schema: S;
+  /** The model's description; default `templates/tools/<name>.md` (tools from elsewhere, such as MCP servers, bring their own). */
+  description?: string;
+  /** The JSON schema the model sees; default derived from `schema` (MCP tools send their server's schema as is). */
+  parameters?: Record<string, unknown>;
+  /**
+   * Left out of the schemas until discovered (MCP tools: search_tools or a direct call discovers
+   * them), so a session pays nothing up front for tools it never uses.
+   */
+  deferred?: boolean;
   run(args: z.infer<S>, ctx: ToolExecutionContext): Promise<ToolResult>;
 }
 

@@ -9,8 +9,11 @@ const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const watch = args.has('--watch');
 
-/** Modules provided by the host or compiled natively: never bundled. */
-const external = ['vscode', 'node-pty', '@ast-grep/napi'];
+/**
+ * Modules provided by the host or compiled natively: never bundled. playwright-core neither: it
+ * finds its own files at run time (it cannot run from a bundle), so it ships in node_modules.
+ */
+const external = ['vscode', 'node-pty', '@ast-grep/napi', 'playwright-core'];
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 function listTs(dir) {

@@ -1,4 +1,6 @@
 import type { ChatEntryOf } from '../src/shared/protocol';
+import { diffView } from './diff-view';
+import { renderDecidedHunks, renderHunkChoices } from './hunk-review';
 import { basename, button, h, prettyJson } from './dom';
 import type { RenderContext } from './entries';
 import { renderMarkdown } from './markdown';
@@ -53,7 +55,11 @@ export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContex
       el.append(h('pre', { class: 'command-text', text: request.command }));
     }
   }
-  if (request.diff) el.append(diffView(request.diff));
+  // An edit's hunks are decided one by one in the card; without the list (one hunk, too many) its diff is shown whole.
+  const previews = request.hunkPreviews;
+  if (previews && entry.state === 'pending') el.append(renderHunkChoices(entry, previews, ctx));
+  else if (previews) el.append(renderDecidedHunks(entry, previews, ctx));
+  else if (request.diff) el.append(diffView(request.diff));
   if (request.args.trim() && request.args.trim() !== '{}') {
     const args = h('details', { class: 'card-args' }, h('summary', { text: 'Arguments' }), h('pre', { text: prettyJson(request.args) }));
     args.open = request.command === undefined && !request.diff && entry.state === 'pending';
@@ -80,16 +86,17 @@ export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContex
     return el;
   }
 
-  const feedback = draftInput(ctx, `${entry.id}:feedback`, { placeholder: 'Why not? (optional, sent with Deny)', label: 'Feedback sent with Deny' });
+  // An edit is also shown in the diff editor, answerable there hunk by hunk; whichever answers first settles it.
+  const reviewable = request.hunks !== undefined;
+  const denyLabel = reviewable ? 'Reject All' : 'Deny';
+  const feedback = draftInput(ctx, `${entry.id}:feedback`, { placeholder: `Why not? (optional, sent with ${denyLabel})`, label: `Feedback sent with ${denyLabel}` });
   feedback.classList.add('feedback-input');
   const post = (decision: ChatEntryOf<'approval'>['decision'] & object) => ctx.post({ type: 'answerApproval', id: entry.id, decision });
-  // An edit also shown in the diff editor is accepted or rejected as a whole here (hunk by hunk there).
-  const reviewable = request.hunks !== undefined;
   const allow = reviewable
     ? button('Accept All', 'allow', () => post({ action: 'allow' }), { title: 'Apply every change of this edit' })
     : button('Allow', 'allow', () => post({ action: 'allow' }));
   const always = !repeated && button('Always allow', 'always', () => post({ action: 'always' }), { secondary: true, title: `Allow, and do not ask again for ${request.toolName}` });
-  const deny = button(reviewable ? 'Reject All' : 'Deny', 'deny', () => post(feedback.value.trim() ? { action: 'deny', feedback: feedback.value.trim() } : { action: 'deny' }), {
+  const deny = button(denyLabel, 'deny', () => post(feedback.value.trim() ? { action: 'deny', feedback: feedback.value.trim() } : { action: 'deny' }), {
     secondary: true,
     ...(reviewable ? { title: 'Apply none of it: the file stays as it is' } : {}),
   });
@@ -132,15 +139,6 @@ function partialOutcome(accepted: readonly number[], total: number): string {
   const rejected = Array.from({ length: total }, (_, i) => i).filter((i) => !accepted.includes(i));
   const list = (xs: readonly number[]) => xs.map((i) => i + 1).join(', ');
   return `✓ Applied change${accepted.length === 1 ? '' : 's'} ${list(accepted)} of ${total}${rejected.length ? `; rejected ${list(rejected)}` : ''}`;
-}
-
-function diffView(diff: string): HTMLElement {
-  const pre = h('pre', { class: 'diff', attrs: { 'aria-label': 'Proposed change (unified diff)' } });
-  for (const line of diff.replace(/\n$/, '').split('\n')) {
-    const kind = line.startsWith('+++') || line.startsWith('---') ? 'file' : line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'ctx';
-    pre.append(h('span', { class: `diff-${kind}`, text: `${line}\n` }));
-  }
-  return pre;
 }
 
 // ───────────────────────────── ask_user ─────────────────────────────

@@ -3,6 +3,7 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import { ExtensionToWebviewSchema, type BackgroundTaskView, type ChatEntry, type ExtensionToWebview, type WebviewToExtension } from '../src/shared/protocol';
 import { renderActivity } from './activity';
 import { Composer } from './composer';
+import { handleCodeCopy } from './copy-code';
 import { renderEntry, updateText, type RenderContext } from './entries';
 import { formatContext, formatCost, renderTodos } from './status';
 import { vscode, type PersistedState } from './vscode-api';
@@ -71,6 +72,7 @@ const post = (message: WebviewToExtension) => {
   if (message.type === 'send' || message.type.startsWith('answer')) transcriptView.stickToEnd();
   vscode.postMessage(message);
 };
+handleCodeCopy(transcript, post);
 const composer = new Composer(app, post, () => {
   persist(false);
   reportDraft();

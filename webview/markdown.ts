@@ -1,29 +1,47 @@
+import { codeBlock } from './code-block';
+
 /**
- * A small, safe markdown subset for answers, traces and plans: fenced code blocks, headings,
- * bullet and numbered lists, block quotes, paragraphs with inline code, bold and italics, and line
- * breaks. Everything goes through textContent, so model output can never inject markup into the
- * webview; links stay plain text.
+ * A small, safe markdown subset for answers, traces and plans: fenced code blocks (highlighted,
+ * with a copy button), headings, bullet and numbered lists, block quotes, paragraphs with inline
+ * code, bold and italics, and line breaks. Everything goes through textContent (highlighting
+ * rebuilds its spans itself), so model output can never inject markup into the webview; links stay
+ * plain text.
+ *
+ * Streaming calls this again for every delta with the whole text so far: the parts that did not
+ * change since the last call (prose, closed code blocks) keep their nodes, so only the growing tail
+ * is rebuilt. A code block is highlighted once its closing fence has arrived, never while it grows.
  */
 export function renderMarkdown(target: HTMLElement, text: string): void {
-  target.replaceChildren();
-  const parts = text.split(/^```/m);
-  parts.forEach((part, index) => {
-    if (index % 2 === 1) target.append(codeBlock(part));
-    else if (part.trim()) target.append(...blocks(part));
+  const before = shown.get(target) ?? [];
+  // Only a prefix of unchanged parts can stay, and only if nothing else rewrote the element meanwhile.
+  let keep = before.every((part) => part.nodes.every((n) => n.parentNode === target)) ? 0 : -1;
+  const now: Part[] = [];
+  const fenced = text.split(/^```/m);
+  fenced.forEach((source, index) => {
+    const closed = index < fenced.length - 1;
+    const key = index % 2 === 0 ? `prose:${source}` : `${closed ? 'closed' : 'open'}:${source}`;
+    const same = before[index];
+    if (keep === index && same?.key === key) {
+      now.push(same);
+      keep++;
+    } else now.push({ key, nodes: index % 2 === 1 ? [codeBlock(source, closed)] : source.trim() ? blocks(source) : [] });
   });
+  keep = Math.max(0, keep);
+  const last = now.slice(0, keep).flatMap((p) => p.nodes).at(-1);
+  // Everything after the last part kept goes; the new parts follow it.
+  if (last) while (last.nextSibling) last.nextSibling.remove();
+  else target.replaceChildren();
+  target.append(...now.slice(keep).flatMap((p) => p.nodes));
+  shown.set(target, now);
 }
 
-function codeBlock(part: string): HTMLElement {
-  const newline = part.indexOf('\n');
-  const language = newline >= 0 ? part.slice(0, newline).trim() : '';
-  const code = newline >= 0 ? part.slice(newline + 1) : part;
-  const pre = document.createElement('pre');
-  const el = document.createElement('code');
-  if (language) el.dataset.language = language;
-  el.textContent = code.replace(/\n$/, '');
-  pre.append(el);
-  return pre;
+/** One fenced code block or the prose between two, as rendered, keyed by its source. */
+interface Part {
+  key: string;
+  nodes: Node[];
 }
+
+const shown = new WeakMap<HTMLElement, Part[]>();
 
 const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const BULLET = /^(\s*)[-*+]\s+(.*)$/;

@@ -4,6 +4,7 @@ export const HELP = `Usage: opendev [options]
   opendev -p "<prompt>"     run one prompt, print the answer, exit (0 = success)
   opendev                   start an interactive session in this terminal
   opendev -p /help          a prompt starting with / is a slash command, run without the model
+  opendev mcp <command>     list, add, remove, enable or disable MCP servers (opendev mcp --help)
 
 Options:
   -p, --prompt <text>         the prompt to run non-interactively
@@ -35,4 +36,30 @@ Environment:
   OPENDEV_EMBEDDING_MODEL                  embeddings for the playbook (default: a local lexical embedding)
   OPENDEV_PLAYBOOK_LEARN=0                 the playbook stops learning (no extra calls every 5 messages)
   OPENDEV_THINKING                         default for --thinking
+  OPENDEV_CHROMIUM                         the Chromium or Chrome the web tools drive (default: found on the machine)
+  OPENDEV_WEB_SEARCH_URL                   web_search's endpoint (a SearXNG instance; default DuckDuckGo's HTML page)
   OPENDEV_HOME                             where sessions and settings live (default ~/.opendev)`;
+
+
+/** Printed by `opendev mcp --help`. */
+export const MCP_HELP = `Usage: opendev mcp <command> [-C <dir>]
+
+  opendev mcp list [--test]      the configured MCP servers; --test starts each enabled one, lists its
+                                 tools and reports the time taken or the error (exit 1 if one fails)
+  opendev mcp add <name> --command <cmd> [args…] [--env K=V]… [--description <text>] [--project]
+  opendev mcp add <name> --url <url> [--header K=V]… [--description <text>] [--project]
+                                 add a server to OPENDEV_HOME/settings.json, or with --project to the
+                                 project's .opendev/settings.json; after --command every word is the
+                                 server's command line (after a -- even words like --env)
+  opendev mcp remove <name> [--project|--user]
+                                 remove it from the OpenDev settings file that defines it
+  opendev mcp enable <name>      turn it on or off where it is configured; a server from the project's
+  opendev mcp disable <name>     .mcp.json gets an override in .opendev/settings.json (.mcp.json is
+                                 never rewritten)
+
+  -C, --working-dir <dir>        the project (default: the current directory)
+
+Servers are read from OPENDEV_HOME/settings.json ("mcp_servers"), the project's .mcp.json
+("mcpServers", the format other agents use) and .opendev/settings.json ("mcp_servers"); for the same
+name the project settings win over .mcp.json, which wins over the user settings. No API key is needed.
+Exit codes: 0 done · 1 a file could not be written or a server failed its check · 2 bad usage`;

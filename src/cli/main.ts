@@ -13,6 +13,8 @@ import { SessionStore, type LoadedSession } from '../core/session/session-store'
 import { sessionTitlesFromEnv } from '../core/session/session-titles-setting';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { HELP } from './help';
+import { systemOpener } from './system-opener';
+import { runMcpCli } from './mcp-cli';
 import { EXIT, runPrintMode } from './print-mode';
 import { runRepl } from './repl';
 import { resolveResume } from './resume';
@@ -39,6 +41,8 @@ const warn = (text: string) => stderr(`opendev: ${text}\n`);
 
 /** Exit codes: 0 done, 1 the agent or the provider failed, 2 bad usage or configuration, 130 interrupted. */
 async function main(argv: string[]): Promise<number> {
+  // `opendev mcp …` manages the MCP configuration: no model, no key, no session.
+  if (argv[0] === 'mcp') return runMcpCli(argv.slice(1), { env: process.env, cwd: process.cwd(), stdout: (t) => void process.stdout.write(t), stderr });
   let setup: Setup | number;
   try {
     setup = await prepare(argv, process.env);
@@ -108,8 +112,12 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     approvalLevel: resolved.approval,
     playbookLearning: resolved.playbookLearning,
     // Command output streams live: to stdout in the interactive session, to stderr with -p --verbose
-    // (stdout stays the answer alone). Search finds `rg` on PATH by itself.
-    host: interactive || options.verbose ? { terminal: createStreamTerminalPort((t) => (interactive ? process.stdout : process.stderr).write(t)) } : undefined,
+    // (stdout stays the answer alone). Search finds `rg` on PATH by itself. open_browser uses the system opener.
+    host: {
+      openExternal: systemOpener(),
+      ...(interactive || options.verbose ? { terminal: createStreamTerminalPort((t) => (interactive ? process.stdout : process.stderr).write(t)) } : {}),
+    },
+    web: resolved.web,
     ...(resolved.maxIterations !== undefined ? { maxIterations: resolved.maxIterations } : {}),
   });
   const cost = resumed?.record.meta.cost;

@@ -8,6 +8,7 @@ import { settingsReport, type SettingsReport } from '../core/config/settings-rep
 import type { SettingKey, SettingsLayer } from '../core/config/settings-values';
 import type { RoleSettings } from '../core/llm/model-roles';
 import type { ApprovalLevel } from '../core/safety/approval-level';
+import type { WebSettings } from '../core/web/web-settings';
 import type { CliOptions } from './args';
 import { UsageError } from './args';
 
@@ -31,6 +32,8 @@ export interface CliSettings {
   approval: ApprovalLevel;
   playbookLearning: boolean;
   maxIterations?: number;
+  /** `web_search_provider` and `chromium_path`, for the web tools. */
+  web: WebSettings;
   /** Problems in the settings files, one line each, for stderr (the files are skipped or partly used, never fatal). */
   warnings: string[];
   /** For /config. */
@@ -89,6 +92,7 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
     approval: v.approvalLevel,
     playbookLearning: v['playbook.learn'],
     ...(v.maxIterations !== undefined ? { maxIterations: v.maxIterations } : {}),
+    web: { ...(v.web_search_provider ? { searchProvider: v.web_search_provider } : {}), ...(v.chromium_path ? { chromiumPath: v.chromium_path } : {}) },
     warnings,
     report: settingsReport(layered.effective, {
       order: [

@@ -14,6 +14,11 @@ export interface HostPorts {
   symbols?: SymbolPort;
   /** The editor's notebook API: without it notebook_edit is not offered (the CLI). */
   notebooks?: NotebookPort;
+  /**
+   * Opens an http(s) or file: URL outside the agent, in the user's browser (VS Code's
+   * `env.openExternal`, the CLI's system opener); false when nothing could open it.
+   */
+  openExternal?(url: string): Promise<boolean>;
 }
 
 /** One command's live view: its output as it arrives, then how it ended. */

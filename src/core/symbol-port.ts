@@ -22,6 +22,21 @@ export interface SymbolPort {
   applyEdits(edits: FileEdit[]): Promise<AppliedEdit>;
   /** The file's current diagnostics. */
   diagnostics(file: string): Promise<FileDiagnostic[]>;
+  /**
+   * Called just before a tool writes `file` to disk itself (edit_file, write_file), so that after
+   * the write the editor's verdict on the new content can be awaited, as after applyEdits.
+   */
+  watchWrite(file: string): WriteCheck;
+}
+
+/** A file a tool is writing, watched for the language server's verdict; dispose it once read. */
+export interface WriteCheck {
+  /**
+   * The file's diagnostics once the language server has checked what was written (at most
+   * `maxWaitMs`, as for AppliedEdit); undefined when no language extension checks this file.
+   */
+  diagnosticsAfter(maxWaitMs: number): Promise<FileDiagnostic[] | undefined>;
+  dispose(): void;
 }
 
 export interface TextPosition {

@@ -19,6 +19,24 @@ export const ThinkingLevelSchema = z.enum(['off', 'low', 'medium', 'high']);
 /** The harness's thinking phases, plus `reasoning`: what the provider streams natively. */
 export const ThinkingPhaseSchema = z.enum(['thinking', 'critique', 'refined', 'reasoning']);
 
+/** Hunks an approval card lists one by one; an edit with more is reviewed as a whole there (hunk by hunk in the diff editor). */
+export const MAX_HUNK_PREVIEWS = 100;
+
+/**
+ * One hunk of a proposed edit as the approval card shows it: `index` into the extension's
+ * `changeHunks` (what an accepted hunk refers to), where it sits, and its lines as unified-diff
+ * text (`-`/`+`, with a little unchanged context as ` ` lines).
+ */
+export const HunkPreviewSchema = z.object({
+  index: z.number().int().nonnegative(),
+  /** "lines 4–6", "after line 12" (in the file as it is). */
+  where: z.string().max(200),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  lines: z.string().max(200_000),
+});
+export type HunkPreview = z.infer<typeof HunkPreviewSchema>;
+
 export const ApprovalRequestSchema = z.object({
   kind: z.enum(['tool', 'doom_loop']),
   toolName: z.string(),
@@ -28,6 +46,8 @@ export const ApprovalRequestSchema = z.object({
   diff: z.string().optional(),
   /** An edit shown in the diff editor too, answerable there hunk by hunk: how many hunks it has. */
   hunks: z.number().int().nonnegative().optional(),
+  /** The same hunks to decide one by one in the card (absent for a single hunk, or too many to list). */
+  hunkPreviews: z.array(HunkPreviewSchema).max(MAX_HUNK_PREVIEWS).optional(),
 });
 
 export const ApprovalDecisionSchema = z.discriminatedUnion('action', [
@@ -317,6 +337,8 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('resumeSession'), id: sessionId }),
   /** Deletes a saved session (the view asked the user first). */
   z.object({ type: z.literal('deleteSession'), id: sessionId }),
+  /** Copies a code block's text where the view's own clipboard was refused (`vscode.env.clipboard`). */
+  z.object({ type: z.literal('copyText'), text: z.string().max(2_000_000) }),
   /** "Restore to here": the files as they were just before `step` (the view asked the user first). */
   z.object({ type: z.literal('restoreTo'), step: z.number().int().positive().max(1_000_000) }),
 ]);

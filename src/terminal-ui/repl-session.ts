@@ -2,7 +2,7 @@ import type { Agent } from '../core/agent/agent';
 import type { TurnResult } from '../core/agent/turn-result';
 import { createSlashCommands, escapedPrompt, isSlashCommand, parseSlashCommand, type CommandAgent, type CommandContext, type CommandResult, type ModelInfo, type SlashCommandRegistry } from '../core/commands/slash-commands';
 import type { SessionRecorder } from '../core/session/session-recorder';
-import type { AgentMode, UICallback } from '../core/ui';
+import type { AgentMode, ContextInfo, UICallback } from '../core/ui';
 import { CLEAR_SCREEN, style } from './ansi';
 import type { LineSource } from './line-source';
 import { approvalMenu, askUserMenu, planReviewMenu, type MenuIO } from './menus';
@@ -39,6 +39,18 @@ export interface ReplOptions {
   showThinking?: boolean;
   /** Write each line read after its prompt (for input that the terminal does not echo: pipes, tests). */
   echoInput?: boolean;
+  /**
+   * Lets the host put another agent in place between turns: before each line typed at the prompt
+   * is acted on (`line`: its settings may have changed) and after /clear (`clear`: the new
+   * conversation may get an agent, and a session, of its own). Resolves to the agent to go on
+   * with and its models (for /models); undefined keeps the current one.
+   */
+  nextAgent?: (reason: 'line' | 'clear', current: ReplAgent) => Promise<{ agent: ReplAgent; models?: readonly ModelInfo[] } | undefined>;
+  /**
+   * Told whenever what a status display shows may have changed: a turn started or ended (`busy`),
+   * the context meter moved (`context`), the mode switched or a command ran (neither).
+   */
+  onStatus?: (change: { busy?: boolean; context?: ContextInfo }) => void;
 }
 
 /**
@@ -49,7 +61,8 @@ export interface ReplOptions {
  * toggleMode() on Shift+Tab.
  */
 export class ReplSession {
-  private readonly agent: ReplAgent;
+  private agent: ReplAgent;
+  private models: readonly ModelInfo[] | undefined;
   private readonly renderer: StreamRenderer;
   private readonly commands: SlashCommandRegistry;
   private readonly typeAhead: 'inject' | 'queue';
@@ -69,6 +82,7 @@ export class ReplSession {
 
   constructor(private readonly options: ReplOptions) {
     this.agent = options.agent;
+    this.models = options.models;
     this.renderer = new StreamRenderer((t) => options.io.write(t), { color: options.color, showThinking: options.showThinking });
     this.commands = options.commands ?? createSlashCommands();
     this.typeAhead = options.typeAhead ?? 'inject';
@@ -95,7 +109,11 @@ export class ReplSession {
       onTodos: (t) => r.onTodos(t),
       onSubagentStart: (i) => r.onSubagentStart(i),
       onSubagentEnd: (i) => r.onSubagentEnd(i),
-      onModeChange: (m) => r.onModeChange(m),
+      onModeChange: (m) => {
+        r.onModeChange(m);
+        options.onStatus?.({});
+      },
+      onContext: (info) => options.onStatus?.({ context: info }),
       requestApproval: (req, signal) => approvalMenu(this.menuIO, req, signal),
       askUser: (questions, signal) => askUserMenu(this.menuIO, questions, signal),
       reviewPlan: (plan, signal) => planReviewMenu(this.menuIO, plan, signal),
@@ -113,6 +131,7 @@ export class ReplSession {
       this.atIdlePrompt = false;
       if (line === undefined) break;
       this.ctrlCAtPrompt = false;
+      if (line.trim()) await this.takeNextAgent('line');
       await this.handle(line);
     }
     this.renderer.newline();
@@ -154,6 +173,7 @@ export class ReplSession {
       'dim',
     );
     if (shown) this.prompt(this.atIdlePrompt ? this.idlePrompt() : shown.text, shown.kind);
+    this.options.onStatus?.({});
     return mode;
   }
 
@@ -171,9 +191,20 @@ export class ReplSession {
   private async runCommand(text: string): Promise<void> {
     const result = await this.commands.run(text, this.context());
     this.showCommandResult(result);
-    if (result.newSession) this.options.recorder?.detach();
+    if (result.newSession) {
+      this.options.recorder?.detach();
+      await this.takeNextAgent('clear');
+    }
     if (result.exit) this.quitting = true;
+    this.options.onStatus?.({});
     if (result.runPrompt && !this.quitting) await this.runTurn(result.runPrompt);
+  }
+
+  private async takeNextAgent(reason: 'line' | 'clear'): Promise<void> {
+    const next = await this.options.nextAgent?.(reason, this.agent);
+    if (!next) return;
+    this.agent = next.agent;
+    this.models = next.models;
   }
 
   private showCommandResult(result: CommandResult): void {
@@ -183,6 +214,7 @@ export class ReplSession {
 
   private async runTurn(text: string): Promise<void> {
     this.turnActive = true;
+    this.options.onStatus?.({ busy: true });
     this.renderer.startTurn();
     let result: TurnResult;
     try {
@@ -192,6 +224,7 @@ export class ReplSession {
       return;
     } finally {
       this.turnActive = false;
+      this.options.onStatus?.({ busy: false });
     }
     this.renderer.newline();
     const answer = result.text.trim();
@@ -235,7 +268,9 @@ export class ReplSession {
       session: recorder?.current,
       front: this.options.front ?? 'cli',
       workingDir: recorder?.workingDir,
-      models: this.options.models,
+      models: this.models,
+      // The numbered menu, as for ask_user (/init asks before replacing OPENDEV.md).
+      askUser: this.ui.askUser,
     };
   }
 

@@ -7,9 +7,10 @@ import { describeRoles } from '../core/config/role-overrides';
 import type { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import type { CommandTerminalPort } from '../core/host';
-import type { AgentSource } from './chat-controller';
+import type { AgentSource } from './chat-agent';
 import { vscodeNotebookPort } from './notebook-port';
-import { readApprovalLevel, readMaxIterations, readPlaybookLearning, readProviderSettings, readThinkingLevel } from './settings';
+import { openExternally } from './external-opener';
+import { readApprovalLevel, readMaxIterations, readPlaybookLearning, readProviderSettings, readThinkingLevel, readWebSettings } from './settings';
 import { vscodeSymbolPort } from './symbol-port';
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
@@ -37,7 +38,8 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
         approvalLevel: readApprovalLevel(),
         playbookLearning: readPlaybookLearning(),
         maxIterations: readMaxIterations(),
-        host: { terminal, ripgrepPath: bundledRipgrep(), symbols, notebooks },
+        host: { terminal, ripgrepPath: bundledRipgrep(), symbols, notebooks, openExternal: openExternally },
+        web: readWebSettings(),
         // node-pty from our own node_modules first, else the copy VS Code ships.
         processes: { ptyPaths: appRootModules('node-pty') },
       });

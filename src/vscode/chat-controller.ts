@@ -1,28 +1,18 @@
 import type { Agent } from '../core/agent/agent';
 import type { ThinkingLevel } from '../core/agent/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
-import type { ModelInfo } from '../core/commands/slash-commands';
-import type { TokenUsage } from '../core/llm/provider';
-import type { Todo } from '../core/todos/todo';
-import type { AgentMode, ContextInfo, CostSnapshot } from '../core/ui';
-import type { AnswerMessage, ChatEntry, ContextView, CostView, ExtensionToWebview, ImageUpload, SlashCompletion, TodoView } from '../shared/protocol';
-import { imageRoute } from '../core/images/vision-input';
-import { imageChips, prepareInput, type BackgroundTaskPort, type MentionPort } from './chat-input';
-import { stepMarks } from './step-marks';
-import { transcriptFromMessages } from './transcript-from-session';
-import { FollowUps } from './follow-ups';
+import type { AgentMode } from '../core/ui';
+import type { AnswerMessage, ChatEntry, ChatEntryOf, ContextView, ExtensionToWebview, ImageUpload, SlashCompletion } from '../shared/protocol';
+import { ChatAgent, type AgentSource } from './chat-agent';
+import { ChatHistory, type HistoryHost } from './chat-history';
+import { ChatInput, imageChips, type BackgroundTaskPort, type MentionPort } from './chat-input';
+import { ChatLiveState } from './chat-live-state';
 import { PendingRequests, type AnswerOutcome } from './pending-requests';
 import type { EditReviewPort } from './diff-approval/edit-review-port';
 import type { SlashCommandPort } from './slash-port';
 import { Transcript } from './transcript';
 import { turnUi } from './turn-ui';
 import type { ChatSessions } from './chat-sessions';
-
-/**
- * Builds the agent for the current settings, or says why it cannot (no key, no folder…);
- * `sessionId`: a resumed session's, so the agent's scratch folder, hooks and undo history go on under it.
- */
-export type AgentSource = (options?: { sessionId?: string }) => Promise<{ agent: Agent; models?: readonly ModelInfo[] } | { problem: ChatEntry }>;
 
 export interface ChatControllerOptions {
   /** The shared slash-command registry; without it every message goes to the model. */
@@ -44,31 +34,35 @@ export interface ChatControllerOptions {
 /**
  * One chat: the transcript the webview shows, the agent behind it, the running turn and the
  * live state around it (todos, cost, mode, open requests). It is the single source of truth;
- * the webview only renders what it is sent and answers the cards it is shown.
+ * the webview only renders what it is sent and answers the cards it is shown. It coordinates:
+ * the agent's lifecycle (chat-agent), what the user types (chat-input), the saved sessions and
+ * restore points (chat-history), and the live state (chat-live-state).
  */
 export class ChatController {
   private readonly entries = new Transcript();
   private readonly requests: PendingRequests;
-  private agent: Agent | undefined;
-  private models: readonly ModelInfo[] | undefined;
-  private building: ReturnType<AgentSource> | undefined;
+  private readonly agents: ChatAgent;
+  private readonly input: ChatInput;
+  private readonly history: ChatHistory;
+  private readonly live = new ChatLiveState(this.entries);
   private running: AbortController | undefined;
   /** Bumped by New Chat: whatever an older turn still reports is dropped. */
   private generation = 0;
   private mode: AgentMode = 'normal';
   private level: ThinkingLevel | undefined;
-  private todoList: readonly Todo[] = [];
-  private costView: CostView | undefined;
-  private costFromSink = false;
-  private contextView: ContextView | undefined;
-  private readonly followUps = new FollowUps(this.entries, (text) => this.notice(text, 'warning'));
 
   constructor(
-    private readonly agentSource: AgentSource,
+    agentSource: AgentSource,
     private readonly options: ChatControllerOptions = {},
   ) {
     this.level = options.thinkingLevel;
     this.requests = new PendingRequests(this.entries, options.editReview);
+    this.agents = new ChatAgent(agentSource, {
+      adopted: (agent) => this.adopt(agent),
+      problem: (entry) => this.entries.upsert({ ...entry, id: this.entries.newId() }),
+    });
+    this.input = new ChatInput(this.entries, options, (text, level) => this.notice(text, level));
+    this.history = new ChatHistory(this.historyHost());
     options.tasks?.onDidChange(() => this.entries.emit({ type: 'tasks', tasks: this.options.tasks?.running() ?? [] }));
   }
 
@@ -77,8 +71,18 @@ export class ChatController {
     return this.options.sessions;
   }
 
+  /** The chat's agent, built now if needed (the MCP view needs its servers); undefined when it cannot be, and the chat says why. */
+  agentNow(): Promise<Agent | undefined> {
+    return this.agents.ready();
+  }
+
   get busy(): boolean {
     return this.running !== undefined;
+  }
+
+  /** The agent the chat runs on (undefined before the first message and after New Chat or /clear). */
+  get agent(): Agent | undefined {
+    return this.agents.current;
   }
 
   transcript(): readonly ChatEntry[] {
@@ -90,13 +94,14 @@ export class ChatController {
   }
 
   snapshot(): ExtensionToWebview {
+    const { cost, context } = this.live;
     return {
       type: 'snapshot',
       entries: [...this.entries.list()],
       busy: this.busy,
-      todos: this.todoList.map(todoView),
-      ...(this.costView ? { cost: this.costView } : {}),
-      ...(this.contextView ? { context: this.contextView } : {}),
+      todos: this.live.todos,
+      ...(cost ? { cost } : {}),
+      ...(context ? { context } : {}),
       mode: this.currentMode,
       thinkingLevel: this.currentThinkingLevel,
       ...(this.options.tasks ? { tasks: this.options.tasks.running() } : {}),
@@ -104,7 +109,7 @@ export class ChatController {
   }
 
   get context(): ContextView | undefined {
-    return this.contextView;
+    return this.live.context;
   }
 
   get currentMode(): AgentMode {
@@ -122,29 +127,20 @@ export class ChatController {
    * context for the model and `images` vision input.
    */
   async send(text: string, images: readonly ImageUpload[] = []): Promise<TurnResult | undefined> {
-    let prompt = text.trim();
-    if (!prompt) return undefined;
-    if (this.options.slash) {
-      const parsed = this.options.slash.parse(prompt);
-      if ('command' in parsed) {
-        if (images.length > 0) this.notice('Images go with messages, not with slash commands: they were not sent.', 'warning');
-        return this.runCommand(parsed.command, parsed.name);
-      }
-      prompt = parsed.prompt;
-    }
+    const typed = text.trim();
+    if (!typed) return undefined;
+    const parsed = this.input.parse(typed, images);
+    if ('command' in parsed) return this.runCommand(parsed.command, parsed.name);
     if (this.running) {
-      if (images.length > 0) this.notice('Images cannot join a running task: send them again once OpenDev has finished (or been stopped).', 'warning');
-      const { turn, mentions } = await prepareInput(prompt, [], this.options.mentions, (problem) => this.notice(problem, 'warning'));
-      this.followUps.add(this.agent, turn.context ? `${prompt}\n\n${turn.context}` : prompt, { text: prompt, mentions });
+      await this.input.followUp(() => this.agent, parsed.prompt, images);
       return undefined;
     }
-    return this.runTurn(prompt, images);
+    return this.runTurn(parsed.prompt, images);
   }
 
   /** `@` completions for what follows the `@` being typed; offered to the view. */
-  async sendMentionCompletions(query: string): Promise<void> {
-    const items = (await this.options.mentions?.complete(query).catch(() => [])) ?? [];
-    this.entries.emit({ type: 'mentionCompletions', query, items });
+  sendMentionCompletions(query: string): Promise<void> {
+    return this.input.sendMentionCompletions(query);
   }
 
   /** The indicator's button: shows a background task's terminal tab. */
@@ -173,111 +169,47 @@ export class ChatController {
     this.mode = this.currentMode;
     this.generation++;
     this.halt();
-    this.agent?.dispose();
-    this.agent = undefined;
-    this.building = undefined;
+    this.agents.drop();
     this.options.sessions?.newConversation();
     this.entries.clear();
-    this.todoList = [];
-    this.costView = undefined;
-    this.costFromSink = false;
-    this.contextView = undefined;
-    this.followUps.reset();
+    this.live.reset();
+    this.input.followUps.reset();
     this.running = undefined;
     this.entries.emit(this.snapshot());
   }
 
-  /**
-   * Continues a saved session of this project in a fresh chat: the agent is built under the
-   * session's id (its undo history, scratch folder and hooks go on), the conversation and cost go
-   * back to it, and the transcript is rebuilt from the saved messages. False when it cannot
-   * (reported in the chat).
-   */
-  async resumeSession(id: string): Promise<boolean> {
-    const sessions = this.options.sessions;
-    if (!sessions) return false;
-    if (this.running) {
-      this.notice('A session can be resumed once OpenDev has finished (or been stopped).', 'warning');
-      return false;
-    }
-    // Resuming the chat's own session: what it still has queued goes to disk first.
-    if (id === sessions.currentId) await sessions.settled();
-    const loaded = await sessions.load(id);
-    if (!loaded) {
-      this.notice(`There is no session ${id} in this project.`, 'warning');
-      return false;
-    }
-    this.newChat();
-    const generation = this.generation;
-    const agent = await this.ensureAgent({ sessionId: id });
-    if (!agent || generation !== this.generation) return false;
-    sessions.resume(loaded, agent);
-    const { title } = loaded.record.meta;
-    const notice: ChatEntry = { kind: 'notice', id: this.entries.newId(), text: `Resumed session ${id}${title ? ` "${title}"` : ''} (${loaded.messages.length} messages): OpenDev remembers the conversation.` };
-    // One snapshot, not an upsert per entry: a long session reaches the view in a single message.
-    this.entries.replaceAll([notice, ...transcriptFromMessages(loaded.messages, () => this.entries.newId())]);
-    this.syncFromAgent();
-    this.entries.emit(this.snapshot());
-    await this.refreshSteps();
-    return true;
+  /** Continues a saved session of this project in a fresh chat (chat-history). False when it cannot (said in the chat). */
+  resumeSession(id: string): Promise<boolean> {
+    return this.history.resume(id);
   }
 
   /** The history view: the project's sessions, newest first (a `sessions` message to the view). */
-  async listSessions(problem?: string): Promise<void> {
-    const sessions = this.options.sessions;
-    if (!sessions) {
-      this.entries.emit({ type: 'sessions', items: [], problem: 'Open a folder first: sessions belong to a project.' });
-      return;
-    }
-    let items;
-    try {
-      items = await sessions.summaries();
-    } catch (err) {
-      this.entries.emit({ type: 'sessions', items: [], problem: `The sessions could not be listed: ${(err as Error).message}` });
-      return;
-    }
-    const current = sessions.currentId;
-    this.entries.emit({ type: 'sessions', items, ...(current ? { currentId: current } : {}), ...(problem ? { problem } : {}) });
+  listSessions(problem?: string): Promise<void> {
+    return this.history.list(problem);
   }
 
   /** Deletes a saved session (the view asked the user first), then lists the sessions again. */
-  async deleteSession(id: string): Promise<void> {
-    const problem = this.options.sessions ? await this.options.sessions.remove(id) : undefined;
-    await this.listSessions(problem);
+  deleteSession(id: string): Promise<void> {
+    return this.history.remove(id);
   }
 
-  /**
-   * "Restore to here": the files as they were just before `step` (that step and every later one
-   * undone); the transcript says what was restored and the cards of undone steps say so.
-   */
-  async restoreTo(step: number): Promise<void> {
-    const agent = this.agent;
-    if (this.running || agent?.running) {
-      this.notice('Files can be restored once OpenDev has finished (or been stopped).', 'warning');
-      return;
-    }
-    if (!agent) {
-      this.notice('There is nothing to restore in this chat.', 'warning');
-      return;
-    }
-    const outcome = await agent.restoreTo(step);
-    const restored = outcome.status === 'undone';
-    this.notice(restored ? `Restored the files to just before step ${step}.\n${outcome.message}` : outcome.message, restored ? 'info' : 'warning');
-    await this.refreshSteps();
+  /** "Restore to here": the files as they were just before `step` (chat-history). */
+  restoreTo(step: number): Promise<void> {
+    return this.history.restoreTo(step);
   }
 
   /** Stops everything at once (the extension shuts down). */
   dispose(): void {
     this.halt();
-    this.agent?.dispose();
+    this.agents.dispose();
   }
 
-  /** Settings or keys changed: the next turn builds a new agent (the transcript stays visible). */
+  /**
+   * Settings or keys changed: the next message runs on an agent built with them, the conversation
+   * carried over in the same session (a turn that runs now finishes on the old one).
+   */
   invalidateAgent(): void {
-    if (this.running) return;
-    this.mode = this.currentMode;
-    this.agent?.dispose();
-    this.agent = undefined;
+    this.agents.invalidate();
   }
 
   /** An answer to a card, from the view (already validated against the protocol). */
@@ -287,12 +219,12 @@ export class ChatController {
 
   /** Slash commands (or argument values) completing what the user typed. */
   complete(text: string): SlashCompletion[] {
-    return this.options.slash?.complete(text) ?? [];
+    return this.input.completions(text);
   }
 
   /** Offers completions to the view. */
   sendCompletions(text: string): void {
-    this.entries.emit({ type: 'completions', text, items: this.complete(text) });
+    this.input.sendCompletions(text);
   }
 
   setMode(mode: AgentMode): void {
@@ -317,50 +249,39 @@ export class ChatController {
   /** A turn, then the undo history's steps onto its tool cards. */
   private async runTurn(text: string, images: readonly ImageUpload[] = []): Promise<TurnResult | undefined> {
     const result = await this.turn(text, images);
-    if (result) await this.refreshSteps();
+    if (result) await this.history.refreshSteps();
     return result;
   }
 
   private async turn(text: string, images: readonly ImageUpload[]): Promise<TurnResult | undefined> {
-    const entry: ChatEntry = { kind: 'user', id: this.entries.newId(), text, ...(images.length > 0 ? { images: imageChips(images) } : {}) };
+    const entry: ChatEntryOf<'user'> = { kind: 'user', id: this.entries.newId(), text, ...(images.length > 0 ? { images: imageChips(images) } : {}) };
     this.entries.upsert(entry);
     const controller = new AbortController();
     const generation = this.generation;
+    const live = () => generation === this.generation;
+    const followUps = this.input.followUps;
     this.setRunning(controller);
     try {
-      const agent = await this.ensureAgent();
-      if (!agent || generation !== this.generation) {
-        this.followUps.drop();
+      const agent = await this.agents.ready();
+      const input = agent && live() ? await this.input.forTurn(agent, entry, images, live) : undefined;
+      if (!agent || !input || !live()) {
+        if (live()) followUps.drop();
         return undefined;
       }
-      const route = images.length > 0 ? imageRoute(agent.roles) : undefined;
-      if (route?.kind === 'unsupported') {
-        this.entries.upsert({
-          kind: 'error',
-          id: this.entries.newId(),
-          text: `The message was not sent: ${route.reason}. Choose a model that reads images (OpenDev: Select Model), or set a vision model in opendev.roles (for example "vision": { "model": "gpt-4.1" }), then send it again.`,
-          action: 'openSettings',
-        });
-        this.followUps.drop();
-        return undefined;
-      }
-      const prepared = await prepareInput(text, images, this.options.mentions, (problem) => this.notice(problem, 'warning'));
-      if (generation !== this.generation) return undefined;
-      if (prepared.mentions.length > 0) this.entries.upsert({ ...entry, mentions: prepared.mentions });
-      const turn = agent.runTurn(text, this.turnUi(generation), controller.signal, prepared.turn);
-      this.followUps.flush(agent);
+      const turn = agent.runTurn(text, this.turnUi(generation), controller.signal, input);
+      followUps.flush(agent);
       const result = await turn;
-      if (generation === this.generation) {
+      if (live()) {
         this.reportOutcome(result);
         await this.options.sessions?.afterTurn(agent);
       }
       return result;
     } catch (err) {
-      if (generation === this.generation) this.error(`OpenDev hit an internal error: ${(err as Error).message}`);
+      if (live()) this.error(`OpenDev hit an internal error: ${(err as Error).message}`);
       return undefined;
     } finally {
       if (this.running === controller) {
-        this.followUps.settle();
+        followUps.settle();
         this.syncFromAgent();
         this.setRunning(undefined);
       }
@@ -373,7 +294,7 @@ export class ChatController {
       this.notice(`/${name} cannot run while OpenDev is working. Wait for it to finish, or press Stop.`, 'warning', command);
       return undefined;
     }
-    const agent = await this.ensureAgent();
+    const agent = await this.agents.ready();
     if (!agent) return undefined;
     const generation = this.generation;
     let result;
@@ -381,72 +302,63 @@ export class ChatController {
       result = await slash.run(command, {
         agent,
         front: 'vscode',
-        ...(this.models ? { models: this.models } : {}),
+        ...(this.agents.models ? { models: this.agents.models } : {}),
         ...(this.options.workingDir ? { workingDir: this.options.workingDir } : {}),
         ...this.options.sessions?.commandContext(),
+        // A question card in the chat, as for ask_user (/init asks before replacing OPENDEV.md).
+        askUser: (questions, signal) => this.requests.questions(questions, signal),
       });
     } catch (err) {
       this.error(`${command.split(/\s/)[0]} failed: ${(err as Error).message}`);
       return undefined;
     }
     if (generation !== this.generation) return undefined;
-    if (result.newSession) this.options.sessions?.newConversation(agent);
+    if (result.newSession) {
+      // A new conversation is a new session: the next message gets an agent (and an id) of its own.
+      this.mode = agent.mode;
+      this.options.sessions?.newConversation();
+      this.agents.renew();
+    }
     if (result.clearScreen || result.newSession) {
       this.entries.clear();
-      this.followUps.reset();
+      this.input.followUps.reset();
     }
+    if (result.newSession) this.live.reset();
     if (result.output.trim()) this.notice(result.output, result.error ? 'warning' : 'info', command);
     this.syncFromAgent();
-    await this.refreshSteps(); // /undo changes which steps are undone
+    await this.history.refreshSteps(); // /undo changes which steps are undone
     if (result.clearScreen || result.newSession) this.entries.emit(this.snapshot());
     if (!result.runPrompt?.trim()) return undefined;
     if (this.running) {
-      this.followUps.add(this.agent, result.runPrompt.trim());
+      this.input.followUps.add(this.agent, result.runPrompt.trim());
       return undefined;
     }
     return this.runTurn(result.runPrompt.trim());
   }
 
-  private async ensureAgent(options?: { sessionId?: string }): Promise<Agent | undefined> {
-    if (this.agent) return this.agent;
-    const generation = this.generation;
-    this.building ??= this.agentSource(options);
-    const building = this.building;
-    let built: Awaited<ReturnType<AgentSource>>;
-    try {
-      built = await building;
-    } finally {
-      if (this.building === building) this.building = undefined;
-    }
-    if (generation !== this.generation) return undefined;
-    if ('problem' in built) {
-      this.entries.upsert({ ...built.problem, id: this.entries.newId() });
-      return undefined;
-    }
-    if (!this.agent) {
-      this.agent = built.agent;
-      this.options.sessions?.follow(built.agent);
-      this.models = built.models;
-      this.agent.setMode(this.mode);
-      if (this.level) this.agent.setThinkingLevel(this.level);
-      this.emitAgentState();
-    }
-    return this.agent;
+  /** A new agent took its place: the session follows it, and it gets the chat's mode and thinking level. */
+  private adopt(agent: Agent): void {
+    this.options.sessions?.follow(agent);
+    agent.setMode(this.mode);
+    if (this.level) agent.setThinkingLevel(this.level);
+    this.emitAgentState();
   }
 
-  /** The undo history's steps onto the tool cards ("Restore to here"); skipped while a turn runs. */
-  private async refreshSteps(): Promise<void> {
-    const agent = this.agent;
-    if (!agent || agent.running) return;
-    const generation = this.generation;
-    let steps;
-    try {
-      steps = await agent.undoSteps();
-    } catch {
-      return; // the marks are a convenience: /undo still works
-    }
-    if (generation !== this.generation || agent !== this.agent) return;
-    for (const entry of stepMarks(this.entries.list(), steps)) this.entries.upsert(entry);
+  private historyHost(): HistoryHost {
+    return {
+      entries: this.entries,
+      sessions: this.options.sessions,
+      busy: () => this.busy,
+      agent: () => this.agent,
+      generation: () => this.generation,
+      newChat: () => this.newChat(),
+      ensureAgent: (options) => this.agents.ready(options),
+      showAgentState: () => {
+        this.syncFromAgent();
+        this.entries.emit(this.snapshot());
+      },
+      notice: (text, level) => this.notice(text, level),
+    };
   }
 
   private turnUi(generation: number) {
@@ -454,10 +366,10 @@ export class ChatController {
       transcript: this.entries,
       requests: this.requests,
       live: () => generation === this.generation,
-      todos: (todos) => this.setTodos(todos),
-      cost: (cost) => this.setCost(cost),
-      usage: (usage) => this.addUsage(usage),
-      context: (info) => this.setContext(info),
+      todos: (todos) => this.live.setTodos(todos),
+      cost: (cost) => this.live.setCost(cost),
+      usage: (usage) => this.live.addUsage(usage),
+      context: (info) => this.live.setContext(info),
       recordEdit: (change) => this.options.editReview?.recordEdit(change),
       mode: (mode) => {
         this.mode = mode;
@@ -466,53 +378,13 @@ export class ChatController {
     });
   }
 
-  private setTodos(todos: readonly Todo[]): void {
-    this.todoList = todos.map((t) => ({ ...t }));
-    this.entries.emit({ type: 'todos', todos: this.todoList.map(todoView) });
-  }
-
-  private setCost(cost: CostSnapshot): void {
-    this.costFromSink = true;
-    this.costView = costView(cost);
-    this.entries.emit({ type: 'cost', cost: this.costView });
-  }
-
-  /**
-   * A pressure reading replaces the gauge; a stage event (which has no window size of its own)
-   * only records what ran and what it freed.
-   */
-  private setContext(info: ContextInfo): void {
-    const previous = this.contextView;
-    const reading = info.contextWindow > 0 ? { pressure: info.pressure, promptTokens: info.promptTokens, contextWindow: info.contextWindow } : previous;
-    if (!reading) return;
-    const stage = info.stage ? { lastStage: info.stage, lastFreed: info.tokensFreed ?? 0 } : previous?.lastStage ? { lastStage: previous.lastStage, lastFreed: previous.lastFreed } : {};
-    this.contextView = { pressure: reading.pressure, promptTokens: reading.promptTokens, contextWindow: reading.contextWindow, ...stage };
-    this.entries.emit({ type: 'context', context: this.contextView });
-  }
-
-  /** Without a cost tracker in the agent, the footer still counts tokens from the usage events. */
-  private addUsage(usage: TokenUsage): void {
-    if (this.costFromSink) return;
-    const c = this.costView ?? { inputTokens: 0, cachedTokens: 0, outputTokens: 0, calls: 0 };
-    this.costView = {
-      inputTokens: c.inputTokens + usage.promptTokens,
-      cachedTokens: c.cachedTokens + usage.cachedTokens,
-      outputTokens: c.outputTokens + usage.outputTokens,
-      calls: c.calls + 1,
-    };
-    this.entries.emit({ type: 'cost', cost: this.costView });
-  }
-
   /** After a command or a turn: the agent's own view of todos, cost, mode and thinking level. */
   private syncFromAgent(): void {
     const agent = this.agent;
     if (!agent) return;
     this.mode = agent.mode;
     this.emitAgentState();
-    const todos = agent.todos();
-    if (!sameTodos(todos, this.todoList)) this.setTodos(todos);
-    const cost = agent.cost();
-    if (cost) this.setCost(cost);
+    this.live.syncFrom(agent);
   }
 
   private emitAgentState(): void {
@@ -558,18 +430,4 @@ export class ChatController {
     this.running = controller;
     this.entries.emit({ type: 'busy', busy: controller !== undefined });
   }
-}
-
-function todoView(todo: Todo): TodoView {
-  return { id: todo.id, title: todo.title, description: todo.description, status: todo.status, ...(todo.log ? { log: todo.log } : {}) };
-}
-
-function costView(cost: CostSnapshot): CostView {
-  const view: CostView = { inputTokens: cost.inputTokens, cachedTokens: cost.cachedTokens, outputTokens: cost.outputTokens, calls: cost.calls };
-  if (cost.usd !== undefined) view.usd = cost.usd;
-  return view;
-}
-
-function sameTodos(a: readonly Todo[], b: readonly Todo[]): boolean {
-  return a.length === b.length && a.every((t, i) => t.id === b[i]!.id && t.status === b[i]!.status && t.title === b[i]!.title);
 }

@@ -37,7 +37,10 @@ export class ChatSessions {
     return this.recorder.id;
   }
 
-  /** Follows a newly built agent. One that starts empty starts a new session (a rebuilt agent does not carry the conversation). */
+  /**
+   * Follows the chat's new agent: one rebuilt for new settings carries the conversation on in the
+   * same session; one that starts empty starts a new session.
+   */
   follow(agent: Agent): void {
     this.unfollow?.();
     if (agent.messages.length === 0 && this.recorder.current) this.recorder.detach();
@@ -54,14 +57,13 @@ export class ChatSessions {
   }
 
   /**
-   * New Chat (no agent: the old one is gone, and what it still reports must not reach the new
-   * session) or /clear (the same agent, now empty): the next message starts a new session.
+   * New Chat or /clear: the old agent is gone (what it still reports must not reach the new
+   * session); the next message starts a new session, under the id of the agent built for it.
    */
-  newConversation(agent?: Agent): void {
+  newConversation(): void {
     this.unfollow?.();
     this.unfollow = undefined;
     this.recorder.detach();
-    if (agent) this.unfollow = this.recorder.follow(agent);
   }
 
   /** What slash commands need (/sessions, /clear). */

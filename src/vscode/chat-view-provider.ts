@@ -23,6 +23,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   /** Show History was asked for before the view was ready. */
   private historyPending = false;
   private typed = '';
+  private inputFocused = false;
+  private readonly focused = new vscode.EventEmitter<void>();
+  /** The user turned to the chat (focused it, opened it, sent from it): the status bar follows it. */
+  readonly onDidFocus = this.focused.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -48,6 +52,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       this.setInputState(false, false, false);
     });
     view.onDidChangeVisibility(() => {
+      if (view.visible) this.focused.fire();
       if (!view.visible) this.setInputState(false, false, false);
     });
     webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
@@ -55,6 +60,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 
   /** Reveals the chat view (used by New Chat and the palette). */
   async reveal(): Promise<void> {
+    this.focused.fire();
     if (this.view) this.view.show(true);
     else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
@@ -64,6 +70,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
    * edit waits for the view to be ready when it has to be opened first.
    */
   async compose(text?: string): Promise<void> {
+    this.focused.fire();
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     const message = { type: 'compose' as const, ...(text !== undefined ? { text } : {}) };
     if (this.view && this.ready) void this.view.webview.postMessage(message);
@@ -73,6 +80,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   /** What is typed in the chat input, as the view last reported it. */
   get draft(): string {
     return this.typed;
+  }
+
+  /** Whether the view is shown and its input has the focus, as the view last reported it. */
+  get shown(): { visible: boolean; inputFocused: boolean } {
+    return { visible: this.view?.visible ?? false, inputFocused: this.inputFocused };
   }
 
   /** Opens the history view inside the chat (the view's title-bar button, the palette). */
@@ -93,6 +105,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   }
 
   private handle(message: WebviewToExtension): void {
+    if (message.type === 'send' || (message.type === 'inputState' && message.viewFocused)) this.focused.fire();
     switch (message.type) {
       case 'ready':
         this.ready = true;
@@ -135,6 +148,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case 'showDiff':
         void vscode.commands.executeCommand(REVIEW_COMMANDS.showDiff, message.id);
         return;
+      case 'copyText':
+        void Promise.resolve(vscode.env.clipboard.writeText(message.text)).catch((err: unknown) => this.log.warn(`Could not copy to the clipboard: ${String(err)}`));
+        return;
       case 'switchMode':
         this.chat.toggleMode();
         return;
@@ -157,6 +173,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   }
 
   private setInputState(viewFocused: boolean, inputFocused: boolean, suggesting: boolean): void {
+    this.inputFocused = inputFocused;
     void vscode.commands.executeCommand('setContext', VIEW_FOCUSED_KEY, viewFocused);
     void vscode.commands.executeCommand('setContext', INPUT_FOCUSED_KEY, inputFocused);
     void vscode.commands.executeCommand('setContext', SUGGESTING_KEY, suggesting);

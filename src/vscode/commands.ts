@@ -41,6 +41,15 @@ export function registerCommands(
     vscode.window.setStatusBarMessage(`OpenDev: ${mode === 'plan' ? 'Plan mode: the agent plans before it changes anything' : 'Normal mode'}`, 4000);
   });
   register('opendev.openPlaybook', () => openPlaybook());
+  // Initialize Project is /init typed in the chat: the question before replacing OPENDEV.md and the subagent's run show there.
+  register('opendev.init', async () => {
+    if (!vscode.workspace.workspaceFolders?.length) {
+      void vscode.window.showInformationMessage('OpenDev: open a folder first; Initialize Project writes OPENDEV.md into it.');
+      return;
+    }
+    await view.reveal();
+    await chat.send('/init');
+  });
   for (const [id, feature] of Object.entries(NOT_YET_AVAILABLE)) {
     register(id, () => {
       void vscode.window.showInformationMessage(`OpenDev: ${feature} is not available yet in this version.`);

@@ -21,6 +21,7 @@ import { registerEditorActions } from './palette/editor-actions';
 import { registerProviderSetup, runCardAction } from './setup/provider-setup';
 import type { ModelChoice } from './setup/model-choices';
 import { registerStatusBar, type StatusBarView } from './status/status-bar';
+import { registerMcpServersView, type McpViewApi } from './mcp/register-mcp-view';
 import { InlineDiffApproval, type PendingReview } from './diff-approval/inline-diff-approval';
 import type { AnswerOutcome } from './pending-requests';
 
@@ -51,12 +52,16 @@ export interface OpenDevApi {
   statusBar(): StatusBarView;
   /** What is typed in the chat input, as the view last reported it (Add Selection to Chat puts text there). */
   composerText(): string;
+  /** Whether the chat view is shown and its input has the focus (Open Chat, New Chat). */
+  chatView(): { visible: boolean; inputFocused: boolean };
   /** The rows of the Select Model quick pick while it is open. */
   modelPick(): readonly ModelChoice[] | undefined;
   /** Answers an open card (approval, survey, plan review) exactly as the chat view does. */
   answer(message: AnswerMessage): AnswerOutcome;
   /** Edits waiting for approval in the diff editor (inline diff approval). */
   pendingReviews(): PendingReview[];
+  /** The "MCP Servers" view as shown: each server's state, description and tooltip. */
+  mcpServers: McpViewApi;
 }
 
 export function activate(context: vscode.ExtensionContext): OpenDevApi {
@@ -88,13 +93,22 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
   // Each OpenDev terminal has its own agent (its commands shown inline) and its own session.
   const agentTerminals = new AgentTerminals({
     workingDir: folder,
-    buildAgent: (port) => vscodeAgentSource(context.secrets, catalog, port)(),
+    buildAgent: (port, options) => vscodeAgentSource(context.secrets, catalog, port)(options),
     commands: slashCommands,
     ...(sessions ? { store: sessions.store } : {}),
     generateTitles: sessionTitlesFromEnv(process.env) ?? true,
     backgroundTasks: terminals,
   });
   const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => runCardAction(action, context.extension.id));
+  // Settings and keys apply to every front end: the thinking level at once, the rest from each one's next message.
+  const applyThinkingLevel = () => {
+    chat.setThinkingLevel(readThinkingLevel());
+    agentTerminals.setThinkingLevel(readThinkingLevel());
+  };
+  const rebuildAgents = () => {
+    chat.invalidateAgent();
+    agentTerminals.invalidate();
+  };
 
   context.subscriptions.push(
     { dispose: () => catalog.close() },
@@ -106,14 +120,14 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       // The thinking level applies to the running agent; provider, model and approvals need a new one.
-      if (e.affectsConfiguration(`${SECTION}.thinkingLevel`)) chat.setThinkingLevel(readThinkingLevel());
-      if (AGENT_SETTINGS.some((key) => e.affectsConfiguration(key))) chat.invalidateAgent();
+      if (e.affectsConfiguration(`${SECTION}.thinkingLevel`)) applyThinkingLevel();
+      if (AGENT_SETTINGS.some((key) => e.affectsConfiguration(key))) rebuildAgents();
     }),
-    context.secrets.onDidChange(() => chat.invalidateAgent()),
+    context.secrets.onDidChange(rebuildAgents),
     // The project's .opendev/settings.json sits above opendev.*: an edit there is a settings change too.
     watchProjectSettings(() => {
-      chat.setThinkingLevel(readThinkingLevel());
-      chat.invalidateAgent();
+      applyThinkingLevel();
+      rebuildAgents();
     }),
     { dispose: () => chat.dispose() },
     { dispose: () => sessions?.dispose() },
@@ -124,7 +138,8 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
   registerCommands(context, chat, view);
   const setup = registerProviderSetup(context, chat, catalog);
   registerEditorActions(context, chat, view);
-  const statusBar = registerStatusBar(context, chat, view, catalog);
+  const statusBar = registerStatusBar(context, { chat, view, terminals: agentTerminals }, catalog);
+  const mcpServers = registerMcpServersView(context, chat);
 
   return {
     send: (text) => chat.send(text),
@@ -141,9 +156,11 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     onViewMessage: (listener) => chat.onMessage(listener),
     statusBar,
     composerText: () => view.draft,
+    chatView: () => view.shown,
     modelPick: () => setup.modelPick(),
     answer: (message) => chat.answer(message),
     pendingReviews: () => diffApproval.pending(),
+    mcpServers,
   };
 }
 

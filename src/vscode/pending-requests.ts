@@ -9,6 +9,7 @@ import type {
 } from '../core/ui';
 import { changeHunks } from '../core/tools/edit/change-hunks';
 import type { AnswerMessage, ChatEntryOf } from '../shared/protocol';
+import { hunkPreviews } from './diff-approval/hunk-previews';
 import type { Transcript } from './transcript';
 
 /** The label of the free-text choice every question offers (the core adds it; the view renders its text field). */
@@ -66,8 +67,12 @@ export class PendingRequests {
   approval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     // The card carries the diff, not the whole proposed file (that stays here, for the companion).
     const { proposed, ...shown } = request;
-    const hunks = proposed ? changeHunks(proposed.before, proposed.after).length : undefined;
-    const entry: ChatEntryOf<'approval'> = { kind: 'approval', id: this.transcript.newId(), request: hunks === undefined ? shown : { ...shown, hunks }, state: 'pending' };
+    const changes = proposed ? changeHunks(proposed.before, proposed.after) : undefined;
+    const hunks = changes?.length;
+    // The card lists the hunks to decide one by one (when there are not too many).
+    const previews = proposed && changes ? hunkPreviews(proposed.before, changes) : undefined;
+    const card = hunks === undefined ? shown : previews ? { ...shown, hunks, hunkPreviews: previews } : { ...shown, hunks };
+    const entry: ChatEntryOf<'approval'> = { kind: 'approval', id: this.transcript.newId(), request: card, state: 'pending' };
     const answered = this.ask(entry, signal, CANCELLED_APPROVAL, (message, settle) => {
       if (message.type !== 'answerApproval') return mismatch(message, entry);
       const decision = message.decision;

@@ -13,6 +13,7 @@ import { settingsReport, type SettingsReport } from '../core/config/settings-rep
 import type { RoleSettings } from '../core/llm/model-roles';
 import type { ApprovalLevel } from '../core/safety/approval-level';
 import type { ThinkingLevel } from '../core/agent/thinking-level';
+import type { WebSettings } from '../core/web/web-settings';
 import { ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
 
 export const SECTION = 'opendev';
@@ -102,6 +103,12 @@ export function readThinkingLevel(): ThinkingLevel {
 /** The project's `maxIterations` (there is no opendev.* setting for it); undefined: the agent's default. */
 export function readMaxIterations(): number | undefined {
   return layeredSettings().effective.values.maxIterations;
+}
+
+/** `web_search_provider` and `chromium_path` from the project's .opendev/settings.json (no opendev.* setting has them); unset: the defaults. */
+export function readWebSettings(): WebSettings {
+  const v = layeredSettings().effective.values;
+  return { ...(v.web_search_provider ? { searchProvider: v.web_search_provider } : {}), ...(v.chromium_path ? { chromiumPath: v.chromium_path } : {}) };
 }
 
 /** The effective settings and their sources, for /config. */

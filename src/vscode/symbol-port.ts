@@ -62,6 +62,22 @@ export function vscodeSymbolPort(): SymbolPort {
     async diagnostics(file) {
       return vscode.languages.getDiagnostics(vscode.Uri.file(file)).map((d) => toDiagnostic(file, d));
     },
+
+    watchWrite(file) {
+      const uri = vscode.Uri.file(file);
+      const watch = new DiagnosticsWatch();
+      return {
+        diagnosticsAfter: async (maxWaitMs) => {
+          // Opening reads what was written (an open document reloads from disk by itself).
+          const doc = await vscode.workspace.openTextDocument(uri);
+          if (doc.languageId === 'plaintext') return undefined; // no language extension claims the file
+          await keepInTab(doc);
+          await watch.settled(uri, maxWaitMs);
+          return vscode.languages.getDiagnostics(uri).map((d) => toDiagnostic(file, d));
+        },
+        dispose: () => watch.dispose(),
+      };
+    },
   };
 }
 
@@ -78,9 +94,7 @@ async function applyAndSave(edits: FileEdit[]): Promise<AppliedEdit> {
     const unsaved: string[] = [];
     for (const doc of docs) if (doc.isDirty && !(await doc.save())) unsaved.push(basename(doc.uri.fsPath));
     if (unsaved.length > 0) throw new Error(`the edit was made in the editor but ${unsaved.join(', ')} could not be saved; it is still open there, unsaved`);
-    // TypeScript checks only files shown in an editor: show the (first) edited file, keeping focus where it is.
-    const first = docs[0];
-    if (first && !isInTab(first.uri)) await vscode.window.showTextDocument(first, { preview: true, preserveFocus: true });
+    if (docs[0]) await keepInTab(docs[0]);
   } catch (err) {
     watch.dispose();
     throw err;
@@ -93,6 +107,15 @@ async function applyAndSave(edits: FileEdit[]): Promise<AppliedEdit> {
     },
     dispose: () => watch.dispose(),
   };
+}
+
+/**
+ * TypeScript checks only files that have a tab: a file without one gets a tab in the background,
+ * so the user's active editor, its cursor and the focus stay where they are.
+ */
+async function keepInTab(doc: vscode.TextDocument): Promise<void> {
+  if (isInTab(doc.uri)) return;
+  await vscode.commands.executeCommand('vscode.open', doc.uri, { preview: false, preserveFocus: true, background: true });
 }
 
 function isInTab(uri: vscode.Uri): boolean {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
@@ -17,8 +17,15 @@ const PROPOSED = MATH.replace('export const PI = 3.14159;', 'export const PI = M
   'export function subtract(a: number, b: number): number {\n  return a - b;\n}\n\nexport function multiply(a: number, b: number): number {\n  return a * b;\n}',
 );
 
-type Message = { role: string; tool_calls?: unknown[] };
-const calls = (req: RecordedRequest) => ((req.body?.messages ?? []) as Message[]).filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
+type Message = { role: string; content?: unknown; tool_calls?: unknown[] };
+const isTask = (m: Message) => m.role === 'user' && typeof m.content === 'string' && /^improve math/.test(m.content);
+/** The tool calls made so far for the latest "improve math…" task (each test asks once). */
+function calls(req: RecordedRequest): number {
+  const messages = (req.body?.messages ?? []) as Message[];
+  let task = messages.length - 1;
+  while (task >= 0 && !isTask(messages[task]!)) task--;
+  return task < 0 ? 0 : messages.slice(task).filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
+}
 
 function respond(req: RecordedRequest): ScriptedTurn {
   if (!/^improve math/.test(lastUserText(req)) && calls(req) === 0) return { text: `echo: ${lastUserText(req)}` };
@@ -42,7 +49,8 @@ describe('inline diff approval (end to end)', function () {
   before(async () => {
     await fake.start();
     host = await loadE2eHost();
-    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
+    // VS Code's default dark theme: the screenshots show the card as most users see it.
+    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off', 'workbench.colorTheme': 'Default Dark Modern' } });
     await storeApiKey(host, wb.page, 'sk-e2e-test-key');
     await host.runCommand(wb.page, 'OpenDev: New Chat');
     chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
@@ -107,5 +115,61 @@ describe('inline diff approval (end to end)', function () {
     await wb.page.locator('.monaco-diff-editor .editor.original .view-line', { hasText: '3.14159' }).waitFor({ timeout: 20_000 });
     assert.equal(await wb.page.locator('.monaco-diff-editor .view-line', { hasText: 'multiply' }).count(), 0, 'the diff shows what was applied');
     await wb.screenshot('inline-diff-approval-show-diff');
+  });
+
+  it('the chat card decides the same edit change by change: Reject change 1, Accept change 2 (by keyboard), Submit', async () => {
+    writeFileSync(join(wb.workspace, 'math.ts'), MATH);
+    const input = chat.locator('vscode-textarea[aria-label="Ask OpenDev"] textarea');
+    await input.fill('improve math.ts, decided in the chat');
+    await input.press('Enter');
+
+    const card = chat.locator('.entry.approval[data-state="pending"]');
+    await card.waitFor({ timeout: 30_000 });
+    const hunks = card.locator('section.hunk');
+    await hunks.nth(1).waitFor({ timeout: 10_000 });
+    assert.equal(await hunks.count(), 2, 'one section per change, as the CodeLens counts them');
+    assert.match((await hunks.nth(0).textContent()) ?? '', /Change 1 of 2\s*line 1 · \+1 −1[\s\S]*-export const PI = 3\.14159;\s*\+export const PI = Math\.PI;/);
+    assert.match((await hunks.nth(1).textContent()) ?? '', /Change 2 of 2\s*after line 8 · \+4[\s\S]*\+export function multiply/);
+    // The same request waits in the diff editor too.
+    const proposalTab = wb.page.locator('.tab', { hasText: 'math.ts: current ↔ proposed by OpenDev' });
+    await proposalTab.waitFor({ timeout: 30_000 });
+    await wb.page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Accept change 2' }).first().waitFor({ timeout: 30_000 });
+    const submit = card.locator('vscode-button[data-action="submit-hunks"]');
+    assert.equal(await submit.getAttribute('disabled'), '', 'Submit waits until every change is decided');
+    assert.match((await card.locator('.hunk-progress').textContent()) ?? '', /^0 of 2 changes decided$/);
+
+    await hunks.nth(0).locator('vscode-button[aria-label="Reject change 1"]').click();
+    assert.equal(await hunks.nth(0).getAttribute('data-verdict'), 'rejected');
+    assert.equal(await hunks.nth(0).locator('vscode-button[aria-label="Reject change 1"]').getAttribute('aria-pressed'), 'true');
+    // From the keyboard: Tab from Reject change 1 reaches change 2's buttons; Space presses.
+    await hunks.nth(0).locator('vscode-button[aria-label="Reject change 1"]').focus();
+    const accept2 = hunks.nth(1).locator('vscode-button[aria-label="Accept change 2"]');
+    for (let tabs = 0; tabs < 4 && !(await accept2.evaluate((el) => el === el.ownerDocument.activeElement)); tabs++) await wb.page.keyboard.press('Tab');
+    assert.equal(await accept2.evaluate((el) => el === el.ownerDocument.activeElement), true, 'Accept change 2 is reached with Tab');
+    await wb.page.keyboard.press('Space');
+    assert.equal(await hunks.nth(1).getAttribute('data-verdict'), 'accepted');
+    assert.match((await card.locator('.hunk-progress').textContent()) ?? '', /^Apply 1 of 2 changes, reject 1$/);
+    assert.equal(await submit.getAttribute('disabled'), null);
+    assert.equal(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), MATH, 'nothing written before Submit');
+    await wb.screenshot('chat-per-hunk-approval');
+    await card.screenshot({ path: join(__dirname, '../../../test/e2e/screenshots/chat-per-hunk-card.png') });
+
+    const requestsBefore = fake.requests.length;
+    await submit.click();
+    await chat.locator('.entry.assistant', { hasText: /^Edit result: .*\(hunk 2\)/ }).waitFor({ timeout: 30_000 });
+    // Answered in the chat: the diff editor and its lenses go.
+    await proposalTab.waitFor({ state: 'detached', timeout: 10_000 });
+    await wb.page.locator('.codelens-decoration', { hasText: 'Accept All' }).first().waitFor({ state: 'detached', timeout: 10_000 });
+    const onlyChange2 = PROPOSED.replace('export const PI = Math.PI;', 'export const PI = 3.14159;');
+    assert.equal(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), onlyChange2, 'exactly change 2 was applied');
+    const answered = chat.locator('.entry.approval[data-state="answered"]').last();
+    assert.match((await answered.locator('.card-outcome').textContent()) ?? '', /^✓ Applied change 2 of 2; rejected 1$/);
+
+    // The model hears precisely which change was left out.
+    const followUp = fake.requests.slice(requestsBefore).find((r) => toolResults(r).length > 0)!;
+    const told = toolResults(followUp).at(-1)!.content;
+    assert.match(told, /1 of 2 hunks were applied \(hunk 2\)/);
+    assert.match(told, /Rejected hunk 1 of 2: original line 1[\s\S]*-export const PI = 3\.14159;\n\+export const PI = Math\.PI;/);
+    assert.doesNotMatch(told, /Rejected hunk 2/);
   });
 });

@@ -36,3 +36,41 @@ export async function storeApiKey(host: E2eHost, page: Page, key: string): Promi
   await box.press('Enter');
   await box.waitFor({ state: 'hidden' });
 }
+
+/** What a suite set up by workbenchSuite works with (read inside its tests). */
+export interface WorkbenchSuite {
+  readonly host: E2eHost;
+  readonly wb: Workbench;
+}
+
+/**
+ * The e2e suites' shared setup, as mocha hooks of the describe() that calls it: the fake provider
+ * started, a workbench opened with the extension pointed at it (thinking off: one model call per
+ * message), a screenshot of each failing test, and all of it closed after the suite.
+ */
+export function workbenchSuite(fake: { openaiBaseUrl: string; start(): Promise<unknown>; stop(): Promise<unknown> }): WorkbenchSuite {
+  let host: E2eHost | undefined;
+  let wb: Workbench | undefined;
+  before(async () => {
+    await fake.start();
+    host = await loadE2eHost();
+    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
+  });
+  after(async () => {
+    await wb?.close();
+    await fake.stop();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
+  });
+  return {
+    get host() {
+      if (!host) throw new Error('the suite has not started');
+      return host;
+    },
+    get wb() {
+      if (!wb) throw new Error('the workbench is not open');
+      return wb;
+    },
+  };
+}

@@ -17,6 +17,7 @@ export function editorHostPorts(): HostPorts {
     renameEdits: notHere,
     applyEdits: notHere,
     diagnostics: notHere,
+    watchWrite: () => ({ diagnosticsAfter: notHere, dispose: () => {} }),
   };
   const notebooks: NotebookPort = { cells: notHere, editCell: notHere };
   return { symbols, notebooks };

@@ -1,26 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { SessionStore } from '../../src/core/session/session-store';
-import { allToolResults, FakeProvider, lastUserText, type RecordedRequest } from '../fixtures/fake-provider';
-import { activateOpenDev, clearSettings, until, useSettings } from './support';
+import { allToolResults, lastUserText, type RecordedRequest } from '../fixtures/fake-provider';
+import { keystrokes, waitForScreen } from '../helpers/terminal-screen';
+import { clearSettings, fakeProviderSuite, processRunning as running, until, useSettings } from './support';
 
 const SHIFT_TAB = '\x1b[Z';
 const CTRL_C = '\x03';
-
-/** Running and not a zombie (the test machine's PID 1 may never reap orphans). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 const toolNames = (req: RecordedRequest): string[] => (req.body?.tools ?? []).map((t: { function: { name: string } }) => t.function.name);
 
@@ -32,7 +22,8 @@ const toolNames = (req: RecordedRequest): string[] => (req.body?.tools ?? []).ma
  */
 describe('OpenDev Agent terminal tabs', function () {
   this.timeout(90_000);
-  const fake = new FakeProvider();
+  const suite = fakeProviderSuite({ approvalLevel: 'semi-auto' });
+  const { fake } = suite;
   let api: OpenDevApi;
   let folder: string;
   const opened: string[] = [];
@@ -48,29 +39,15 @@ describe('OpenDev Agent terminal tabs', function () {
 
   /** Types text key by key, as a terminal sends it (a burst of characters would be a paste). */
   function type(id: string, text: string): void {
-    for (const key of text.match(/\x1b\[[0-9;]*[A-Za-z~]|[\s\S]/gu) ?? []) api.agentTerminals.input(id, key);
+    for (const key of keystrokes(text)) api.agentTerminals.input(id, key);
   }
 
-  async function waitScreen(id: string, pattern: RegExp, timeoutMs = 20_000): Promise<void> {
-    try {
-      await until(() => pattern.test(api.agentTerminals.screen(id)), `${pattern}`, timeoutMs);
-    } catch (err) {
-      throw new Error(`${(err as Error).message}; the terminal shows:\n${api.agentTerminals.screen(id)}`);
-    }
-  }
+  const waitScreen = (id: string, pattern: RegExp, timeoutMs = 20_000) => waitForScreen(() => api.agentTerminals.screen(id), pattern, timeoutMs);
 
-  before(async () => {
-    await fake.start();
-    api = await activateOpenDev();
-    folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off', approvalLevel: 'semi-auto' });
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+  before(() => {
+    api = suite.api;
+    folder = suite.folder;
   });
-  after(async () => {
-    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']);
-    await fake.stop();
-  });
-  beforeEach(() => fake.reset());
   afterEach(async () => {
     for (const id of opened.splice(0)) {
       api.agentTerminals.terminal(id)?.dispose();
@@ -263,6 +240,100 @@ describe('OpenDev Agent terminal tabs', function () {
       if (taskTab) await until(() => !vscode.window.terminals.includes(taskTab), 'the task tab to close');
       rmSync(settingsDir, { recursive: true, force: true });
       rmSync(hookOut, { force: true });
+    }
+  });
+
+  it('a settings change reaches an open tab at its next message: the new model, the same conversation and session', async () => {
+    const id = await openTerminal();
+    fake.enqueue({ text: 'Noted: Friday.' });
+    type(id, 'the release is on Friday\r');
+    await waitScreen(id, /Noted: Friday\.\n+› $/);
+    await until(() => api.agentTerminals.sessionId(id) !== undefined, 'the session');
+    const session = api.agentTerminals.sessionId(id)!;
+    try {
+      await useSettings({ model: 'gpt-4.1-mini' });
+      fake.enqueue({ text: 'On Friday.' });
+      type(id, 'when is the release?\r');
+      await waitScreen(id, /Settings changed: OpenDev now runs gpt-4\.1-mini \(OpenAI\); the conversation goes on\.\n[\s\S]*On Friday\.\n+› $/);
+      assert.equal(fake.requests[1]!.body.model, 'gpt-4.1-mini');
+      assert.match(JSON.stringify(fake.requests[1]!.body.messages), /the release is on Friday/, 'the rebuilt agent has the conversation');
+      assert.equal(api.agentTerminals.sessionId(id), session, 'the same session goes on');
+      await until(() => api.agentTerminals.sessionId(id) === session, 'the save');
+      type(id, '/exit\r'); // the last save happens as the tab closes
+      await api.agentTerminals.closed(id);
+      opened.splice(opened.indexOf(id), 1);
+      assert.equal((await new SessionStore().load(session, folder))?.messages.length, 4);
+    } finally {
+      await clearSettings(['model']);
+    }
+  });
+
+  it('/clear in a tab starts a new session under the new agent’s id, which its hooks see', async () => {
+    const hookDir = join(folder, '.hook-inputs');
+    const settingsDir = join(folder, '.opendev');
+    mkdirSync(settingsDir, { recursive: true });
+    writeFileSync(
+      join(settingsDir, 'settings.json'),
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'd="$OPENDEV_PROJECT_DIR/.hook-inputs"; mkdir -p "$d"; cat > "$d/$(date +%s%N).json"' }] }] } }),
+    );
+    const hookSessionIds = () => readdirSync(hookDir).sort().map((f) => JSON.parse(readFileSync(join(hookDir, f), 'utf8')).session_id as string);
+    try {
+      const id = await openTerminal();
+      fake.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+      type(id, 'first conversation\r');
+      await waitScreen(id, /echo: first conversation\n+› $/);
+      await until(() => api.agentTerminals.sessionId(id) !== undefined, 'the first session');
+      const first = api.agentTerminals.sessionId(id)!;
+      type(id, '/clear\r');
+      await waitScreen(id, new RegExp(`New conversation\\. The previous conversation is saved as session ${first}\\.\\n+› $`));
+      type(id, 'second conversation\r');
+      await waitScreen(id, /echo: second conversation\n+› $/);
+      await until(() => api.agentTerminals.sessionId(id) !== undefined && api.agentTerminals.sessionId(id) !== first, 'the second session');
+      const second = api.agentTerminals.sessionId(id)!;
+      assert.deepEqual(hookSessionIds(), [first, second], 'each conversation’s hooks saw its own session id');
+      assert.equal(fake.requests.at(-1)!.body.messages.filter((m: { role: string }) => m.role === 'user').length, 1, 'the model no longer sees the first conversation');
+      type(id, '/exit\r');
+      await api.agentTerminals.closed(id);
+      opened.splice(opened.indexOf(id), 1);
+      assert.deepEqual((await new SessionStore().load(second, folder))?.messages.map((m) => m.content), ['second conversation', 'echo: second conversation']);
+    } finally {
+      fake.setResponder(undefined);
+      rmSync(settingsDir, { recursive: true, force: true });
+      rmSync(hookDir, { recursive: true, force: true });
+    }
+  });
+
+  it('the status bar follows the tab in use (its mode and context), and the chat again once the chat is focused', async () => {
+    await useSettings({ contextWindow: 40_000 });
+    try {
+      const id = await openTerminal(); // the tab is shown with the focus: the active terminal
+      await until(() => api.statusBar().front === id, 'the status bar to follow the tab');
+      type(id, SHIFT_TAB);
+      await until(() => api.statusBar().text === '$(hubot) gpt-4.1 · plan', `the tab's plan mode in the status bar, not "${api.statusBar().text}"`);
+      assert.equal(api.mode(), 'normal', 'the chat itself stays in normal mode');
+      assert.match(api.statusBar().tooltip, /^OpenDev in the terminal "OpenDev Agent": click to show it$/m);
+
+      fake.enqueue({ text: 'Planned.', usage: { promptTokens: 16_800, outputTokens: 12 } });
+      type(id, 'plan something\r');
+      await waitScreen(id, /Planned\.\n+plan › $/);
+      await until(() => /^\$\(hubot\) gpt-4\.1 · plan · \d+%$/.test(api.statusBar().text), `the tab's context reading, not "${api.statusBar().text}"`);
+      assert.match(api.statusBar().tooltip, /^Context: [\d,]+ of 40,000 tokens/m);
+
+      // The user turns to the chat (its input takes the focus), then types in the tab again.
+      api.fromView({ type: 'inputState', viewFocused: true, inputFocused: true, suggesting: false });
+      await until(() => api.statusBar().front === 'chat', 'the status bar to follow the chat');
+      assert.equal(api.statusBar().text, '$(hubot) gpt-4.1 · normal');
+      assert.match(api.statusBar().tooltip, /^OpenDev: click to open the chat$/m);
+      type(id, 'x');
+      await until(() => api.statusBar().front === id, 'typing in the tab makes it the front end in use');
+      type(id, '\x15'); // Ctrl+U: the line goes
+
+      api.agentTerminals.terminal(id)!.dispose();
+      await api.agentTerminals.closed(id);
+      opened.splice(opened.indexOf(id), 1);
+      await until(() => api.statusBar().front === 'chat', 'the chat once the tab is closed');
+    } finally {
+      await clearSettings(['contextWindow']);
     }
   });
 

@@ -1,31 +1,20 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
-import { FakeProvider, toolResults } from '../fixtures/fake-provider';
-import { activateOpenDev, clearSettings, config, useSettings } from './support';
+import { toolResults } from '../fixtures/fake-provider';
+import { activateOpenDev, config, fakeProviderSuite } from './support';
 
 /**
  * The thin slice inside a real VS Code: settings, SecretStorage and the workspace folder are the
  * editor's own; the model is the fake provider on 127.0.0.1 reached through the real openai SDK.
  */
 describe('chat in VS Code', () => {
-  const fake = new FakeProvider();
+  // Thinking off: one model call per message (the default, medium, adds a thinking call before each
+  // action). The tests change settings, so they are written again before each.
+  const suite = fakeProviderSuite({ model: undefined }, { eachTest: true });
+  const { fake } = suite;
   let api: OpenDevApi;
-
-  before(async () => {
-    await fake.start();
-    api = await activateOpenDev();
-  });
-  after(async () => {
-    await clearSettings(['provider', 'baseUrl', 'model', 'thinkingLevel']);
-    await fake.stop();
-  });
-  beforeEach(async () => {
-    fake.reset();
-    api.newChat();
-    // One model call per message (the default, medium, adds a thinking call before each action).
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off' });
-  });
+  before(() => (api = suite.api));
 
   it('answers "what does math.ts export?" by reading the workspace file through read_file', async () => {
     await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { playbookPath } from '../../src/core/memory/playbook/playbook-store';
 import type { OpenDevApi } from '../../src/vscode/extension';
-import { allToolResults, FakeProvider, type ScriptedTurn } from '../fixtures/fake-provider';
+import { allToolResults, type ScriptedTurn } from '../fixtures/fake-provider';
 import { harnessCallOf as kindOf, scriptedHarness } from '../fixtures/harness-calls';
-import { activateOpenDev, clearSettings, until, useSettings } from './support';
+import { fakeProviderSuite, until } from './support';
 
 /**
  * Context engineering in a real session of the VS Code chat: the composed prompt with the project's
@@ -16,26 +16,22 @@ import { activateOpenDev, clearSettings, until, useSettings } from './support';
  */
 describe('context engineering in the VS Code chat', function () {
   this.timeout(120_000);
-  const fake = new FakeProvider();
+  const suite = fakeProviderSuite({ thinkingLevel: 'low', approvalLevel: 'auto', contextWindow: 60_000, 'playbook.learn': true });
+  const { fake } = suite;
   let api: OpenDevApi;
   let folder: string;
   const steps: ScriptedTurn[] = [];
 
-  before(async () => {
-    await fake.start();
-    api = await activateOpenDev();
-    folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  before(() => {
+    api = suite.api;
+    folder = suite.folder;
     writeFileSync(join(folder, 'OPENDEV.md'), '# Project rules\nAlways answer in British English.\n');
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'low', approvalLevel: 'auto', contextWindow: 60_000, 'playbook.learn': true });
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
-    fake.setResponder(scriptedHarness(steps, 'Run the tests after changing math.ts.'));
   });
-  after(async () => {
-    api.newChat();
+  // After the suite's reset of the fake, which puts its own responder back.
+  beforeEach(() => fake.setResponder(scriptedHarness(steps, 'Run the tests after changing math.ts.')));
+  after(() => {
     rmSync(join(folder, 'OPENDEV.md'), { force: true });
-    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel', 'contextWindow', 'playbook.learn']);
     fake.setResponder(undefined);
-    await fake.stop();
   });
 
   it('composes the prompt, offloads a large output, recovers from an error, meters the context, compacts, thinks on memory and learns', async () => {

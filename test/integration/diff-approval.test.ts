@@ -3,8 +3,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
-import { allToolResults, FakeProvider } from '../fixtures/fake-provider';
-import { activateOpenDev, clearSettings, until, useSettings } from './support';
+import { allToolResults } from '../fixtures/fake-provider';
+import { fakeProviderSuite, until, useSettings } from './support';
 
 /**
  * Inline diff approval in the real editor: an edit that asks (semi-auto) opens in the diff editor
@@ -13,7 +13,8 @@ import { activateOpenDev, clearSettings, until, useSettings } from './support';
  */
 describe('inline diff approval', function () {
   this.timeout(120_000);
-  const fake = new FakeProvider();
+  const suite = fakeProviderSuite({ approvalLevel: 'semi-auto' });
+  const { fake } = suite;
   let api: OpenDevApi;
   let folder: string;
   const FILE = 'diff-review.ts';
@@ -50,23 +51,15 @@ describe('inline diff approval', function () {
     return allToolResults(last).at(-1)!.content;
   };
 
-  before(async () => {
-    await fake.start();
-    api = await activateOpenDev();
-    folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off', approvalLevel: 'semi-auto' });
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+  before(() => {
+    api = suite.api;
+    folder = suite.folder;
   });
   after(async () => {
-    api.newChat();
     rmSync(path(), { force: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']);
-    await fake.stop();
   });
   beforeEach(async () => {
-    fake.reset();
-    api.newChat();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     writeFileSync(path(), BEFORE);
   });
@@ -87,6 +80,8 @@ describe('inline diff approval', function () {
     assert.equal(proposal.getText(), AFTER, 'the right side holds the proposed content');
     assert.equal(onDisk(), BEFORE, 'nothing is written before the answer');
 
+    // The diff editor shows CodeLens only with diffEditor.codeLens, which the extension turns on by default.
+    assert.equal(vscode.workspace.getConfiguration('diffEditor').get('codeLens'), true);
     const lenses = await ourLenses(review.proposal);
     const commands = lenses.map((l) => [l.command!.command, l.command!.arguments]);
     assert.deepEqual(commands.filter(([c]) => c === 'opendev.acceptAllChanges' || c === 'opendev.rejectAllChanges'), [

@@ -1,12 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as vscode from 'vscode';
 import { SessionStore } from '../../src/core/session/session-store';
 import type { ChatEntryOf, ExtensionToWebview } from '../../src/shared/protocol';
 import type { OpenDevApi } from '../../src/vscode/extension';
-import { FakeProvider, toolResults } from '../fixtures/fake-provider';
-import { activateOpenDev, clearSettings, until, useSettings } from './support';
+import { toolResults } from '../fixtures/fake-provider';
+import { clearSettings, fakeProviderSuite, until, useSettings } from './support';
 
 type SessionsMessage = Extract<ExtensionToWebview, { type: 'sessions' }>;
 
@@ -18,7 +17,8 @@ type SessionsMessage = Extract<ExtensionToWebview, { type: 'sessions' }>;
  */
 describe('chat history in VS Code', function () {
   this.timeout(120_000);
-  const fake = new FakeProvider();
+  const suite = fakeProviderSuite({ approvalLevel: 'auto' });
+  const { fake } = suite;
   let api: OpenDevApi;
   let folder: string;
   const home = () => process.env.OPENDEV_HOME!;
@@ -28,11 +28,8 @@ describe('chat history in VS Code', function () {
 
   before(async () => {
     assert.ok(process.env.OPENDEV_HOME, 'the test run sets OPENDEV_HOME');
-    await fake.start();
-    api = await activateOpenDev();
-    folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off', approvalLevel: 'auto' });
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+    api = suite.api;
+    folder = suite.folder;
     // A hook that logs what it is given: its session_id is the agent's.
     mkdirSync(join(folder, '.opendev'), { recursive: true });
     writeFileSync(
@@ -41,15 +38,10 @@ describe('chat history in VS Code', function () {
     );
     await new Promise((r) => setTimeout(r, 500)); // the extension watches the file and rebuilds the agent
   });
-  after(async () => {
-    api.newChat();
+  after(() => {
     for (const path of ['.opendev', '.hook-inputs', 'notes.txt', 'todo.txt']) rmSync(join(folder, path), { recursive: true, force: true });
-    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']);
-    await fake.stop();
   });
   beforeEach(() => {
-    fake.reset();
-    api.newChat();
     rmSync(hookLog(), { recursive: true, force: true });
     for (const file of ['notes.txt', 'todo.txt']) rmSync(join(folder, file), { force: true });
   });
@@ -77,6 +69,43 @@ describe('chat history in VS Code', function () {
     assert.deepEqual(hookSessionIds(), [id], 'UserPromptSubmit saw the saved session’s id');
     assert.match(toolResults(fake.requests[1]!)[0]!.content, new RegExp(`scratch/${id}/`), 'the long output went to the session’s scratch folder');
     assert.equal(existsSync(join(home(), 'scratch', id)), true);
+  });
+
+  it('after /clear the new conversation is saved under the new agent’s id, which its hooks and scratch folder use', async () => {
+    fake.enqueue({ text: 'First.' });
+    await api.send('first conversation');
+    await api.sessionsSettled();
+    const first = api.sessionId()!;
+    await api.send('/clear');
+    fake.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command: 'seq 1 3000' } }] }, { text: 'Counted.' });
+    await api.send('count to 3000');
+    await api.sessionsSettled();
+    const second = api.sessionId()!;
+    assert.notEqual(second, first, 'a new session');
+    assert.deepEqual(hookSessionIds(), [first, second], 'UserPromptSubmit saw each conversation’s own session id');
+    assert.match(toolResults(fake.requests.at(-1)!)[0]!.content, new RegExp(`scratch/${second}/`), 'the agent’s scratch folder is the new session’s');
+    assert.deepEqual((await new SessionStore().load(second, folder))?.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.equal((await new SessionStore().load(first, folder))?.messages.length, 2, 'the first conversation stays saved');
+  });
+
+  it('a settings change mid-conversation: the next message runs on the new model, the conversation and the session go on', async () => {
+    fake.enqueue({ text: 'Noted: Friday.' });
+    await api.send('the release is on Friday');
+    await api.sessionsSettled();
+    const id = api.sessionId()!;
+    try {
+      await useSettings({ model: 'gpt-4.1-mini' });
+      fake.enqueue({ text: 'On Friday.' });
+      await api.send('when is the release?');
+      await api.sessionsSettled();
+      assert.equal(fake.requests.at(-1)!.body.model, 'gpt-4.1-mini');
+      assert.match(JSON.stringify(fake.requests.at(-1)!.body.messages), /the release is on Friday/, 'the new agent has the conversation');
+      assert.equal(api.sessionId(), id);
+      assert.deepEqual(hookSessionIds(), [id, id], 'the hooks see one session before and after the rebuild');
+      assert.equal((await new SessionStore().load(id, folder))?.messages.length, 4);
+    } finally {
+      await clearSettings(['model']);
+    }
   });
 
   it('resuming from the history list rebuilds the transcript; the next turn continues the same session, its hooks and scratch folder', async () => {

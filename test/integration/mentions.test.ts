@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionToWebview, MentionCompletion } from '../../src/shared/protocol';
 import type { OpenDevApi } from '../../src/vscode/extension';
-import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
-import { activateOpenDev, clearSettings, until, useSettings } from './support';
+import { lastUserText } from '../fixtures/fake-provider';
+import { fakeProviderSuite, until } from './support';
 
 /**
  * `@` mentions and the background-task indicator inside a real VS Code: completion over the
@@ -15,26 +15,19 @@ import { activateOpenDev, clearSettings, until, useSettings } from './support';
  */
 describe('@ mentions in VS Code', function () {
   this.timeout(90_000);
-  const fake = new FakeProvider();
+  const suite = fakeProviderSuite({ approvalLevel: 'auto' });
+  const { fake } = suite;
   let api: OpenDevApi;
   const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
   const fromView: ExtensionToWebview[] = [];
+  let listening: { dispose(): void } | undefined;
 
-  before(async () => {
-    await fake.start();
-    api = await activateOpenDev();
-    api.onViewMessage((m) => fromView.push(m));
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off', approvalLevel: 'auto' });
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+  before(() => {
+    api = suite.api;
+    listening = api.onViewMessage((m) => fromView.push(m));
   });
-  after(async () => {
-    api.newChat();
-    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']);
-    await fake.stop();
-  });
+  after(() => listening?.dispose());
   beforeEach(() => {
-    fake.reset();
-    api.newChat();
     fromView.length = 0;
   });
 

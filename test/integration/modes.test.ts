@@ -1,29 +1,18 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
-import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
-import { activateOpenDev, clearSettings, config, until, useSettings } from './support';
+import { lastUserText } from '../fixtures/fake-provider';
+import { config, fakeProviderSuite, until } from './support';
 
 
 /** The mode switch and the thinking level inside a real VS Code: commands and settings reach the agent. */
 describe('modes and thinking in VS Code', () => {
-  const fake = new FakeProvider();
+  const suite = fakeProviderSuite();
+  const { fake } = suite;
   let api: OpenDevApi;
-
-  before(async () => {
-    await fake.start();
-    api = await activateOpenDev();
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off' });
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
-  });
+  before(() => (api = suite.api));
   after(async () => {
     if (api.mode() === 'plan') await vscode.commands.executeCommand('opendev.switchMode');
-    await clearSettings(['provider', 'baseUrl', 'thinkingLevel']);
-    await fake.stop();
-  });
-  beforeEach(() => {
-    fake.reset();
-    api.newChat();
   });
 
   it('OpenDev: Switch Mode toggles plan and normal mode, and the agent runs in the chosen mode', async () => {

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { ExtensionToWebview } from '../../src/shared/protocol';
 import type { OpenDevApi } from '../../src/vscode/extension';
-import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
-import { activateOpenDev, clearSettings, config, until, useSettings } from './support';
+import { lastUserText } from '../fixtures/fake-provider';
+import { clearSettings, config, fakeProviderSuite, until, useSettings } from './support';
 
 /**
  * The palette actions, the status bar item and the provider setup inside a real VS Code: real
@@ -11,7 +12,8 @@ import { activateOpenDev, clearSettings, config, until, useSettings } from './su
  */
 describe('palette actions, status bar and provider setup in VS Code', function () {
   this.timeout(120_000);
-  const fake = new FakeProvider();
+  const suite = fakeProviderSuite({ model: undefined, contextWindow: undefined });
+  const { fake } = suite;
   let api: OpenDevApi;
   let folder: vscode.Uri;
 
@@ -20,22 +22,13 @@ describe('palette actions, status bar and provider setup in VS Code', function (
     return vscode.window.showTextDocument(doc);
   }
 
-  before(async () => {
-    await fake.start();
-    api = await activateOpenDev();
+  before(() => {
+    api = suite.api;
     folder = vscode.workspace.workspaceFolders![0]!.uri;
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off' });
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
   });
   after(async () => {
     if (api.mode() === 'plan') await vscode.commands.executeCommand('opendev.switchMode');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'model', 'contextWindow']);
-    await fake.stop();
-  });
-  beforeEach(() => {
-    fake.reset();
-    api.newChat();
   });
 
   it('registers every command the manifest contributes', async () => {
@@ -46,6 +39,51 @@ describe('palette actions, status bar and provider setup in VS Code', function (
       assert.ok(contributed.includes(id), `${id} is in the manifest`);
     }
     assert.deepEqual(contributed.filter((id) => !registered.has(id)), [], 'every contributed command runs');
+  });
+
+  /** Closes the side bar, so the chat view is out of sight. */
+  async function hideChat(): Promise<void> {
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await until(() => !api.chatView().visible, 'the chat to be hidden');
+  }
+
+  it('New Chat forgets the conversation and shows the chat', async () => {
+    fake.enqueue({ text: 'Hello.' });
+    await api.send('hello');
+    await api.sessionsSettled();
+    assert.ok(api.sessionId());
+    await hideChat();
+    await vscode.commands.executeCommand('opendev.newChat');
+    assert.deepEqual(api.transcript(), []);
+    assert.equal(api.sessionId(), undefined, 'the next message starts a new session');
+    await until(() => api.chatView().visible, 'the chat to be shown', 20_000);
+  });
+
+  it('Open Chat (also the status bar item’s click) shows the chat with its input focused', async () => {
+    await hideChat();
+    await vscode.commands.executeCommand('opendev.openChat');
+    await until(() => api.chatView().visible && api.chatView().inputFocused, 'the chat input to have the focus', 20_000);
+  });
+
+  it('Show Chat History opens the history inside the chat, which lists the project’s sessions', async () => {
+    fake.enqueue({ text: 'Noted.' });
+    await api.send('remember the history test');
+    await api.sessionsSettled();
+    const id = api.sessionId()!;
+    await hideChat();
+    const lists: Array<Extract<ExtensionToWebview, { type: 'sessions' }>> = [];
+    const listening = api.onViewMessage((m) => {
+      if (m.type === 'sessions') lists.push(m);
+    });
+    try {
+      await vscode.commands.executeCommand('opendev.showHistory');
+      // The chat opens its history panel, which asks for the sessions: the answer names this chat's.
+      await until(() => lists.some((l) => l.items.some((s) => s.id === id && s.firstPrompt === 'remember the history test')), 'the list the history view asked for', 20_000);
+      assert.equal(lists.at(-1)!.currentId, id, 'the current chat is marked');
+      assert.equal(api.chatView().visible, true);
+    } finally {
+      listening.dispose();
+    }
   });
 
   it('Explain Selection sends the selected code with its path and lines, and the editor keeps the focus', async () => {
@@ -168,6 +206,22 @@ describe('palette actions, status bar and provider setup in VS Code', function (
     await vscode.commands.executeCommand('opendev.selectModel', 'gpt-4.1-nano');
     assert.equal(config().get('model'), 'gpt-4.1-nano');
     await clearSettings(['model']);
+  });
+
+  it('Select Provider writes opendev.provider, and a model the new provider does not serve goes back to its default', async () => {
+    await useSettings({ model: 'gpt-4.1-nano' });
+    try {
+      await vscode.commands.executeCommand('opendev.selectProvider', 'anthropic');
+      assert.equal(config().get('provider'), 'anthropic');
+      assert.equal(config().inspect('model')?.globalValue, undefined, 'gpt-4.1-nano is not an Anthropic model');
+      await until(() => /^\$\(hubot\) claude\S* · normal$/.test(api.statusBar().text), `the Anthropic default in the status bar, not "${api.statusBar().text}"`);
+      await api.send('hello');
+      assert.equal(api.transcript().at(-1)?.kind, 'setup', 'the chat asks for the Anthropic key it lacks');
+      assert.equal(fake.requests.length, 0);
+    } finally {
+      await useSettings({ provider: 'openai' });
+      await clearSettings(['model']);
+    }
   });
 
   it('without a key the chat shows a setup card, and Set API Key refuses a key that cannot be one', async () => {

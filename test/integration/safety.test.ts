@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
-import { allToolResults, FakeProvider } from '../fixtures/fake-provider';
-import { activateOpenDev, clearSettings, until, useSettings } from './support';
+import { allToolResults } from '../fixtures/fake-provider';
+import { fakeProviderSuite, until } from './support';
 
 /**
  * Safety and persistence in the VS Code chat: the project's .opendev/settings.json layered over the
@@ -12,28 +12,19 @@ import { activateOpenDev, clearSettings, until, useSettings } from './support';
  */
 describe('safety and persistence in VS Code', function () {
   this.timeout(120_000);
-  const fake = new FakeProvider();
+  const suite = fakeProviderSuite({ approvalLevel: 'auto' });
+  const { fake } = suite;
   let api: OpenDevApi;
   let folder: string;
   const projectSettings = () => join(folder, '.opendev', 'settings.json');
 
-  before(async () => {
-    await fake.start();
-    api = await activateOpenDev();
-    folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off', approvalLevel: 'auto' });
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+  before(() => {
+    api = suite.api;
+    folder = suite.folder;
   });
-  after(async () => {
-    api.newChat();
+  after(() => {
     rmSync(join(folder, '.opendev'), { recursive: true, force: true });
     rmSync(join(folder, 'notes.txt'), { force: true });
-    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']);
-    await fake.stop();
-  });
-  beforeEach(() => {
-    fake.reset();
-    api.newChat();
   });
 
   it("the project's .opendev/settings.json chooses the model over the editor's settings, and its hook blocks a prompt", async () => {

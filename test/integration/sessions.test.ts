@@ -2,32 +2,18 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { SessionStore } from '../../src/core/session/session-store';
-import { FakeProvider } from '../fixtures/fake-provider';
-import { activateOpenDev, clearSettings, useSettings } from './support';
+import { fakeProviderSuite } from './support';
 
 /**
  * Sessions in a real VS Code: the chat is saved under OPENDEV_HOME/projects/ like the CLI's
  * sessions, New Chat starts another, and "Show Sessions" resumes one into the chat.
  */
 describe('sessions in VS Code', () => {
-  const fake = new FakeProvider();
+  const suite = fakeProviderSuite({}, { eachTest: true });
+  const { fake } = suite;
   let api: OpenDevApi;
-  const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-
-  before(async () => {
-    await fake.start();
-    api = await activateOpenDev();
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
-  });
-  after(async () => {
-    await clearSettings(['provider', 'baseUrl', 'thinkingLevel']);
-    await fake.stop();
-  });
-  beforeEach(async () => {
-    fake.reset();
-    api.newChat();
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off' });
-  });
+  const folder = () => suite.folder;
+  before(() => (api = suite.api));
 
   it('saves the chat as a session of the workspace folder, and Show Sessions resumes it after New Chat', async () => {
     fake.enqueue({ text: 'Noted: the release is on Friday.' });

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
+import { FakeProvider } from '../fixtures/fake-provider';
 
 /** The suites' shared steps inside VS Code: activate the extension, set and clear `opendev.*`, wait. */
 export const config = () => vscode.workspace.getConfiguration('opendev');
@@ -26,5 +28,65 @@ export async function until(check: () => boolean, what: string, timeoutMs = 10_0
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** What a suite set up by fakeProviderSuite works with (read inside its tests and hooks). */
+export interface FakeProviderSuite {
+  readonly fake: FakeProvider;
+  readonly api: OpenDevApi;
+  /** The workspace folder VS Code opened (a fresh copy of test/fixtures/workspace). */
+  readonly folder: string;
+}
+
+/**
+ * The setup most suites share, as mocha hooks of the describe() that calls it (they run before
+ * the suite's own): the fake provider started, the extension activated, `opendev.*` pointed at the
+ * fake (OpenAI, thinking off, then `settings`) with a key in Secret Storage. Before each test the
+ * fake forgets its requests and the chat starts anew (`eachTest` writes the settings again, for
+ * suites whose tests change them); after the suite the settings are cleared and the fake stops.
+ */
+export function fakeProviderSuite(settings: Record<string, unknown> = {}, options: { eachTest?: boolean } = {}): FakeProviderSuite {
+  const fake = new FakeProvider();
+  let api: OpenDevApi | undefined;
+  const all = () => ({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off', ...settings });
+  before(async () => {
+    await fake.start();
+    api = await activateOpenDev();
+    await useSettings(all());
+    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
+  });
+  after(async () => {
+    api?.newChat();
+    await clearSettings(Object.keys(all()));
+    await fake.stop();
+  });
+  beforeEach(async () => {
+    fake.reset();
+    api?.newChat();
+    if (options.eachTest) await useSettings(all());
+  });
+  return {
+    fake,
+    get api() {
+      assert.ok(api, 'the extension is active (the suite has started)');
+      return api;
+    },
+    get folder() {
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      assert.ok(folder, 'the test run opens a workspace folder');
+      return folder.uri.fsPath;
+    },
+  };
+}
+
+/** Running and not a zombie (the test machine's PID 1 may never reap orphans). */
+export function processRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
   }
 }

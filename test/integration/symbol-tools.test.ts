@@ -12,9 +12,9 @@ import type { ToolExecutionContext } from '../../src/core/tools/tool';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { vscodeNotebookPort } from '../../src/vscode/notebook-port';
 import { vscodeSymbolPort } from '../../src/vscode/symbol-port';
-import { allToolResults, FakeProvider } from '../fixtures/fake-provider';
+import { allToolResults } from '../fixtures/fake-provider';
 import { toolContext } from '../helpers/tool-context';
-import { activateOpenDev, clearSettings, until, useSettings } from './support';
+import { fakeProviderSuite, until } from './support';
 
 /**
  * The symbol tools and notebook_edit on VS Code's own providers: the TypeScript language features
@@ -149,24 +149,10 @@ describe('symbol tools on VS Code providers', function () {
   });
 
   describe('through the agent', () => {
-    const fake = new FakeProvider();
+    const suite = fakeProviderSuite({ approvalLevel: 'auto' });
+    const { fake } = suite;
     let api: OpenDevApi;
-
-    before(async () => {
-      await fake.start();
-      api = await activateOpenDev();
-      await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off', approvalLevel: 'auto' });
-      await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
-    });
-    after(async () => {
-      api.newChat();
-      await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']);
-      await fake.stop();
-    });
-    beforeEach(() => {
-      fake.reset();
-      api.newChat();
-    });
+    before(() => (api = suite.api));
 
     it('the model calls find_symbol and reads the match; the editor tools are in its schema', async () => {
       fake.enqueue(
@@ -180,6 +166,22 @@ describe('symbol tools on VS Code providers', function () {
       }
       const [found] = allToolResults(fake.requests.at(-1)!);
       assert.match(found!.content, new RegExp(`${rel('shapes.ts')}:\\d+:3 method Rectangle\\.area`));
+    });
+
+    it('edit_file that breaks the types: its result lists the TypeScript error; the user’s editor keeps the focus', async () => {
+      const mine = await vscode.window.showTextDocument(vscode.Uri.file(join(root, 'math.ts')));
+      fake.enqueue(
+        { toolCalls: [{ name: 'read_file', arguments: { file_path: rel('shapes.ts') } }] },
+        { toolCalls: [{ name: 'edit_file', arguments: { file_path: rel('shapes.ts'), old_content: 'return this.width * this.height;', new_content: 'return `${this.width} by ${this.height}`;' } }] },
+        { text: 'area() now describes the size.' },
+      );
+      assert.equal((await api.send('make Rectangle.area describe the size'))?.status, 'completed');
+      const edited = allToolResults(fake.requests.at(-1)!).at(-1)!.content;
+      const line = lineOf('shapes.ts', 'return `${this.width} by ${this.height}`;');
+      assert.match(edited, new RegExp(`\\n\\n1 error after the edit \\(fix them\\):\\n${rel('shapes.ts')}:${line}:\\d+: Type 'string' is not assignable to type 'number'\\. \\[ts 2322\\]$`), edited);
+      const card = api.transcript().find((e) => e.kind === 'tool' && e.name === 'edit_file');
+      assert.match(card?.kind === 'tool' ? card.summary ?? '' : '', /^✓ Edited .*shapes\.ts \(\+1 −1\) · 1 error$/);
+      assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), mine.document.uri.toString(), 'the edited file was checked in a background tab');
     });
 
     it('a rename by the agent is one step that Undo Last Step takes back in both files', async () => {

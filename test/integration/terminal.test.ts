@@ -1,20 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
-import { allToolResults, FakeProvider } from '../fixtures/fake-provider';
-import { activateOpenDev, clearSettings, until, useSettings } from './support';
-
-/** Running and not a zombie (the test machine's PID 1 may never reap orphans). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
+import { allToolResults } from '../fixtures/fake-provider';
+import { fakeProviderSuite, processRunning as running, until } from './support';
 
 const terminalNamed = (prefix: string) => vscode.window.terminals.find((t) => t.name.startsWith(prefix));
 
@@ -25,25 +13,11 @@ const terminalNamed = (prefix: string) => vscode.window.terminals.find((t) => t.
  */
 describe('the OpenDev terminal in VS Code', function () {
   this.timeout(60_000);
-  const fake = new FakeProvider();
+  // The terminal view is under test here; approval cards are answered in the webview (e2e).
+  const suite = fakeProviderSuite({ approvalLevel: 'auto' });
+  const { fake } = suite;
   let api: OpenDevApi;
-
-  before(async () => {
-    await fake.start();
-    api = await activateOpenDev();
-    // The terminal view is under test here; approval cards are answered in the webview (e2e).
-    await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl, thinkingLevel: 'off', approvalLevel: 'auto' });
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', 'sk-integration');
-  });
-  after(async () => {
-    api.newChat();
-    await clearSettings(['provider', 'baseUrl', 'thinkingLevel', 'approvalLevel']);
-    await fake.stop();
-  });
-  beforeEach(() => {
-    fake.reset();
-    api.newChat();
-  });
+  before(() => (api = suite.api));
 
   it('shows each command the agent runs, its output and its exit status in the "OpenDev" terminal', async () => {
     const folder = vscode.workspace.workspaceFolders![0]!.uri;

@@ -25,8 +25,11 @@ import { ToolDispatcher, type ToolLifecycle } from './tool-dispatcher';
 import type { TurnResult } from './turn-result';
 import type { TurnInput } from './turn-input';
 import { prepareTurnInput } from '../images/vision-input';
+import { createVisionPort } from '../images/vision-port';
 import type { StepSummary, UndoOutcome } from '../undo/describe-undo';
 import type { UndoManager } from '../undo/undo-manager';
+import type { SkillCatalog } from '../skills/skill-catalog';
+import type { McpHubApi } from '../mcp/mcp-types';
 
 export interface AgentConfig {
   identity: AgentIdentity;
@@ -62,12 +65,18 @@ export interface AgentConfig {
   files?: FileTimeTracker;
   /** Folders outside the workspace that read_file may read (the scratch folder of offloaded outputs). */
   readableDirs?: readonly string[];
+  /** Where images the user attaches are saved for analyze_image (main agent: the session's scratch folder). */
+  imagesDir?: string;
   /** `/compact`: the full compaction with trigger "manual" (FullCompactor.run). */
   compact?: (history: Message[], request: { instructions: string; signal: AbortSignal }) => Promise<FullCompactionResult>;
   /** The user's hooks around prompts, turn ends and the session (tool hooks are in `lifecycle`). */
   hooks?: AgentHooks;
   /** Snapshots after every step that changed files, and `/undo` (main agent). */
   undo?: Pick<UndoManager, 'afterStep' | 'undoLast' | 'restoreTo' | 'describeHistory' | 'stepHistory'>;
+  /** The skills found for this agent (its prompt's index, invoke_skill, /skills). */
+  skills?: SkillCatalog;
+  /** The session's MCP servers (main agent), for /mcp and the servers view; it stops them on dispose. */
+  mcp?: McpHubApi;
 }
 
 /**
@@ -202,6 +211,16 @@ export class Agent {
     return this.config.cost?.snapshot();
   }
 
+  /** The skills this agent was built with (/skills); undefined for agents built without a catalog. */
+  skills(): SkillCatalog | undefined {
+    return this.config.skills;
+  }
+
+  /** The session's MCP servers; undefined when MCP is off (and for subagents). */
+  get mcp(): McpHubApi | undefined {
+    return this.config.mcp;
+  }
+
   subagentTypes(): ReadonlyArray<{ name: string; description: string }> {
     return this.config.subagents?.types() ?? [];
   }
@@ -330,7 +349,7 @@ export class Agent {
       this.resumedPlanPath = undefined;
       // Images the action model cannot read are described by the vision model first (or named).
       const services = { ui: guarded, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, cost: this.config.cost, signal: token.signal };
-      const prepared = input ? await prepareTurnInput(this.config.roles, text, input, services) : undefined;
+      const prepared = input ? await prepareTurnInput(this.config.roles, text, input, services, { imagesDir: this.config.imagesDir }) : undefined;
       // The text, what the front end attached, then the mode note (a resumed chat cuts both off again).
       const attached = prepared?.context ? `${text}\n\n${prepared.context}` : text;
       const prompt = modeNote ? `${attached}\n\n${modeNote}` : attached;
@@ -356,6 +375,9 @@ export class Agent {
           processes: this.config.processes,
           files: this.config.files,
           readableDirs: this.config.readableDirs,
+          // analyze_image's calls count toward the session's cost like the turn's own.
+          vision: createVisionPort(this.config.roles, services),
+          history: this.history,
         },
       });
     } finally {

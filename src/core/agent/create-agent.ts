@@ -28,14 +28,20 @@ import { ProcessManager, type ProcessManagerOptions } from '../process/process-m
 import { loadCustomAgents } from '../subagents/custom-agents';
 import { BUILTIN_SUBAGENTS, mergeSpecs, subagentSystemPrompt, subagentTools, type SubagentSpec } from '../subagents/specs';
 import { SubagentManager, type SubagentRunner } from '../subagents/subagent-manager';
+import { createInvokeSkillTool } from '../skills/invoke-skill-tool';
+import { loadSkills } from '../skills/skill-loader';
 import { loadTemplate, renderTemplate } from '../templates';
 import { TodoStore } from '../todos/todo-store';
 import { createBuiltinRegistry } from '../tools/builtin-tools';
+import { WebSession } from '../web/web-session';
+import type { WebSettings } from '../web/web-settings';
 import type { ToolRegistry } from '../tools/registry';
 import type { ContextInfo, UICallback } from '../ui';
 import { Agent } from './agent';
 import type { ThinkingLevel } from './thinking-level';
 import { createUiRelay } from './ui-relay';
+import { McpHub, type McpHubOptions } from '../mcp/mcp-hub';
+import { withMcpServers } from '../mcp/mcp-prompt';
 
 export interface MainAgentOptions {
   /** The provider per model role; only `action` is required (the others fall back to it). */
@@ -68,6 +74,13 @@ export interface MainAgentOptions {
   contextManagement?: boolean;
   /** Undo snapshots (budget, size cap, warm-up); false turns undo off (benchmarks). Default on. */
   undo?: Partial<UndoSettings> | false;
+  /**
+   * MCP servers: default those of OPENDEV_HOME/settings.json, .mcp.json and .opendev/settings.json;
+   * false turns MCP off; tests pass the servers (`load`), bench/mcp also `eager`.
+   */
+  mcp?: false | Pick<McpHubOptions, 'load' | 'eager' | 'timeouts'>;
+  /** `web_search_provider` and `chromium_path`; default DuckDuckGo and a browser found on the machine. */
+  web?: WebSettings;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
@@ -92,6 +105,8 @@ interface SessionServices {
   /** The user's hooks (settings read once); each agent gets its own set, its tool hooks before the approval step. */
   hooks: SessionHooks;
   manager?: SubagentManager;
+  /** The folders of folder-layout skills: every agent may read their supporting files. */
+  skillDirs?: readonly string[];
 }
 
 /**
@@ -105,7 +120,9 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const roles = new ModelRoles(options.roles, catalog);
   roles.forRole('action'); // fails now, not at the first message, when the key is missing
   const relay = createUiRelay();
-  const registry = createBuiltinRegistry(options.host);
+  // The web tools' browser starts on first use and closes with the session (dispose below).
+  const web = new WebSession({ settings: options.web });
+  const registry = createBuiltinRegistry(options.host, web);
   const approvalLevel = options.approvalLevel ?? 'semi-auto';
   const sessionId = options.sessionId ?? newSessionId();
   const services: SessionServices = {
@@ -130,10 +147,20 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const undo = await sessionUndo(options, sessionId, registry, relay.ui);
   if (undo) services.lifecycle = composeLifecycles(services.lifecycle, undo.lifecycle);
 
-  // Phase 1, skills: none yet (they arrive with the skills loader).
+  // Problems found while building (skill and agent files) wait for the first turn: nobody listens yet.
+  const startup = startupNotices(relay);
+  // Phase 1, skills: builtin, user, project (.claude/skills, then .opendev/skills; later wins). Only
+  // their index goes into the prompt; invoke_skill loads a body (subagents that list it may too).
+  const skills = loadSkills({ workspaceRoot: options.workspaceRoot, home: options.home });
+  if (skills.size > 0) registry.register(createInvokeSkillTool(skills));
+  services.skillDirs = skills.skillDirs();
+  if (skills.warnings.length > 0) startup.add(['Some skill files have problems (/skills lists them again):', ...skills.warnings.map((w) => `  ${w}`)].join('\n'));
   // Phase 2, subagents: builtin specs, then custom agents from the user and the project.
   const custom = loadCustomAgents({ workspaceRoot: options.workspaceRoot, home: options.home });
-  for (const warning of custom.warnings) relay.ui.onNotice?.(warning, 'warning');
+  for (const warning of custom.warnings) startup.add(warning);
+  // MCP servers start on first use; their tools join the registry deferred (search_tools finds them).
+  // Subagents have allow-lists, so they never see MCP tools.
+  const mcp = await sessionMcpHub(options, services, startup.add);
   const runSubagent: SubagentRunner = async (spec, task, run) => {
     // SubagentStart hooks may refuse the spawn (the model reads why) or give the subagent context.
     const start = await services.hooks.subagentStart(spec.name, run.agentId, run.signal);
@@ -153,7 +180,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   // Phase 3, the main agent with every tool.
   const todos = new TodoStore();
   todos.onChange((list) => relay.ui.onTodos?.(list));
-  const promptContext = mainPromptContext({ workspaceRoot: options.workspaceRoot, action: options.roles.action, subagentTypes: specs.map((s) => s.name), sessionId, scratchDir: services.scratchDir });
+  const promptContext = { ...mainPromptContext({ workspaceRoot: options.workspaceRoot, action: options.roles.action, subagentTypes: specs.map((s) => s.name), sessionId, scratchDir: services.scratchDir }), skills: skills.summaries() };
   const onPromptWarning = (message: string) => relay.ui.onNotice?.(message, 'warning');
   // Dual memory for thinking and the project's ACE playbook: the main agent only.
   const memory = createAgentMemory({ roles, settings: options.roles, workspaceRoot: options.workspaceRoot, home: options.home, learn: options.playbookLearning ?? false, onWarning: onPromptWarning });
@@ -165,7 +192,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     roles,
     registry: services.registry,
     // Composed from templates/system/main/ sections; the thinking phase gets the same variables.
-    systemPrompt: buildMainSystemPrompt(promptContext, { home: options.home, onWarning: onPromptWarning }),
+    systemPrompt: withMcpServers(buildMainSystemPrompt(promptContext, { home: options.home, onWarning: onPromptWarning }), options.mcp && options.mcp.eager ? undefined : mcp),
     promptVars: PromptVariables.forContext(promptContext).toRecord(),
     workspaceRoot: options.workspaceRoot,
     maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
@@ -181,6 +208,8 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     lifecycle: composeLifecycles(hooks.tools, services.lifecycle),
     hooks,
     ...outputEconomy(services, services.registry.get('spawn_subagent') !== undefined),
+    // Images the user attaches, saved where analyze_image can look at them again.
+    imagesDir: join(services.scratchDir, 'images'),
     ...(options.contextManagement === false ? { shapeResult: undefined } : {}),
     // Staged compaction (mask → prune → aggressive mask → full) by pressure, each stage reported to the user.
     compaction: options.contextManagement === false ? undefined : new StagedCompactor({
@@ -191,14 +220,16 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
           fullCompaction: full.stage,
         }).hook,
     compact: (history, request) => full.run(history, { trigger: 'manual', ...request }),
-    onTurnUI: relay.setTarget,
+    onTurnUI: startup.onTurnUI,
     memory,
     undo,
+    skills,
+    mcp,
     dispose: () => {
       manager.stopAll();
       services.processes.dispose();
       if (!options.catalog) catalog.close();
-      return Promise.all([memory.dispose(), undo?.dispose()]).then(() => undefined);
+      return Promise.all([memory.dispose(), undo?.dispose(), web.dispose(), mcp?.dispose()]).then(() => undefined);
     },
   });
 }
@@ -254,8 +285,16 @@ function outputEconomy(services: SessionServices, canDelegate: boolean): { shape
   const scratchRoot = dirname(services.scratchDir);
   return {
     shapeResult: createToolOutputOffloader({ scratchDir: services.scratchDir, canDelegate }),
-    readableDirs: [scratchRoot],
+    readableDirs: [scratchRoot, ...(services.skillDirs ?? [])],
   };
+}
+
+/** The session's MCP servers (none started yet; all of them first when eager). */
+async function sessionMcpHub(options: MainAgentOptions, services: SessionServices, warn: (message: string) => void): Promise<McpHub | undefined> {
+  if (options.mcp === false) return undefined;
+  const hub = new McpHub({ registry: services.registry, workspaceRoot: options.workspaceRoot, home: options.home ?? resolveOpendevHome(), scratchDir: services.scratchDir, onWarning: warn, ...options.mcp });
+  if (options.mcp?.eager) await hub.startAll();
+  return hub;
 }
 
 /** Snapshots and /undo for the session: every call of a tool that can change files (not the todo tools). */
@@ -313,6 +352,21 @@ function describeCompaction(e: CompactionEvent): string {
     default:
       return `Context ${pct} full: ${e.stage.replace(/_/g, ' ')} freed about ${e.tokensFreed.toLocaleString('en-US')} tokens (${e.messagesAffected} tool outputs).`;
   }
+}
+
+/**
+ * Notices from building the agent: the relay has no front end until the first turn, so they are
+ * held and shown once, when it starts.
+ */
+function startupNotices(relay: ReturnType<typeof createUiRelay>): { add(message: string): void; onTurnUI(ui: UICallback | undefined): void } {
+  const pending: string[] = [];
+  return {
+    add: (message) => void pending.push(message),
+    onTurnUI(ui) {
+      relay.setTarget(ui);
+      if (ui) for (const message of pending.splice(0)) ui.onNotice?.(message, 'warning');
+    },
+  };
 }
 
 /** A subagent works quietly: only what needs the user (approvals, questions) and notices pass through. */

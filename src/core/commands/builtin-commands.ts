@@ -8,6 +8,9 @@ import { PLAYBOOK_FILE, playbookPath, PlaybookStore } from '../memory/playbook/p
 import type { AgentMode } from '../ui';
 import type { CommandResult, SlashCommand, SlashCommandRegistry } from './command-registry';
 import { formatCompaction, formatCost, formatSessions, formatTodos } from './format';
+import { initCommand } from './init-command';
+import { mcpCommand } from './mcp-command';
+import { skillsCommand } from './skills-command';
 
 const MODES: readonly AgentMode[] = ['normal', 'plan'];
 
@@ -246,19 +249,6 @@ const exit: SlashCommand = {
   },
 };
 
-function notYet(name: string, summary: string, usageText = `/${name}`): SlashCommand {
-  return {
-    name,
-    summary,
-    usage: usageText,
-    available: false,
-    whileRunning: true,
-    async run() {
-      return { output: `/${name} is not available yet.`, error: 'unavailable' };
-    },
-  };
-}
-
 /** Registers the built-in commands, in the order /help lists them. */
 export function registerBuiltinCommands(registry: SlashCommandRegistry, options: BuiltinCommandOptions = {}): SlashCommandRegistry {
   return registry.register(
@@ -276,9 +266,9 @@ export function registerBuiltinCommands(registry: SlashCommandRegistry, options:
     playbook,
     compact,
     undo,
-    notYet('mcp', 'Manage MCP servers', '/mcp [list|add|enable|disable|…]'),
-    notYet('skills', 'List the loaded skills'),
-    notYet('init', 'Write an OPENDEV.md for this project'),
+    mcpCommand(),
+    skillsCommand(),
+    initCommand,
     exit,
   );
 }

@@ -1,14 +1,18 @@
 // The slash-command registry and its types. `slash-commands.ts` is the entry point other code imports.
 import type { Agent } from '../agent/agent';
+import type { McpHubApi } from '../mcp/mcp-types';
 import type { SessionRecord, SessionStore } from '../session/session-store';
+import type { UICallback } from '../ui';
 
 /** The part of the agent commands use (a structural subset, so tests and other hosts can stand in). */
 export type CommandAgent = Pick<
   Agent,
   'mode' | 'setMode' | 'thinkingLevel' | 'setThinkingLevel' | 'messages' | 'clear' | 'todos' | 'cost' | 'subagentTypes' | 'toolNames' | 'running'
 > &
-  // Optional: a host whose agent cannot compact (/compact) or undo (/undo) says so.
-  Partial<Pick<Agent, 'compact' | 'undo' | 'undoHistory'>>;
+  // Optional: a host whose agent cannot compact (/compact) or undo (/undo), or has no skills (/skills), says so.
+  Partial<Pick<Agent, 'compact' | 'undo' | 'undoHistory' | 'skills'>> &
+  // The session's MCP servers (/mcp); absent where the agent has none.
+  { mcp?: McpHubApi | undefined };
 
 /** One configured model, for /models. */
 export interface ModelInfo {
@@ -28,6 +32,8 @@ export interface CommandContext {
   workingDir?: string;
   /** The configured models (for /models). */
   models?: readonly ModelInfo[];
+  /** Asks the user (the chat's question card, the terminal's menu); absent where nobody can answer (-p). */
+  askUser?: UICallback['askUser'];
 }
 
 export interface CommandResult {

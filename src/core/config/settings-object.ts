@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { THINKING_LEVELS } from '../agent/thinking-level';
 import { APPROVAL_LEVELS } from '../safety/approval-level';
+import { WEB_SEARCH_PROVIDERS } from '../web/web-settings';
 import { PROVIDER_KINDS, ProviderSettingsSchema } from './provider-settings';
 import { OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from './role-overrides';
 import type { SettingsProblem } from './settings-problem';
@@ -24,6 +25,8 @@ const SCALARS = {
   approvalLevel: z.enum(APPROVAL_LEVELS),
   thinkingLevel: z.enum(THINKING_LEVELS),
   maxIterations: z.number().int().min(1).max(MAX_ITERATIONS_LIMIT),
+  web_search_provider: z.enum(WEB_SEARCH_PROVIDERS),
+  chromium_path: z.string().trim().min(1),
 } as const;
 
 const PASSTHROUGH = ['hooks', 'disableAllHooks', 'mcp_servers'] as const;

@@ -24,6 +24,8 @@ const UNSET: Partial<Record<SettingKey, string>> = {
   contextWindow: 'from the model catalogue',
   embeddingModel: 'a local word-based embedding',
   maxIterations: "the agent's default",
+  web_search_provider: 'duckduckgo',
+  chromium_path: 'OPENDEV_CHROMIUM, else found on the machine',
 };
 
 export function settingsReport(effective: EffectiveSettings, extras: ReportExtras): SettingsReport {

@@ -3,6 +3,7 @@
 // layers below it.
 import type { ThinkingLevel } from '../agent/thinking-level';
 import type { ApprovalLevel } from '../safety/approval-level';
+import type { WebSearchProviderName } from '../web/web-settings';
 import type { ProviderKind } from './provider-settings';
 import { OPTIONAL_ROLES, type OptionalRole, type RoleOverride } from './role-overrides';
 
@@ -18,6 +19,10 @@ export type SettingValues = {
   thinkingLevel: ThinkingLevel;
   'playbook.learn': boolean;
   maxIterations: number;
+  /** The web_search back end (paper §2.5.3's `web_search_provider`). */
+  web_search_provider: WebSearchProviderName;
+  /** The Chromium or Chrome the web tools drive (OPENDEV_CHROMIUM wins over it). */
+  chromium_path: string;
 } & { [K in RoleKey]: RoleOverride };
 
 export type SettingKey = keyof SettingValues;
@@ -36,6 +41,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'thinkingLevel',
   'playbook.learn',
   'maxIterations',
+  'web_search_provider',
+  'chromium_path',
   ...ROLE_KEYS,
 ];
 

@@ -3,7 +3,7 @@ import { describeImageFile } from '../../shared/image-attachment';
 import { loadTemplateSections, renderTemplate } from '../templates';
 
 /** The sections of `templates/chat/images.md`: what the models read about attached images. */
-export type ImageTextName = 'attached' | 'masked' | 'describe_system' | 'describe_request' | 'description' | 'unreadable';
+export type ImageTextName = 'attached' | 'masked' | 'saved' | 'describe_system' | 'describe_request' | 'description' | 'unreadable';
 
 const FILE = 'chat/images.md';
 

@@ -3,6 +3,7 @@ import { callModel, type TurnServices } from '../agent/model-call';
 import type { ResolvedRoleModel, RoleResolver } from '../agent/role-resolver';
 import type { TurnInput } from '../agent/turn-input';
 import { ProviderError } from '../llm/provider-error';
+import { saveAttachedImages } from './attachment-files';
 import { imageNames, imageText } from './image-texts';
 
 /**
@@ -55,11 +56,16 @@ export async function describeImages(model: ResolvedRoleModel, text: string, ima
  * described by the vision model (or, failing that, named in a note) inside the context; the user
  * hears about anything that did not reach the model.
  */
-export async function prepareTurnInput(roles: RoleResolver, text: string, input: TurnInput, services: TurnServices): Promise<TurnInput> {
+export async function prepareTurnInput(roles: RoleResolver, text: string, input: TurnInput, services: TurnServices, options: { imagesDir?: string } = {}): Promise<TurnInput> {
   const images = input.images ?? [];
   if (images.length === 0) return input.context ? { context: input.context } : {};
   const route = imageRoute(roles);
-  if (route.kind === 'native') return input;
+  // Saved where analyze_image can reach them after they leave the context (not when nothing reads images).
+  const saved = options.imagesDir && route.kind !== 'unsupported' ? await savedImagesNote(options.imagesDir, images, services) : undefined;
+  if (route.kind === 'native') {
+    const context = [input.context, saved].filter(Boolean).join('\n\n');
+    return context ? { ...input, context } : input;
+  }
   const vars = { COUNT: String(images.length), NAMES: imageNames(images) };
   let block: string | undefined;
   if (route.kind === 'describe') {
@@ -76,6 +82,17 @@ export async function prepareTurnInput(roles: RoleResolver, text: string, input:
     block = imageText('unreadable', { ...vars, REASON: route.reason });
     services.ui.onNotice?.(`The image was not sent: ${route.reason}. Choose a model that reads images, or set one for the vision role (opendev.roles.vision).`, 'warning');
   }
-  const context = [input.context, block].filter(Boolean).join('\n\n');
+  const context = [input.context, block, saved].filter(Boolean).join('\n\n');
   return context ? { context } : {};
+}
+
+/** The note naming where the images were saved; a failed save is a warning and no note. */
+async function savedImagesNote(dir: string, images: readonly ImageAttachment[], services: TurnServices): Promise<string | undefined> {
+  try {
+    const paths = await saveAttachedImages(dir, images);
+    return imageText('saved', { PATHS: paths.join(', ') });
+  } catch (err) {
+    services.ui.onNotice?.(`The attached image could not be saved for later (${(err as Error).message}); the model sees it in this message only.`, 'warning');
+    return undefined;
+  }
 }

@@ -41,6 +41,8 @@ export interface McpServerEntry {
   /** The file it was read from. */
   file: string;
   enabled: boolean;
+  /** The higher settings file whose `{ "enabled": … }` entry switched this server on or off, if any. */
+  toggledIn?: string;
 }
 
 export type McpServerState = 'disabled' | 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';

@@ -19,6 +19,6 @@ let cached: string[] | undefined;
 function markers(): string[] {
   if (cached) return cached;
   const first = (file: string, section: string) => loadTemplateSections(file).get(section)?.split('\n')[0]?.trim();
-  cached = [first('chat/mentions.md', 'context'), first('chat/images.md', 'description'), first('chat/images.md', 'unreadable')].filter((m): m is string => !!m && !m.includes('${'));
+  cached = [first('chat/mentions.md', 'context'), first('chat/images.md', 'description'), first('chat/images.md', 'unreadable'), first('chat/images.md', 'saved')].filter((m): m is string => !!m && !m.includes('${'));
   return cached;
 }

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, posix, resolve } from 'node:path';
-import { commandName, isAssignment, normalizeLineBreaks, parseShellLine, type SimpleCommand } from './shell-words';
+import { programOf } from './command-program';
+import { commandName, normalizeLineBreaks, parseShellLine, type SimpleCommand } from './shell-words';
 
 /**
  * Stage 1 of run_command (appendix E): commands that are refused whatever the approval level or the
@@ -177,9 +178,8 @@ export function checkDanger(command: string, context: DangerContext = {}, rules:
     const parsed = parseShellLine(text);
     let where = cwd;
     for (const simple of parsed.commands) {
-      const unwrapped = unwrap(simple.words);
-      if (!unwrapped) continue;
-      const { name, args } = unwrapped;
+      const { name, args } = programOf(simple.words);
+      if (!name) continue;
       const view: CommandView = {
         name,
         args,
@@ -213,50 +213,6 @@ export function checkDanger(command: string, context: DangerContext = {}, rules:
     return { blocked: false };
   };
   return visit(command, context.cwd ? stripSlash(context.cwd) : undefined, 0);
-}
-
-/** Drops assignments and wrappers (`env`, `nohup`, `timeout 5`, `xargs -0`…) to find the real command. */
-function unwrap(words: readonly string[]): { name: string; args: string[] } | undefined {
-  let i = 0;
-  const skipOptions = (withValue: RegExp = /^$/) => {
-    while (i < words.length && words[i]!.startsWith('-')) {
-      const option = words[i++]!;
-      if (withValue.test(option) && i < words.length) i++;
-    }
-  };
-  while (i < words.length) {
-    const word = words[i]!;
-    const name = commandName(word);
-    if (isAssignment(word) || ['{', '}', '!', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'time', 'command', 'builtin', 'exec', 'nohup', 'setsid'].includes(word)) {
-      i++;
-      continue;
-    }
-    if (name === 'env') {
-      i++;
-      skipOptions(/^-[uSC]$|^--(?:unset|chdir)$/);
-      while (i < words.length && isAssignment(words[i]!)) i++;
-      continue;
-    }
-    if (name === 'nice' || name === 'ionice' || name === 'stdbuf' || name === 'chrt' || name === 'taskset') {
-      i++;
-      skipOptions(/^-[nkcp]$/);
-      if ((name === 'chrt' || name === 'taskset') && i < words.length) i++;
-      continue;
-    }
-    if (name === 'timeout') {
-      i++;
-      skipOptions(/^-[sk]$/);
-      i++; // the duration
-      continue;
-    }
-    if (name === 'xargs' || name === 'watch') {
-      i++;
-      skipOptions(/^-[aEdILlnPsn]$/);
-      continue;
-    }
-    return { name, args: words.slice(i + 1) };
-  }
-  return undefined;
 }
 
 /** The script of `bash -c 'script'` (also `-lc`, `-ec`…), if any. */

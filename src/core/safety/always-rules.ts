@@ -1,4 +1,5 @@
-import { programOf, type CommandPart } from './command-part';
+import { programOf } from '../process/command-program';
+import type { CommandPart } from './command-part';
 import type { Judgement, PartVerdict } from './judgement';
 import { DEFAULT_RULE_PRIORITY, type RuleEntry } from './permission-rule';
 

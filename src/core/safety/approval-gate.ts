@@ -42,13 +42,21 @@ export interface ApprovalGate extends ToolLifecycle {
 export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel, options: ApprovalGateOptions = {}): ApprovalGate {
   let store = options.permissions;
   let loadWarningsShown = false;
+  // One question at a time: calls that run in parallel (read-only MCP tools, batch_tool, subagents)
+  // would otherwise ask at once, and a terminal reads one answer at a time.
+  let asking: Promise<unknown> = Promise.resolve();
+  const askInTurn = <T>(ask: () => Promise<T>): Promise<T> => {
+    const next = asking.then(ask, ask);
+    asking = next.catch(() => undefined);
+    return next;
+  };
   return {
     flush: () => options.audit?.flush() ?? Promise.resolve(),
     async before(call, ctx): Promise<Before> {
       const tool = registry.get(call.name);
       // Unknown tools and invalid arguments fail in the registry without running: nothing to approve.
       // A batch asks for each of its calls, which come through here one by one.
-      if (!tool || tool.readOnly || tool.category === 'todo' || call.name === 'batch_tool') return { proceed: true, call };
+      if (!tool || (tool.readOnly && !tool.askEvenIfReadOnly) || tool.category === 'todo' || call.name === 'batch_tool') return { proceed: true, call };
       const args = toolArgumentsObject(call.arguments);
       if (!tool.schema.safeParse(args).success) return { proceed: true, call };
 
@@ -88,7 +96,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
           return refuse('permission', 'unattended', call.name, { ...judgement, reason: judgement.reason ?? `the approval level is ${level()}` });
         }
         const request = await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx);
-        const decision = await ctx.ui.requestApproval(request, ctx.signal);
+        const decision = await askInTurn(() => ctx.ui.requestApproval!(request, ctx.signal));
         asked = true;
         switch (decision.action) {
           case 'allow':

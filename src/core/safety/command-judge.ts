@@ -1,5 +1,6 @@
 import { checkDanger } from '../process/danger-gate';
-import { programOf, type CommandPart, type SplitCommand } from './command-part';
+import { programOf } from '../process/command-program';
+import type { CommandPart, SplitCommand } from './command-part';
 import { splitCommand } from './command-split';
 import { ruleRef, type JudgeContext, type Judgement, type PartVerdict } from './judgement';
 import { ruleMatches, type PermissionRule, type RuleSubject } from './permission-rule';

@@ -1,4 +1,4 @@
-import { commandName, isAssignment } from '../process/shell-words';
+import { programOf } from '../process/command-program';
 
 /* What the command splitter finds: the simple commands of a line, the program each runs, the files it writes. */
 
@@ -44,45 +44,6 @@ export interface SplitCommand {
 }
 
 const DEV_SINKS = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
-
-/** The program a part runs and its arguments, past assignments and wrappers (`env`, `timeout 5`, `nohup`, `xargs`…). */
-export function programOf(words: readonly string[]): { name: string; args: string[]; assignments: boolean } {
-  let i = 0;
-  let assignments = false;
-  const skipOptions = (withValue: RegExp) => {
-    while (i < words.length && words[i]!.startsWith('-')) {
-      const option = words[i++]!;
-      if (withValue.test(option) && i < words.length) i++;
-    }
-  };
-  while (i < words.length) {
-    const word = words[i]!;
-    const name = commandName(word);
-    if (isAssignment(word)) {
-      assignments = true;
-      i++;
-    } else if (['command', 'builtin', 'exec', 'nohup', 'setsid', 'time'].includes(word)) i++;
-    else if (name === 'env') {
-      i++;
-      skipOptions(/^-[uSC]$|^--(?:unset|chdir)$/);
-      while (i < words.length && isAssignment(words[i]!)) {
-        assignments = true;
-        i++;
-      }
-    } else if (['nice', 'ionice', 'stdbuf'].includes(name)) {
-      i++;
-      skipOptions(/^-[nkcp]$/);
-    } else if (name === 'timeout') {
-      i++;
-      skipOptions(/^-[sk]$/);
-      i++;
-    } else if (name === 'xargs') {
-      i++;
-      skipOptions(/^-[aEdILlnPs]$/);
-    } else return { name, args: words.slice(i + 1), assignments };
-  }
-  return { name: '', args: [], assignments };
-}
 
 /** The files a part writes: redirections (not descriptor copies or /dev/null), `tee` operands, `find -fprint` targets. */
 export function fileWrites(part: CommandPart): FileWrite[] {

@@ -1,4 +1,5 @@
-import { fileWrites, programOf, type CommandPart, type PartOrigin, type SplitCommand } from './command-part';
+import { programOf } from '../process/command-program';
+import { fileWrites, type CommandPart, type PartOrigin, type SplitCommand } from './command-part';
 import { matchParen, newBuilder, readDollar, readDoubleQuoted, readHeredocBodies, readRedirect, type Builder, type ReaderHost } from './shell-readers';
 
 /**

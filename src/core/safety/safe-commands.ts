@@ -1,4 +1,5 @@
-import { programOf, type CommandPart } from './command-part';
+import { programOf } from '../process/command-program';
+import type { CommandPart } from './command-part';
 import { splitCommand } from './command-split';
 
 /**

@@ -1,7 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { resolveOpendevHome } from '../config/opendev-home';
+import { parseFrontmatter, type YamlValue } from '../frontmatter';
 import { MAIN_AGENT_ONLY_TOOLS, SUBAGENT_MAX_ITERATIONS, normalizeTypeName, type SubagentSpec } from './specs';
+
+/** Moved to core/frontmatter.ts (skills and prompt sections use it too); still exported here for existing callers. */
+export { parseFrontmatter } from '../frontmatter';
 
 export interface CustomAgentsResult {
   /** User agents first, then project agents; a project agent replaces a user agent of the same name. */
@@ -141,70 +145,6 @@ export function parseAgentFile(
     source,
     file,
   };
-}
-
-type YamlValue = string | string[];
-
-/**
- * The YAML subset agent files use: `key: value` (plain, 'single' or "double" quoted), inline lists
- * `[a, b]`, block lists (`key:` then `- item` lines), block scalars (`key: |` or `>`), `#` comments.
- */
-export function parseFrontmatter(text: string): { values: Record<string, YamlValue> } | { error: string } {
-  const values: Record<string, YamlValue> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '' || line.trim().startsWith('#')) continue;
-    const kv = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:(?:\s+(.*))?$/.exec(line.replace(/\s+$/, ''));
-    if (!kv) return { error: `line ${i + 1} is not "key: value": ${line.trim().slice(0, 60)}` };
-    const key = kv[1]!;
-    const rest = (kv[2] ?? '').trim();
-    if (key in values) return { error: `line ${i + 1}: "${key}" is set twice` };
-
-    if (rest === '' || rest === '|' || rest === '>' || rest === '|-' || rest === '>-') {
-      const block: string[] = [];
-      while (i + 1 < lines.length && (lines[i + 1]!.trim() === '' || /^\s/.test(lines[i + 1]!))) block.push(lines[++i]!);
-      while (block.length > 0 && block[block.length - 1]!.trim() === '') block.pop();
-      if (rest === '') {
-        const items = block.filter((l) => l.trim() !== '');
-        if (items.length > 0 && items.every((l) => /^\s*-\s/.test(l) || /^\s*-$/.test(l))) {
-          values[key] = items.map((l) => unquote(l.replace(/^\s*-\s?/, '').trim()));
-        } else if (items.length > 0) {
-          return { error: `"${key}" is followed by indented lines that are not "- item" list entries` };
-        } else values[key] = '';
-      } else {
-        const indent = Math.min(...block.filter((l) => l.trim() !== '').map((l) => /^\s*/.exec(l)![0].length));
-        const dedented = block.map((l) => l.slice(Number.isFinite(indent) ? indent : 0));
-        values[key] = rest.startsWith('|') ? dedented.join('\n') : dedented.map((l) => l.trim()).join(' ').replace(/\s+/g, ' ').trim();
-      }
-      continue;
-    }
-    if (rest.startsWith('[')) {
-      if (!rest.endsWith(']')) return { error: `line ${i + 1}: the list for "${key}" is not closed with ]` };
-      const inner = rest.slice(1, -1).trim();
-      values[key] = inner === '' ? [] : inner.split(',').map((s) => unquote(s.trim()));
-      continue;
-    }
-    const quote = rest[0];
-    if ((quote === '"' || quote === "'") && !(rest.length > 1 && rest.endsWith(quote))) {
-      return { error: `line ${i + 1}: unterminated quoted value for "${key}"` };
-    }
-    values[key] = unquote(stripComment(rest));
-  }
-  return { values };
-}
-
-function stripComment(value: string): string {
-  if (value.startsWith('"') || value.startsWith("'")) return value;
-  return value.replace(/\s+#.*$/, '');
-}
-
-function unquote(value: string): string {
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
-    return value.slice(1, -1).replace(/\\"/g, '"').replace(/\\n/g, '\n').replace(/\\\\/g, '\\');
-  }
-  if (value.length >= 2 && value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1).replace(/''/g, "'");
-  return value;
 }
 
 function asString(value: YamlValue | undefined): string | undefined {

@@ -147,7 +147,8 @@ const builtins: SubagentSpec[] = [
       'Analyses the repository (build, test and lint commands, layout, conventions) and writes OPENDEV.md, the ' +
       'project instruction file. Use for /init or when the user asks to set up project instructions.',
     systemPromptTemplate: 'subagents/project-init.md',
-    allowedTools: ['read_file', 'search', 'list_files', 'run_command', 'write_file'],
+    // edit_file: write_file never replaces a file, so an existing OPENDEV.md (the user agreed) is edited.
+    allowedTools: ['read_file', 'search', 'list_files', 'run_command', 'write_file', 'edit_file'],
     maxIterations: SUBAGENT_MAX_ITERATIONS,
     canSpawn: false,
     idPrefix: 'init',

@@ -5,6 +5,7 @@ import { realTargetInWorkspace, writeFileAtomic } from './edit/atomic-write';
 import { decodeText, encodeReplacements, type DecodedText } from './edit/line-endings';
 import { applyReview } from './edit/hunk-review';
 import { describeShift } from './edit/reindent';
+import { summaryWithErrors, writeAndCheck } from './edit/errors-after-write';
 import { unifiedDiff } from './edit/unified-diff';
 import { fileTracker } from './file-time-tracker';
 import type { FileChange } from '../ui';
@@ -23,8 +24,8 @@ const schema = z.object({
 /**
  * Replaces one occurrence (or all) of old_content in an existing file. The file must have been
  * read since it last changed; edits of one file run one at a time; the file keeps its BOM and
- * line endings; a failed edit leaves it untouched. After a successful edit the host may add
- * error diagnostics to the result (a later seam; not done here).
+ * line endings; a failed edit leaves it untouched. In an editor host, the file's error
+ * diagnostics after the edit (at most 20) close the result, as after the symbol tools' edits.
  */
 export const editFileTool: Tool<typeof schema> = {
   name: 'edit_file',
@@ -46,16 +47,18 @@ export const editFileTool: Tool<typeof schema> = {
       // Reviewed hunk by hunk: exactly the accepted hunks are written, and the model hears which were not.
       const reviewed = ctx.review ? applyReview(ctx.review, prepared.decoded.text, prepared.plan.text, shown) : undefined;
       const written = reviewed?.text ?? prepared.plan.text;
-      await writeFileAtomic(prepared.real, encodeReplacements(prepared.decoded, reviewed?.replacements ?? prepared.plan.replacements), { mode: prepared.mode });
-      tracker.recordWrite(absolute, (await stat(prepared.real)).mtimeMs);
+      const { errors } = await writeAndCheck(ctx, absolute, async () => {
+        await writeFileAtomic(prepared.real, encodeReplacements(prepared.decoded, reviewed?.replacements ?? prepared.plan.replacements), { mode: prepared.mode });
+        tracker.recordWrite(absolute, (await stat(prepared.real)).mtimeMs);
+      });
 
       const diff = unifiedDiff(prepared.decoded.text, written, shown);
       const diffText = diff.text.length > MAX_DIFF_CHARS ? `${diff.text.slice(0, MAX_DIFF_CHARS)}\n… [diff cut at ${MAX_DIFF_CHARS} chars]` : diff.text;
       const rejected = reviewed ? `; rejected ${reviewed.rejected} of ${reviewed.total} hunks` : '';
       return {
         ok: true,
-        output: `${reviewed ? reviewed.report : describePlan(prepared.plan, shown)}\n\n${diffText}`,
-        summary: `✓ Edited ${shown} (+${diff.added} −${diff.removed}${rejected})`,
+        output: `${reviewed ? reviewed.report : describePlan(prepared.plan, shown)}\n\n${diffText}${errors ? `\n\n${errors.report}` : ''}`,
+        summary: summaryWithErrors(`✓ Edited ${shown} (+${diff.added} −${diff.removed}${rejected})`, errors),
         change: { path: absolute, before: prepared.decoded.text, after: written },
       };
     });

@@ -96,7 +96,9 @@ export class ToolRegistry {
   async execute(call: ReviewedToolCall, ctx: ToolExecutionContext): Promise<ToolResult> {
     const tool = this.tools.get(call.name);
     if (!tool) {
-      return toolFailure('not_found', `Unknown tool "${call.name}". Available tools: ${this.names().join(', ')}.`);
+      // Deferred (MCP) tools stay out of the list: there may be hundreds; search_tools finds them.
+      const listed = this.names().filter((n) => !this.tools.get(n)!.deferred);
+      return toolFailure('not_found', `Unknown tool "${call.name}". Available tools: ${listed.join(', ')}.`);
     }
     if (ctx.agent.allowedTools && !ctx.agent.allowedTools.has(tool.name)) {
       return toolFailure('permission', `${call.name} is not available to the ${ctx.agent.name} agent. Use one of: ${[...ctx.agent.allowedTools].join(', ')}.`);

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import type { AgentMode, FileChange, UICallback } from '../ui';
-import type { ToolCall } from '../messages';
+import type { Message, ToolCall } from '../messages';
 import type { TodoList } from '../todos/todo';
 import type { SubagentLauncher } from '../subagents/launcher';
 import type { HostPorts } from '../host';
 import type { ProcessManager } from '../process/process-manager';
 import type { FileTimeTracker } from './file-time-tracker';
+import type { VisionPort } from '../images/vision-port';
 
 /**
  * The recovery classes of the paper's error-recovery system, plus `rejected` (the user denied the
@@ -74,6 +75,10 @@ export interface ToolExecutionContext {
   readableDirs?: readonly string[];
   /** The user's hunk-by-hunk verdict on this call's proposed edit: the tool applies exactly the accepted hunks. */
   review?: EditReview;
+  /** The calling agent's conversation as it stands (invoke_skill checks a skill's body is still in it). */
+  history?: readonly Message[];
+  /** The vision role, for analyze_image; absent where no agent built one (plain unit tests). */
+  vision?: VisionPort;
 }
 
 /**
@@ -103,6 +108,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * them), so a session pays nothing up front for tools it never uses.
    */
   deferred?: boolean;
+  /**
+   * The approval step asks even though `readOnly` is set: the claim is someone else's (an MCP
+   * server's readOnlyHint), good enough for plan mode and parallel runs but not for skipping consent.
+   */
+  askEvenIfReadOnly?: boolean;
   run(args: z.infer<S>, ctx: ToolExecutionContext): Promise<ToolResult>;
 }
 

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { realTargetInWorkspace, writeFileAtomic } from './edit/atomic-write';
 import { applyReview } from './edit/hunk-review';
+import { summaryWithErrors, writeAndCheck } from './edit/errors-after-write';
 import { fileTracker } from './file-time-tracker';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveInWorkspace } from './workspace-path';
@@ -13,7 +14,7 @@ const schema = z.object({
   create_dirs: z.boolean().optional().describe('Create missing parent folders.'),
 });
 
-/** Creates a new file. Never overwrites: changing an existing file is edit_file's job. */
+/** Creates a new file. Never overwrites: changing an existing file is edit_file's job. In an editor host its errors close the result. */
 export const writeFileTool: Tool<typeof schema> = {
   name: 'write_file',
   category: 'file',
@@ -49,20 +50,21 @@ export const writeFileTool: Tool<typeof schema> = {
       // Reviewed hunk by hunk in the editor: exactly the accepted hunks are written.
       const reviewed = ctx.review ? applyReview(ctx.review, '', args.content, shown) : undefined;
       const content = reviewed?.text ?? args.content;
-      try {
-        await writeFileAtomic(absolute, content, { exclusive: true });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists(shown);
-        throw err;
-      }
-      const written = await stat(absolute);
-      tracker.recordWrite(absolute, written.mtimeMs);
+      const { errors } = await writeAndCheck(ctx, absolute, async () => {
+        try {
+          await writeFileAtomic(absolute, content, { exclusive: true });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists(shown);
+          throw err;
+        }
+        tracker.recordWrite(absolute, (await stat(absolute)).mtimeMs);
+      });
       const lines = countLines(content);
       const created = `Created ${shown} (${lines} line${lines === 1 ? '' : 's'}, ${Buffer.byteLength(content, 'utf8').toLocaleString('en-US')} bytes).`;
       return {
         ok: true,
-        output: reviewed ? `${created}\n\n${reviewed.report}` : created,
-        summary: `✓ Created ${shown} (${lines} line${lines === 1 ? '' : 's'}${reviewed ? `; rejected ${reviewed.rejected} of ${reviewed.total} hunks` : ''})`,
+        output: [created, reviewed?.report, errors?.report].filter(Boolean).join('\n\n'),
+        summary: summaryWithErrors(`✓ Created ${shown} (${lines} line${lines === 1 ? '' : 's'}${reviewed ? `; rejected ${reviewed.rejected} of ${reviewed.total} hunks` : ''})`, errors),
         change: { path: absolute, before: '', after: content },
       };
     });

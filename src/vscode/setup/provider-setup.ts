@@ -3,7 +3,7 @@ import { PROVIDER_KINDS, type ProviderKind } from '../../core/config/provider-se
 import type { CapabilityCatalog } from '../../core/llm/capabilities/catalog';
 import type { WebviewToExtension } from '../../shared/protocol';
 import type { ChatController } from '../chat-controller';
-import { currentModel, SECTION, secretKeyFor } from '../settings';
+import { currentModel, currentProvider, SECTION, secretKeyFor, watchProjectSettings } from '../settings';
 import { checkApiKeyShape } from './api-key-shape';
 import { modelChoices, type ModelChoice } from './model-choices';
 
@@ -60,19 +60,26 @@ export function registerProviderSetup(context: vscode.ExtensionContext, chat: Ch
     if (id) await writeModel(id);
   });
 
-  // The walkthrough's first step is done once any provider has a key (however it was stored).
-  const updateKeyContext = async () => {
+  // The walkthrough's first step ("Connect a model provider") is done once a provider is usable:
+  // one has a key (however it was stored), or the one chosen needs none (a local server).
+  const updateReadyContext = async () => {
     const stored = await Promise.all(PROVIDER_KINDS.map((p) => context.secrets.get(secretKeyFor(p))));
-    await vscode.commands.executeCommand('setContext', HAS_KEY_CONTEXT, stored.some(Boolean));
+    await vscode.commands.executeCommand('setContext', PROVIDER_READY_CONTEXT, stored.some(Boolean) || currentProvider() === 'openai-compatible');
   };
-  context.subscriptions.push(context.secrets.onDidChange(() => void updateKeyContext()));
-  void updateKeyContext();
+  context.subscriptions.push(
+    context.secrets.onDidChange(() => void updateReadyContext()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${SECTION}.provider`)) void updateReadyContext();
+    }),
+    watchProjectSettings(() => void updateReadyContext()),
+  );
+  void updateReadyContext();
 
   return { modelPick: () => openPick?.items.map((item) => item.choice) };
 }
 
-/** True once an API key is stored for some provider (the walkthrough's completion event). */
-export const HAS_KEY_CONTEXT = 'opendev.hasApiKey';
+/** True once a provider can be reached: a key is stored for one, or the one chosen needs none (the walkthrough's first step). */
+export const PROVIDER_READY_CONTEXT = 'opendev.providerReady';
 
 /** A card's button in the chat (setup card, error fixes). */
 export function runCardAction(message: Extract<WebviewToExtension, { type: 'action' }>, extensionId: string): void {

@@ -4,66 +4,108 @@ import type { ExtensionToWebview } from '../../shared/protocol';
 import type { ChatController } from '../chat-controller';
 import type { ChatViewProvider } from '../chat-view-provider';
 import { currentModel, SECTION, watchProjectSettings } from '../settings';
-import { HIGH_PRESSURE, statusText, statusTooltip, type ChatStatus } from './status-text';
+import type { AgentTerminals } from '../terminal/agent-terminals';
+import { HIGH_PRESSURE, statusText, statusTooltip, type ChatStatus, type FrontEndStatus } from './status-text';
 
 /** What the status bar item shows right now (integration tests read it). */
 export interface StatusBarView {
   text: string;
   tooltip: string;
   visible: boolean;
+  /** The front end it follows: `chat`, or the id of an OpenDev terminal tab. */
+  front: string;
 }
 
-type LiveState = Pick<ChatStatus, 'mode' | 'busy' | 'context' | 'cost'>;
+/** The front ends the item can follow. */
+export interface StatusFrontEnds {
+  chat: ChatController;
+  view: ChatViewProvider;
+  terminals: AgentTerminals;
+}
 
 /**
  * The OpenDev status bar item: model, mode and context pressure, with provider, tokens and cost
- * in the tooltip. It follows the chat's own messages (the same ones the webview renders) and the
- * settings; a click opens the chat. Hidden without a workspace folder, where OpenDev cannot work.
+ * in the tooltip. It follows the active front end: the chat (its own messages, the same ones the
+ * webview renders), or the OpenDev terminal tab that was focused last, until the user turns to the
+ * chat again or the tab closes. A click shows that front end. Hidden without a workspace folder,
+ * where OpenDev cannot work.
  */
-export function registerStatusBar(context: vscode.ExtensionContext, chat: ChatController, view: ChatViewProvider, catalog: CapabilityCatalog): () => StatusBarView {
+export function registerStatusBar(context: vscode.ExtensionContext, fronts: StatusFrontEnds, catalog: CapabilityCatalog): () => StatusBarView {
+  const { chat, view, terminals } = fronts;
   const item = vscode.window.createStatusBarItem('opendev.status', vscode.StatusBarAlignment.Right, 100);
   item.name = 'OpenDev';
-  item.command = 'opendev.openChat';
   const snapshot = chat.snapshot();
-  const live: LiveState = snapshot.type === 'snapshot' ? { mode: snapshot.mode, busy: snapshot.busy, context: snapshot.context, cost: snapshot.cost } : { mode: 'normal', busy: false };
+  const chatState: FrontEndStatus = snapshot.type === 'snapshot' ? { mode: snapshot.mode, busy: snapshot.busy, context: snapshot.context, cost: snapshot.cost } : { mode: 'normal', busy: false };
+  /** The OpenDev terminal tab followed; undefined: the chat. */
+  let tab = terminals.idOf(vscode.window.activeTerminal);
 
   const render = () => {
+    const tabState = tab === undefined ? undefined : terminals.status(tab);
+    if (tab !== undefined && !tabState) tab = undefined; // the tab closed: back to the chat
+    const live = tabState ?? chatState;
     const model = currentModel();
     const status: ChatStatus = {
       ...live,
       ...model,
       catalogWindow: model.contextWindow ?? catalog.get(model.provider, model.model, model.baseUrl).contextWindow,
+      ...(tab !== undefined ? { terminal: terminals.terminal(tab)?.name ?? 'OpenDev Agent' } : {}),
     };
     item.text = statusText(status);
     item.tooltip = statusTooltip(status);
     const pct = Math.round((live.context?.pressure ?? 0) * 100);
-    item.accessibilityInformation = { label: `OpenDev: ${model.model}, ${live.mode} mode${live.context ? `, context ${pct}% full` : ''}. Open the chat.` };
+    const where = tab !== undefined ? `Show the terminal ${status.terminal}.` : 'Open the chat.';
+    item.accessibilityInformation = { label: `OpenDev: ${model.model}, ${live.mode} mode${live.context ? `, context ${pct}% full` : ''}. ${where}` };
     item.backgroundColor = (live.context?.pressure ?? 0) >= HIGH_PRESSURE ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    // The click: the chat with its input focused, or the followed tab (the active terminal).
+    item.command = tab !== undefined ? { title: 'Show the OpenDev terminal', command: 'workbench.action.terminal.focus' } : 'opendev.openChat';
     if (vscode.workspace.workspaceFolders?.length) item.show();
     else item.hide();
   };
 
-  const follow = (m: ExtensionToWebview) => {
-    if (m.type === 'snapshot') Object.assign(live, { mode: m.mode, busy: m.busy, context: m.context, cost: m.cost });
-    else if (m.type === 'agentState') live.mode = m.mode;
-    else if (m.type === 'busy') live.busy = m.busy;
-    else if (m.type === 'context') live.context = m.context;
-    else if (m.type === 'cost') live.cost = m.cost;
+  const followTab = (id: string | undefined) => {
+    if (id === undefined || id === tab) return;
+    tab = id;
+    render();
+  };
+
+  const followChat = (m: ExtensionToWebview) => {
+    if (m.type === 'snapshot') Object.assign(chatState, { mode: m.mode, busy: m.busy, context: m.context, cost: m.cost });
+    else if (m.type === 'agentState') chatState.mode = m.mode;
+    else if (m.type === 'busy') chatState.busy = m.busy;
+    else if (m.type === 'context') chatState.context = m.context;
+    else if (m.type === 'cost') chatState.cost = m.cost;
     else return;
     render();
   };
 
   context.subscriptions.push(
     item,
-    chat.onMessage(follow),
+    chat.onMessage(followChat),
+    // Another terminal (a task's tab, the user's shell) leaves the item on the front end it follows.
+    vscode.window.onDidChangeActiveTerminal((terminal) => followTab(terminals.idOf(terminal))),
+    // Typing in a tab that already was the active terminal changes no terminal: it is in use all the same.
+    terminals.onDidType(followTab),
+    view.onDidFocus(() => {
+      if (tab === undefined) return;
+      tab = undefined;
+      render();
+    }),
+    terminals.onDidChangeStatus((id) => {
+      if (id === tab) render();
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SECTION)) render();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(render),
     watchProjectSettings(render),
-    // The item's click: the chat with its input focused, ready to type.
+    // The item's click while it follows the chat: the chat with its input focused, ready to type.
     vscode.commands.registerCommand('opendev.openChat', () => view.compose()),
   );
   render();
-  return () => ({ text: item.text, tooltip: typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? ''), visible: Boolean(vscode.workspace.workspaceFolders?.length) });
+  return () => ({
+    text: item.text,
+    tooltip: typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? ''),
+    visible: Boolean(vscode.workspace.workspaceFolders?.length),
+    front: tab ?? 'chat',
+  });
 }

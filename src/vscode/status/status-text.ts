@@ -1,18 +1,24 @@
 import type { ProviderKind } from '../../core/config/provider-settings';
 import type { AgentModeView, ContextView, CostView } from '../../shared/protocol';
 
-/** What the status bar item shows: the model in use, the chat's mode, its context and cost. */
-export interface ChatStatus {
-  provider: ProviderKind;
-  baseUrl?: string;
-  model: string;
+/** What a front end (the chat, or an OpenDev terminal tab) has to show in the status bar. */
+export interface FrontEndStatus {
   mode: AgentModeView;
   busy: boolean;
   /** The context meter's last reading (none before the first model call). */
   context?: ContextView;
   cost?: CostView;
+}
+
+/** What the status bar item shows: the model in use, and the active front end's mode, context and cost. */
+export interface ChatStatus extends FrontEndStatus {
+  provider: ProviderKind;
+  baseUrl?: string;
+  model: string;
   /** The model's context window from the capability catalogue, shown before the first reading. */
   catalogWindow?: number;
+  /** The OpenDev terminal tab the status is of (its name); undefined for the chat. */
+  terminal?: string;
 }
 
 const PROVIDER_NAMES: Record<ProviderKind, string> = { openai: 'OpenAI', anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible server' };
@@ -27,10 +33,10 @@ export function statusText(s: ChatStatus): string {
   return parts.join(' · ');
 }
 
-/** The hover: provider, model, mode, context tokens of the window, and the chat's cost. */
+/** The hover: which front end, provider, model, mode, context tokens of the window, and the front end's cost. */
 export function statusTooltip(s: ChatStatus): string {
   const lines = [
-    `OpenDev${s.busy ? ' (working…)' : ''}: click to open the chat`,
+    s.terminal ? `OpenDev in the terminal "${s.terminal}"${s.busy ? ' (working…)' : ''}: click to show it` : `OpenDev${s.busy ? ' (working…)' : ''}: click to open the chat`,
     `Provider: ${PROVIDER_NAMES[s.provider]}${s.baseUrl ? ` at ${s.baseUrl}` : ''}`,
     `Model: ${s.model}`,
     `Mode: ${s.mode === 'plan' ? 'plan (explores read-only and proposes a plan before changing anything)' : 'normal'}`,

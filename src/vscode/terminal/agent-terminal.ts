@@ -1,23 +1,27 @@
 import { PassThrough, Writable } from 'node:stream';
 import * as vscode from 'vscode';
 import type { Agent } from '../../core/agent/agent';
+import { carryConversation } from '../../core/agent/carry-conversation';
+import type { ThinkingLevel } from '../../core/agent/thinking-level';
 import type { ModelInfo, SlashCommandRegistry } from '../../core/commands/slash-commands';
 import type { CommandTerminalPort } from '../../core/host';
 import { createStreamTerminalPort } from '../../core/process/stream-terminal';
 import { SessionRecorder } from '../../core/session/session-recorder';
 import type { SessionStore } from '../../core/session/session-store';
-import type { AgentMode } from '../../core/ui';
+import type { AgentMode, ContextInfo } from '../../core/ui';
 import { style } from '../../terminal-ui/ansi';
 import { startReadlineRepl, type ReadlineRepl } from '../../terminal-ui/readline-repl';
-import type { ChatEntry } from '../../shared/protocol';
-import type { AgentSource } from '../chat-controller';
+import type { ChatEntry, ContextView } from '../../shared/protocol';
+import type { AgentSource } from '../chat-agent';
+import { contextAfter, costView } from '../chat-live-state';
+import type { FrontEndStatus } from '../status/status-text';
 import { OutputPty } from './output-pty';
 
 export interface AgentTerminalOptions {
   name: string;
   workingDir: string;
-  /** Builds this terminal's own agent; `port` shows the commands it runs (here, inline). */
-  buildAgent: (port: CommandTerminalPort) => ReturnType<AgentSource>;
+  /** Builds this terminal's own agent (under `sessionId` when given); `port` shows the commands it runs (here, inline). */
+  buildAgent: (port: CommandTerminalPort, options?: { sessionId?: string }) => ReturnType<AgentSource>;
   /** The chat's registry: the same slash commands in both front ends. */
   commands: SlashCommandRegistry;
   /** Where sessions are saved (the chat's store); without it nothing is saved. */
@@ -25,6 +29,10 @@ export interface AgentTerminalOptions {
   generateTitles: boolean;
   /** Background tasks get tabs of their own, as the chat's do. */
   backgroundTasks: CommandTerminalPort;
+  /** Told when what the status bar shows of this tab changes (mode, busy, context, cost). */
+  onStatus?: () => void;
+  /** Told when the user types in this tab (it is the front end in use). */
+  onTyping?: () => void;
 }
 
 type Phase = 'building' | 'problem' | 'running' | 'closed';
@@ -43,7 +51,15 @@ export class AgentTerminal implements vscode.Disposable {
   private readonly output: Writable & { columns: number; rows: number };
   private phase: Phase = 'building';
   private agent: Agent | undefined;
+  private models: readonly ModelInfo[] | undefined;
   private recorder: SessionRecorder | undefined;
+  private unfollow: (() => void) | undefined;
+  /** The settings changed: the next line runs on an agent built with them. */
+  private stale = false;
+  private busy = false;
+  private context: ContextView | undefined;
+  /** Builds this tab's agents; commands they run show inline. */
+  private readonly port: CommandTerminalPort;
   private repl: ReadlineRepl | undefined;
   private retry: (() => void) | undefined;
   private ending: Promise<void> | undefined;
@@ -65,20 +81,20 @@ export class AgentTerminal implements vscode.Disposable {
       { columns: 80, rows: 24 },
     );
     this.terminal = vscode.window.createTerminal({ name: options.name, pty: this.pty, iconPath: new vscode.ThemeIcon('hubot'), isTransient: true });
+    this.port = this.commandPort();
   }
 
   /** Builds the agent (retrying on Enter while it cannot: no key, bad settings) and runs the session until it ends. */
   async run(): Promise<void> {
     const agent = await this.buildAgent();
     if (!agent || this.closed) return;
-    this.agent = agent.agent;
     if (this.options.store) {
       this.recorder = new SessionRecorder(this.options.store, this.options.workingDir, undefined, {
         generateTitles: this.options.generateTitles,
         onProblem: (text) => this.write(`${style(`! ${text}`, 'yellow', true)}\n`),
       });
-      this.recorder.follow(agent.agent); // each message is saved as it joins the conversation
     }
+    this.adopt(agent.agent, agent.models);
     this.phase = 'running';
     this.repl = startReadlineRepl({
       input: this.keys,
@@ -90,6 +106,8 @@ export class AgentTerminal implements vscode.Disposable {
       ...(agent.models ? { models: agent.models } : {}),
       front: 'vscode',
       greeting: this.greeting(agent.agent, agent.models),
+      nextAgent: (reason, current) => this.nextAgent(reason, current),
+      onStatus: (change) => this.statusChanged(change),
     });
     await this.repl.done;
     // The session ended from inside (/exit, Ctrl+C twice, Ctrl+D): the tab goes with it.
@@ -121,6 +139,25 @@ export class AgentTerminal implements vscode.Disposable {
     return this.agent?.mode;
   }
 
+  /** What the status bar shows while this tab is the active front end. */
+  status(): FrontEndStatus {
+    const cost = this.agent?.cost();
+    return { mode: this.agent?.mode ?? 'normal', busy: this.busy, ...(this.context ? { context: this.context } : {}), ...(cost ? { cost: costView(cost) } : {}) };
+  }
+
+  /**
+   * Settings or keys changed: the next line typed runs on an agent built with them, the
+   * conversation carried over in the same session (a turn that runs now finishes on the old one).
+   */
+  invalidate(): void {
+    if (this.agent) this.stale = true;
+  }
+
+  /** The `opendev.thinkingLevel` setting changed: it applies at once, as in the chat. */
+  setThinkingLevel(level: ThinkingLevel): void {
+    this.agent?.setThinkingLevel(level);
+  }
+
   /** Stops the session and disposes the agent after a last save; resolves when that is done. */
   dispose(): Promise<void> {
     if (this.ending) return this.ending;
@@ -142,10 +179,10 @@ export class AgentTerminal implements vscode.Disposable {
     return this.ending;
   }
 
-  private async buildAgent(): Promise<{ agent: Agent; models?: readonly ModelInfo[] } | undefined> {
-    // Commands the agent runs show inline, as in the CLI; background tasks get their own tabs.
+  /** Commands the agent runs show inline, as in the CLI; background tasks get their own tabs. */
+  private commandPort(): CommandTerminalPort {
     const inline = createStreamTerminalPort((text) => this.write(text));
-    const port: CommandTerminalPort = {
+    return {
       showCommand: (info) => inline.showCommand(info),
       showBackgroundTask: (info, onClose) => {
         const here = inline.showBackgroundTask(info, onClose);
@@ -159,13 +196,65 @@ export class AgentTerminal implements vscode.Disposable {
         };
       },
     };
+  }
+
+  /**
+   * Between turns (ReplSession.nextAgent): after /clear a fresh agent, so the new conversation is
+   * a session of its own; after a settings change one built with them, carrying the conversation
+   * over under the same session id. A rebuild that fails is told, and the tab goes on as it was.
+   */
+  private async nextAgent(reason: 'line' | 'clear', current: unknown): Promise<{ agent: Agent; models?: readonly ModelInfo[] } | undefined> {
+    const previous = this.agent;
+    if (!previous || current !== previous || (reason === 'line' && !this.stale)) return undefined;
+    const built = await this.tryBuild(reason === 'line' && previous.sessionId ? { sessionId: previous.sessionId } : {});
+    if (this.closed) {
+      if ('agent' in built) void built.agent.dispose().catch(() => undefined);
+      return undefined;
+    }
+    if ('problem' in built) {
+      const goesOn = reason === 'clear' ? 'The new conversation goes on with the agent this tab had.' : `The new settings could not be applied: this tab goes on with ${describeModel(this.models) || 'the agent it had'}, and tries again at your next message.`;
+      this.write(`${describeProblem(built.problem)}\n${style(goesOn, 'yellow', true)}\n`);
+      return undefined;
+    }
+    if (reason === 'clear') {
+      built.agent.clear(); // SessionStart hooks hear that this session began with /clear
+      this.context = undefined;
+    } else {
+      carryConversation(previous, built.agent);
+      this.write(`${style(`Settings changed: OpenDev now runs ${describeModel(built.models) || 'with them'}; the conversation goes on.`, 'dim', true)}\n`);
+    }
+    this.stale = false;
+    this.adopt(built.agent, built.models);
+    void previous.dispose().catch(() => undefined);
+    return built;
+  }
+
+  /** The agent this tab runs on from now: its messages are saved as they join, the status bar follows it. */
+  private adopt(agent: Agent, models: readonly ModelInfo[] | undefined): void {
+    this.unfollow?.();
+    this.agent = agent;
+    this.models = models;
+    this.unfollow = this.recorder?.follow(agent);
+    this.options.onStatus?.();
+  }
+
+  private statusChanged(change: { busy?: boolean; context?: ContextInfo }): void {
+    if (change.busy !== undefined) this.busy = change.busy;
+    if (change.context) this.context = contextAfter(this.context, change.context) ?? this.context;
+    this.options.onStatus?.();
+  }
+
+  private async tryBuild(options: { sessionId?: string }): Promise<Awaited<ReturnType<AgentSource>>> {
+    try {
+      return await this.options.buildAgent(this.port, options);
+    } catch (err) {
+      return { problem: { kind: 'error', id: '', text: `OpenDev could not start: ${(err as Error).message}` } };
+    }
+  }
+
+  private async buildAgent(): Promise<{ agent: Agent; models?: readonly ModelInfo[] } | undefined> {
     for (;;) {
-      let built: Awaited<ReturnType<AgentSource>>;
-      try {
-        built = await this.options.buildAgent(port);
-      } catch (err) {
-        built = { problem: { kind: 'error', id: '', text: `OpenDev could not start: ${(err as Error).message}` } };
-      }
+      const built = await this.tryBuild({});
       if (this.closed) {
         if ('agent' in built) void built.agent.dispose().catch(() => undefined);
         return undefined;
@@ -181,6 +270,7 @@ export class AgentTerminal implements vscode.Disposable {
   }
 
   private onInput(data: string): void {
+    this.options.onTyping?.();
     if (this.phase === 'building' || this.phase === 'running') {
       this.keys.write(data);
       return;
@@ -205,12 +295,18 @@ export class AgentTerminal implements vscode.Disposable {
   }
 
   private greeting(agent: Agent, models: readonly ModelInfo[] | undefined): string {
-    const action = models?.find((m) => m.role === 'action');
+    const model = describeModel(models);
     return [
-      style(`OpenDev${action ? ` · ${action.model} (${action.provider})` : ''} · ${this.options.workingDir}`, 'bold', true),
+      style(`OpenDev${model ? ` · ${model}` : ''} · ${this.options.workingDir}`, 'bold', true),
       `Thinking ${agent.thinkingLevel}. Type a task, or /help for commands. Shift+Tab switches plan mode; Ctrl+C stops the agent; /exit closes this tab.`,
     ].join('\n');
   }
+}
+
+/** "gpt-4.1 (OpenAI)": the action model; empty when unknown. */
+function describeModel(models: readonly ModelInfo[] | undefined): string {
+  const action = models?.find((m) => m.role === 'action');
+  return action ? `${action.model} (${action.provider})` : '';
 }
 
 /** Why no agent could be built, as the chat would show it: a setup card (no key yet) or an error. */

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import type { ThinkingLevel } from '../../core/agent/thinking-level';
 import type { AgentMode } from '../../core/ui';
+import type { FrontEndStatus } from '../status/status-text';
 import { AgentTerminal, type AgentTerminalOptions } from './agent-terminal';
 
 export const AGENT_TERMINAL_NAME = 'OpenDev Agent';
@@ -20,7 +22,7 @@ export interface AgentTerminalsApi {
   closed(id: string): Promise<void>;
 }
 
-type SharedOptions = Omit<AgentTerminalOptions, 'name' | 'workingDir'> & { workingDir: string | undefined };
+type SharedOptions = Omit<AgentTerminalOptions, 'name' | 'workingDir' | 'onStatus' | 'onTyping'> & { workingDir: string | undefined };
 
 /**
  * "Open OpenDev Terminal": each call opens a new tab ("OpenDev Agent", then "OpenDev Agent 2"…)
@@ -32,6 +34,12 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
   private readonly endings = new Map<string, Promise<void>>();
   private readonly closedWaiters = new Map<string, () => void>();
   private readonly subscription: vscode.Disposable;
+  private readonly statusChanged = new vscode.EventEmitter<string>();
+  /** A tab's status (mode, busy, context, cost) changed: its id. */
+  readonly onDidChangeStatus = this.statusChanged.event;
+  private readonly typing = new vscode.EventEmitter<string>();
+  /** The user typed in a tab (its id): the front end in use, even when it already was the active terminal. */
+  readonly onDidType = this.typing.event;
   private counter = 0;
 
   constructor(private readonly options: SharedOptions) {
@@ -48,7 +56,7 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
       return undefined;
     }
     const id = `agent-${++this.counter}`;
-    const tab = new AgentTerminal({ ...this.options, workingDir, name: this.freeName() });
+    const tab = new AgentTerminal({ ...this.options, workingDir, name: this.freeName(), onStatus: () => this.statusChanged.fire(id), onTyping: () => this.typing.fire(id) });
     this.tabs.set(id, tab);
     this.endings.set(id, new Promise<void>((resolve) => this.closedWaiters.set(id, resolve)));
     tab.terminal.show(false);
@@ -87,16 +95,39 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
     return this.endings.get(id) ?? Promise.resolve();
   }
 
+  /** The id of the tab `terminal` is, if it is one of ours. */
+  idOf(terminal: vscode.Terminal | undefined): string | undefined {
+    for (const [id, tab] of this.tabs) if (tab.terminal === terminal) return id;
+    return undefined;
+  }
+
+  status(id: string): FrontEndStatus | undefined {
+    return this.tabs.get(id)?.status();
+  }
+
+  /** Settings or keys changed: each tab's next line runs on an agent built with them, its conversation carried over. */
+  invalidate(): void {
+    for (const tab of this.tabs.values()) tab.invalidate();
+  }
+
+  /** The `opendev.thinkingLevel` setting changed: it applies to every tab at once. */
+  setThinkingLevel(level: ThinkingLevel): void {
+    for (const tab of this.tabs.values()) tab.setThinkingLevel(level);
+  }
+
   dispose(): void {
     this.subscription.dispose();
     for (const [id, tab] of this.tabs) {
       this.close(id, tab);
       tab.terminal.dispose();
     }
+    this.statusChanged.dispose();
+    this.typing.dispose();
   }
 
   private close(id: string, tab: AgentTerminal): void {
     this.tabs.delete(id);
+    this.statusChanged.fire(id);
     const resolve = this.closedWaiters.get(id);
     this.closedWaiters.delete(id);
     void tab.dispose().finally(() => {

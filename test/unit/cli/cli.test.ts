@@ -295,7 +295,7 @@ describe('opendev CLI', () => {
       const help = await opendev(['-p', '/help'], openai());
       assert.equal(help.code, 0, help.stderr);
       assert.match(help.stdout, /\/plan \[task\]/);
-      assert.match(help.stdout, /\/mcp .*not available yet/);
+      assert.match(help.stdout, /\/mcp \[subcommand\] \[name\] +MCP servers: list, tools/);
 
       const mode = await opendev(['-p', '/mode plan'], openai());
       assert.equal(mode.code, 0, mode.stderr);
@@ -314,12 +314,13 @@ describe('opendev CLI', () => {
       assert.equal(fake.requests.length, 0, 'no model request for a slash command');
     });
 
-    it('an unknown command exits 2 listing the commands; an unavailable one exits 1', async () => {
+    it('an unknown command exits 2 listing the commands; one that cannot do its job exits 1', async () => {
       const unknown = await opendev(['-p', '/frobnicate'], openai());
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /Unknown command \/frobnicate/);
       assert.match(unknown.stderr, /\/help, \/plan, \/mode/);
-      const later = await opendev(['-p', '/mcp', '--output-format', 'stream-json'], openai());
+      writeFileSync(join(home, 'settings.json'), JSON.stringify({ mcp_servers: { ghost: { command: join(home, 'no-such-server') } } }));
+      const later = await opendev(['-p', '/mcp test ghost', '--output-format', 'stream-json'], openai());
       assert.equal(later.code, 1);
       const result = jsonLines(later.stdout).at(-1)!;
       assert.deepEqual([result.type, result.status, result.error.kind], ['result', 'failed', 'unavailable']);

@@ -9,23 +9,18 @@ import { SessionRecorder } from '../../../src/core/session/session-recorder';
 import { SessionStore } from '../../../src/core/session/session-store';
 import type { UICallback } from '../../../src/core/ui';
 import { LineQueue } from '../../../src/terminal-ui/line-source';
-import { ReplSession, type ReplAgent } from '../../../src/terminal-ui/repl-session';
+import { ReplSession, type ReplAgent, type ReplOptions } from '../../../src/terminal-ui/repl-session';
 import { FakeProvider, lastUserText } from '../../fixtures/fake-provider';
+import { waitForScreen } from '../../helpers/terminal-screen';
 
 const workspace = join(__dirname, '../../../../test/fixtures/workspace');
 
 /** A REPL over a scripted line queue, its output captured. */
-function harness(agent: ReplAgent, options: { typeAhead?: 'inject' | 'queue'; recorder?: SessionRecorder } = {}) {
+function harness(agent: ReplAgent, options: Partial<Pick<ReplOptions, 'typeAhead' | 'recorder' | 'nextAgent' | 'onStatus'>> = {}) {
   const input = new LineQueue();
   let output = '';
   const repl = new ReplSession({ agent, input, io: { write: (t) => (output += t) }, color: false, echoInput: true, ...options });
-  const waitFor = async (pattern: RegExp, timeoutMs = 10_000): Promise<void> => {
-    const start = Date.now();
-    while (!pattern.test(output)) {
-      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${pattern}; output so far:\n${output}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  const waitFor = (pattern: RegExp, timeoutMs?: number) => waitForScreen(() => output, pattern, timeoutMs);
   return { input, repl, waitFor, output: () => output };
 }
 
@@ -204,5 +199,43 @@ describe('ReplSession with a stand-in agent', () => {
     await repl.run();
     assert.match(output(), /Unknown command \/nope/);
     assert.deepEqual(agent.prompts, []);
+  });
+
+  it('the host may put another agent in place before a line runs and after /clear; the status hears of each turn', async () => {
+    const answer = (name: string) => async (text: string): Promise<TurnResult> => ({ status: 'completed', text: `${name}: ${text}`, usage, iterations: 1 });
+    const first = standIn(answer('first'));
+    const rebuilt = standIn(answer('rebuilt'));
+    const fresh = standIn(answer('fresh'));
+    const asked: string[] = [];
+    const statuses: Array<boolean | undefined> = [];
+    let settingsChanged = false;
+    const { input, repl, waitFor, output } = harness(first, {
+      typeAhead: 'queue',
+      nextAgent: async (reason, current) => {
+        asked.push(`${reason}:${current === first ? 'first' : current === rebuilt ? 'rebuilt' : 'fresh'}`);
+        if (reason === 'clear') return { agent: fresh };
+        if (!settingsChanged) return undefined;
+        settingsChanged = false; // rebuilt once, as a host does after a settings change
+        return { agent: rebuilt, models: [{ role: 'action', provider: 'OpenAI', model: 'rebuilt-model' }] };
+      },
+      onStatus: (change) => statuses.push(change.busy),
+    });
+    const done = repl.run();
+    input.push('one');
+    await waitFor(/first: one/);
+    settingsChanged = true;
+    input.push('two');
+    await waitFor(/rebuilt: two/);
+    input.push('/models');
+    await waitFor(/rebuilt-model/);
+    input.push('/clear');
+    input.push('three');
+    await waitFor(/fresh: three/);
+    input.end();
+    await done;
+    assert.deepEqual([first.prompts, rebuilt.prompts, fresh.prompts], [['one'], ['two'], ['three']]);
+    assert.deepEqual(asked, ['line:first', 'line:first', 'line:rebuilt', 'line:rebuilt', 'clear:rebuilt', 'line:fresh']);
+    assert.deepEqual(statuses.filter((b) => b !== undefined), [true, false, true, false, true, false], 'busy and idle around each turn');
+    assert.doesNotMatch(output(), /Error/);
   });
 });

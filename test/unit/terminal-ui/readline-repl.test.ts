@@ -5,6 +5,7 @@ import type { Agent } from '../../../src/core/agent/agent';
 import { createMainAgent } from '../../../src/core/agent/create-agent';
 import { startReadlineRepl } from '../../../src/terminal-ui/readline-repl';
 import { FakeProvider, lastUserText } from '../../fixtures/fake-provider';
+import { keystrokes, waitForScreen } from '../../helpers/terminal-screen';
 
 const workspace = join(__dirname, '../../../../test/fixtures/workspace');
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]/g;
@@ -25,16 +26,9 @@ function keyboard(agent: Agent) {
   );
   const repl = startReadlineRepl({ input: keys, output, terminal: true, agent, front: 'vscode' });
   const screen = () => written.replace(ANSI, '').replace(/\r\n/g, '\n');
-  const waitFor = async (pattern: RegExp, timeoutMs = 10_000): Promise<void> => {
-    const start = Date.now();
-    while (!pattern.test(screen())) {
-      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${pattern}; screen so far:\n${screen()}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  // A terminal sends each keystroke on its own (a burst of characters is a paste to readline).
+  const waitFor = (pattern: RegExp, timeoutMs?: number) => waitForScreen(screen, pattern, timeoutMs);
   const type = (data: string) => {
-    for (const key of data.match(/\x1b\[[0-9;]*[A-Za-z~]|[\s\S]/gu) ?? []) keys.write(key);
+    for (const key of keystrokes(data)) keys.write(key);
   };
   return { type, repl, screen, waitFor, raw: () => written };
 }

@@ -85,6 +85,14 @@ describe('PendingRequests with a companion (inline diff approval)', () => {
     const decision = requests.approval(edit, new AbortController().signal);
     const card = transcript.list()[0] as ChatEntryOf<'approval'>;
     assert.equal(card.request.hunks, 2);
+    assert.deepEqual(
+      card.request.hunkPreviews?.map((p) => [p.index, p.where, p.lines]),
+      [
+        [0, 'line 1', '-a\n+A\n b\n c'],
+        [1, 'line 4', ' b\n c\n-d\n+D'],
+      ],
+      'the card lists the same hunks, each to decide on its own',
+    );
     assert.equal('proposed' in card.request, false);
     assert.equal(opened.length, 1);
     assert.equal(opened[0]!.id, card.id);

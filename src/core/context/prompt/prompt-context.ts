@@ -23,6 +23,8 @@ export interface PromptContext {
   provider?: PromptProvider;
   sessionId?: string;
   scratchDir?: string;
+  /** The skills invoke_skill can load: the prompt lists their names and descriptions, never their bodies. */
+  skills?: ReadonlyArray<{ name: string; description: string }>;
 }
 
 /** The main agent always knows its workspace. */

@@ -1,4 +1,5 @@
 import { renderTemplate } from '../../templates';
+import { INVOKE_SKILL_TOOL } from '../../skills/skill';
 import type { PromptContext } from './prompt-context';
 
 /**
@@ -45,6 +46,11 @@ export class PromptVariables {
     set('SESSION_ID', ctx.sessionId);
     set('SCRATCH_DIR', ctx.scratchDir);
     set('SUBAGENT_TYPES', ctx.subagentTypes?.join(', '));
+    // The skills index: one line per skill; the tool's name only where it is registered.
+    if (ctx.skills?.length) {
+      set('SKILL_TOOL.name', INVOKE_SKILL_TOOL);
+      set('SKILLS_INDEX', ctx.skills.map((s) => `- ${s.name}: ${s.description}`).join('\n'));
+    }
     return new PromptVariables(values);
   }
 

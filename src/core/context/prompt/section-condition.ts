@@ -10,6 +10,7 @@ export const SECTION_CONDITIONS = [
   'provider:anthropic',
   'provider:fireworks',
   'session_id',
+  'has_skills',
 ] as const;
 export type SectionCondition = (typeof SECTION_CONDITIONS)[number];
 
@@ -26,6 +27,8 @@ export function conditionHolds(condition: SectionCondition, ctx: PromptContext):
       return ctx.todoEnabled === true;
     case 'session_id':
       return Boolean(ctx.sessionId);
+    case 'has_skills':
+      return (ctx.skills?.length ?? 0) > 0;
     case 'provider:openai':
     case 'provider:anthropic':
     case 'provider:fireworks':

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
-import { parseFrontmatter } from '../../subagents/custom-agents';
+import { parseFrontmatter } from '../../frontmatter';
 import { SECTION_CONDITIONS } from './section-condition';
 
 /** A section file's frontmatter: what the composer needs to decide on it without reading its body. */

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { createMainAgent } from '../../../../src/core/agent/create-agent';
 import { BUILTIN_SUBAGENTS, subagentTools } from '../../../../src/core/subagents/specs';
 import { createBuiltinRegistry } from '../../../../src/core/tools/builtin-tools';
+import { createInvokeSkillTool } from '../../../../src/core/skills/invoke-skill-tool';
+import { SkillCatalog } from '../../../../src/core/skills/skill-catalog';
 import { allToolResults, FakeProvider, type RecordedRequest } from '../../../fixtures/fake-provider';
 import { recordingUI, systemOf } from '../../../helpers/hook-workspace';
 
@@ -20,7 +22,8 @@ const typeOf = (req: RecordedRequest) => /You are ([A-Za-z-]+)/.exec(systemOf(re
 describe('mode gating through the real factory', function () {
   this.timeout(30_000);
   const fake = new FakeProvider();
-  const registry = createBuiltinRegistry();
+  // The factory adds invoke_skill to the builtin tools (the builtin skills are always there).
+  const registry = createBuiltinRegistry().register(createInvokeSkillTool(new SkillCatalog([])));
   const writeTools = registry.names().filter((n) => registry.get(n)!.readOnly === false);
   let workspace: string;
   let home: string;

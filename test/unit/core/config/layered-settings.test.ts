@@ -49,6 +49,8 @@ describe('layered settings', () => {
       thinkingLevel: ['low', 'medium', 'high', 'off'],
       'playbook.learn': ['0', true, false, true],
       maxIterations: [undefined, 10, 20, 30],
+      web_search_provider: [undefined, 'searxng', 'duckduckgo', 'searxng'],
+      chromium_path: [undefined, '/user/chromium', '/project/chromium', '/flag/chromium'],
       'roles.thinking': ['env-think', { model: 'user-think' }, { model: 'project-think' }, { model: 'flag-think' }],
       'roles.critique': ['env-critic', { model: 'user-critic' }, { model: 'project-critic' }, { model: 'flag-critic' }],
       'roles.vision': ['env-vision', { model: 'user-vision' }, { model: 'project-vision' }, { model: 'flag-vision' }],

@@ -9,12 +9,12 @@ import { LONG_SESSION_ITERATIONS } from '../../../fixtures/long-session/script';
 /**
  * The 40-iteration session of test/fixtures/long-session (reads, searches, test runs, edits over a
  * generated project) through createMainAgent — every built-in tool, the composed prompt, offloading
- * and staged compaction — on the real openai SDK against the fake provider, with a window of 9,000
- * tokens: the raw session would be about seven times that.
+ * and staged compaction — on the real openai SDK against the fake provider, with a window of 10,000
+ * tokens: the raw session would be about six times that.
  */
 describe('a 40-iteration session in a small window (integration: real agent, tools and SDK)', function () {
   this.timeout(180_000);
-  const WINDOW = 9_000;
+  const WINDOW = 10_000;
   const fake = new FakeProvider();
   const home = mkdtempSync(join(tmpdir(), 'opendev-long-'));
   let run: LongSessionRun;

@@ -38,7 +38,7 @@ describe('subagent specs (appendix G)', () => {
     for (const name of ['PR-Reviewer', 'Security-Reviewer']) assert.deepEqual(tools(name), [...EXPLORER_TOOLS, 'run_command', 'task_complete']);
     assert.deepEqual(tools('Web-Clone'), ['capture_web_screenshot', 'analyze_image', 'write_file', 'read_file', 'run_command', 'list_files', 'task_complete']);
     assert.deepEqual(tools('Web-Generator'), ['write_file', 'edit_file', 'run_command', 'list_files', 'read_file', 'task_complete']);
-    assert.deepEqual(tools('Project-Init'), ['read_file', 'search', 'list_files', 'run_command', 'write_file', 'task_complete']);
+    assert.deepEqual(tools('Project-Init'), ['read_file', 'search', 'list_files', 'run_command', 'write_file', 'edit_file', 'task_complete']);
     assert.deepEqual(tools('Ask-User'), []);
     assert.equal(findSpec(BUILTIN_SUBAGENTS, 'Ask-User')!.uiOnly, true);
   });

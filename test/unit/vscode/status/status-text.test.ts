@@ -33,4 +33,9 @@ describe('status bar text', () => {
     assert.doesNotMatch(statusTooltip(base), /^Cost:/m);
     assert.match(statusTooltip({ ...base, cost: { inputTokens: 10, cachedTokens: 0, outputTokens: 5, calls: 1 } }), /^Cost: price unknown \(10 in, 5 out, 1 call\)$/m);
   });
+
+  it('names the OpenDev terminal tab when the status is one of its, and says a click shows it', () => {
+    assert.match(statusTooltip({ ...base, terminal: 'OpenDev Agent 2', busy: true }), /^OpenDev in the terminal "OpenDev Agent 2" \(working…\): click to show it$/m);
+    assert.match(statusTooltip(base), /^OpenDev: click to open the chat$/m);
+  });
 });

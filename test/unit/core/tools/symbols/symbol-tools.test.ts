@@ -78,6 +78,7 @@ function fakeEditor(): FakeEditor {
       return { files: edits.map((e) => e.file), diagnosticsAfter: async (f) => editor.diagnosticsAfterEdit.filter((d) => d.file === f), dispose: () => {} };
     },
     diagnostics: async () => [],
+    watchWrite: (file) => ({ diagnosticsAfter: async () => editor.diagnosticsAfterEdit.filter((d) => d.file === file), dispose: () => {} }),
   };
   return editor;
 }

@@ -1,0 +1,36 @@
+import { loadTemplateSections, renderTemplate } from '../templates';
+
+/** The sections of `templates/mcp/texts.md`: what the model reads about MCP calls and search_tools. */
+export type McpTextName =
+  | 'error_unavailable'
+  | 'error_disabled'
+  | 'error_unknown_tool'
+  | 'error_timeout'
+  | 'error_crashed'
+  | 'error_interrupted'
+  | 'error_protocol'
+  | 'not_object'
+  | 'image'
+  | 'image_unsaved'
+  | 'audio'
+  | 'blob'
+  | 'resource_link'
+  | 'empty'
+  | 'search_found'
+  | 'search_none'
+  | 'search_unavailable';
+
+const FILE = 'mcp/texts.md';
+
+/** A section rendered with `vars`; a missing template degrades to the variables themselves, never to nothing. */
+export function mcpText(name: McpTextName, vars: Record<string, string> = {}): string {
+  const section = loadTemplateSections(FILE).get(name);
+  return section ? renderTemplate(section, vars) : `${name} ${Object.values(vars).join(' ')}`.trim();
+}
+
+/** "1.4 KB", for notes about content that is not shown. */
+export function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

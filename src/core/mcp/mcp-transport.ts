@@ -1,0 +1,47 @@
+// How the SDK reaches one server: a child process over stdio (its stderr kept for error
+// messages), Streamable HTTP, or the older HTTP+SSE for servers that only speak that.
+import { resolve } from 'node:path';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerConfig } from './mcp-types';
+
+export type McpTransportKind = 'stdio' | 'http' | 'sse';
+
+export function transportKind(config: McpServerConfig): McpTransportKind {
+  if ('command' in config) return 'stdio';
+  return config.type === 'sse' ? 'sse' : 'http';
+}
+
+/** A new transport for `config`; a stdio server runs in `cwd` (its entry's relative `cwd` resolves from there) and writes its stderr to `stderr`. */
+export function createTransport(config: McpServerConfig, cwd: string, stderr: TailBuffer): Transport {
+  if ('command' in config) {
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      // The SDK passes a safe minimum of the environment (PATH, HOME, USER, SHELL, TERM, LOGNAME);
+      // anything else a server needs comes from its entry's `env` (with ${VAR} expanded).
+      env: config.env,
+      cwd: resolve(cwd, config.cwd ?? '.'),
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer | string) => stderr.append(chunk.toString()));
+    return transport;
+  }
+  const requestInit = config.headers ? { headers: config.headers } : undefined;
+  if (config.type === 'sse') return new SSEClientTransport(new URL(config.url), { requestInit });
+  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+}
+
+/** The last `max` characters written (a server's stderr, for error messages). */
+export class TailBuffer {
+  private value = '';
+  constructor(private readonly max: number) {}
+  append(chunk: string): void {
+    this.value = (this.value + chunk).slice(-this.max);
+  }
+  get text(): string {
+    return this.value;
+  }
+}

@@ -1,0 +1,128 @@
+// The "MCP Servers" view's actions (opendev.mcp.*): Connect, Disconnect, Test, Enable, Disable,
+// Remove on a server; Add and Refresh in its title bar. Connect and Test run on the chat's own
+// session (building its agent when there is none yet); configuration changes are written to the
+// settings files and the session's servers re-read. Outcomes and failures are told, never thrown.
+import * as vscode from 'vscode';
+import { addMcpServer, mcpConfigFiles, removeMcpServer, setMcpServerEnabled, type McpEditOutcome } from '../../core/mcp/mcp-config-edit';
+import { formatTestResult } from '../../core/mcp/mcp-status-format';
+import type { McpHubApi } from '../../core/mcp/mcp-types';
+import { askForServer } from './add-server-input';
+import { MCP_VIEW_ID, type McpHubSource, type McpServersView } from './mcp-servers-view';
+import type { McpNode } from './mcp-tree-items';
+
+export interface McpCommandDeps {
+  view: McpServersView;
+  source: McpHubSource;
+  /** The chat's agent is working: configuration changes wait. */
+  busy(): boolean;
+}
+
+const NO_FOLDER = 'OpenDev: open a folder first; MCP servers run in the session of a project.';
+const BUSY = 'OpenDev is working: wait for it to finish (or press Stop), then change the MCP servers.';
+const NO_SESSION = 'OpenDev could not start a session to reach the MCP servers; the chat says why.';
+
+export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpCommandDeps): void {
+  const { view, source } = deps;
+  const register = (id: string, run: (arg?: unknown) => Promise<void> | void) =>
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (arg?: unknown) => {
+        try {
+          await run(arg);
+        } catch (err) {
+          void vscode.window.showErrorMessage(`OpenDev: ${(err as Error).message ?? String(err)}`);
+        }
+      }),
+    );
+  const files = () => mcpConfigFiles(source.home(), source.workspaceRoot());
+  const progress = <T>(task: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: MCP_VIEW_ID } }, task);
+
+  /** The server a command is for: its tree item, its name, or (from a keybinding) one picked. */
+  const serverName = async (arg: unknown): Promise<string | undefined> => {
+    if (typeof arg === 'string') return arg;
+    if (isServerNode(arg)) return arg.status.name;
+    if (!source.workspaceRoot()) {
+      void vscode.window.showInformationMessage(NO_FOLDER);
+      return undefined;
+    }
+    const names = view.servers().map((s) => s.name);
+    if (names.length === 0) {
+      void vscode.window.showInformationMessage('OpenDev: no MCP servers are configured; add one with "OpenDev: Add MCP Server".');
+      return undefined;
+    }
+    return vscode.window.showQuickPick(names, { placeHolder: 'MCP server' });
+  };
+  const sessionHub = async (): Promise<McpHubApi | undefined> => {
+    if (!source.workspaceRoot()) return void vscode.window.showInformationMessage(NO_FOLDER);
+    const hub = await source.ready();
+    if (!hub) void vscode.window.showWarningMessage(NO_SESSION);
+    return hub;
+  };
+  /** A configuration change: written, then the session's servers re-read and the view redrawn. */
+  const applied = async (change: () => Promise<McpEditOutcome>, announce: (message: string) => void): Promise<void> => {
+    if (deps.busy()) return void vscode.window.showWarningMessage(BUSY);
+    const outcome = await change();
+    if (!outcome.ok) {
+      void (outcome.usage ? vscode.window.showWarningMessage(`OpenDev: ${outcome.message}`) : vscode.window.showErrorMessage(`OpenDev: ${outcome.message}`));
+      return;
+    }
+    if (outcome.written.length > 0) await source.current()?.reload();
+    view.refresh();
+    announce(outcome.message);
+  };
+  const statusBar = (message: string) => void vscode.window.setStatusBarMessage(`OpenDev: ${message.split('\n')[0]}`, 6000);
+
+  register('opendev.mcp.refresh', async () => {
+    await source.current()?.reload();
+    view.refresh();
+  });
+  register('opendev.mcp.connect', async (arg) => {
+    const name = await serverName(arg);
+    const hub = name ? await sessionHub() : undefined;
+    if (!name || !hub) return;
+    const status = await progress(() => hub.connect(name));
+    if (status.state !== 'running') void vscode.window.showErrorMessage(`OpenDev: MCP server "${name}" did not start (${status.state})${status.error ? `: ${status.error}` : '.'}`);
+  });
+  register('opendev.mcp.disconnect', async (arg) => {
+    const name = await serverName(arg);
+    if (!name) return;
+    if (deps.busy()) return void vscode.window.showWarningMessage(BUSY);
+    await source.current()?.disconnect(name);
+  });
+  register('opendev.mcp.test', async (arg) => {
+    const name = await serverName(arg);
+    const hub = name ? await sessionHub() : undefined;
+    if (!name || !hub) return;
+    const result = await progress(() => hub.test(name));
+    const text = `OpenDev: ${formatTestResult(name, result)}`;
+    void (result.ok ? vscode.window.showInformationMessage(text) : vscode.window.showErrorMessage(text));
+  });
+  for (const enabled of [true, false]) {
+    register(enabled ? 'opendev.mcp.enable' : 'opendev.mcp.disable', async (arg) => {
+      const name = await serverName(arg);
+      if (name) await applied(() => setMcpServerEnabled(files(), name, enabled, { command: '/mcp' }), statusBar);
+    });
+  }
+  register('opendev.mcp.remove', async (arg) => {
+    const name = await serverName(arg);
+    if (!name) return;
+    const file = view.servers().find((s) => s.name === name)?.file;
+    const answer = await vscode.window.showWarningMessage(`Remove the MCP server "${name}"${file ? ` from ${file}` : ''}?`, { modal: true }, 'Remove');
+    if (answer === 'Remove') await applied(() => removeMcpServer(files(), name, { command: '/mcp' }), statusBar);
+  });
+  register('opendev.mcp.add', async () => {
+    const request = await askForServer(files());
+    if (!request) return;
+    const target = request.scope === 'project' ? files().project : files().user;
+    await applied(
+      () => addMcpServer(files(), request, { command: '/mcp' }),
+      (message) =>
+        void vscode.window.showInformationMessage(`OpenDev: ${message}`, 'Open File').then((choice) => {
+          if (choice && target) void vscode.window.showTextDocument(vscode.Uri.file(target));
+        }),
+    );
+  });
+}
+
+function isServerNode(arg: unknown): arg is Extract<McpNode, { kind: 'server' }> {
+  return typeof arg === 'object' && arg !== null && (arg as McpNode).kind === 'server';
+}

@@ -28,12 +28,18 @@ export class Attachments {
       e.preventDefault(); // the file's name is not pasted as text
       void this.add(files);
     });
-    form.addEventListener('dragover', (e) => {
+    // A file drag over the composer stays here. VS Code's webview host listens on the window: a
+    // dragenter nobody took, or any dragover that reaches it, hands the drag to the workbench
+    // (the view stops taking pointer events and the drop opens the file in an editor instead).
+    const acceptFiles = (e: DragEvent) => {
       if (e.dataTransfer?.types.includes('Files')) {
         e.preventDefault();
+        e.stopPropagation();
         e.dataTransfer.dropEffect = 'copy';
       }
-    });
+    };
+    form.addEventListener('dragenter', acceptFiles);
+    form.addEventListener('dragover', acceptFiles);
     form.addEventListener('drop', (e) => {
       const files = [...(e.dataTransfer?.files ?? [])];
       if (files.length === 0) return;

@@ -55,15 +55,19 @@ export function formatCost(cost: CostView | undefined): { text: string; title: s
 }
 
 /**
- * "Context 42%" with the window and the last reduction in the tooltip; the level drives the
- * colour (≥70% the compactor starts working, ≥90% it masks aggressively).
+ * "Context 42%", and after a reduction "Context 12% · full compaction freed 3.4k tokens"; the
+ * tooltip has the exact tokens of the window. The level drives the colour (≥70% the compactor
+ * starts working, ≥90% it masks aggressively).
  */
 export function formatContext(context: ContextView | undefined): { text: string; title: string; level: 'ok' | 'warn' | 'high' } {
   if (!context || context.contextWindow === 0) return { text: '', title: '', level: 'ok' };
   const pct = Math.round(context.pressure * 100);
-  const stage = context.lastStage ? `; last reduction: ${context.lastStage.replace(/_/g, ' ')}${context.lastFreed ? ` freed ${context.lastFreed.toLocaleString('en-US')} tokens` : ''}` : '';
-  const title = `${context.promptTokens.toLocaleString('en-US')} of ${context.contextWindow.toLocaleString('en-US')} context tokens in use${stage}`;
-  return { text: `Context ${pct}%`, title, level: pct >= 90 ? 'high' : pct >= 70 ? 'warn' : 'ok' };
+  const stage = context.lastStage?.replace(/_/g, ' ');
+  const freed = (format: (n: number) => string) => (context.lastFreed ? ` freed ${format(context.lastFreed)} tokens` : '');
+  const title =
+    `${context.promptTokens.toLocaleString('en-US')} of ${context.contextWindow.toLocaleString('en-US')} context tokens in use` +
+    (stage ? `; last reduction: ${stage}${freed((n) => n.toLocaleString('en-US'))}` : '');
+  return { text: `Context ${pct}%${stage ? ` · ${stage}${freed(compact)}` : ''}`, title, level: pct >= 90 ? 'high' : pct >= 70 ? 'warn' : 'ok' };
 }
 
 function compact(n: number): string {

@@ -7,7 +7,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { createMainAgent } from '../../src/core/agent/create-agent';
 import { silentUI } from '../../src/core/ui';
 import { FakeProvider } from '../../test/fixtures/fake-provider';
@@ -15,10 +14,7 @@ import { editorHostPorts } from '../../test/helpers/editor-ports';
 import { runLongSession, type LongSessionRun } from '../../test/fixtures/long-session/run-session';
 import { LONG_SESSION_ITERATIONS } from '../../test/fixtures/long-session/script';
 import { printTable } from '../stats';
-
-// A subpath export, which the project's node10 module resolution cannot type.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const o200k = require('js-tiktoken/ranks/o200k_base') as TiktokenBPE;
+import { requestTokens } from '../tokens';
 
 /**
  * Two windows: 32k (small local models, or a long task on a large one), where the raw session
@@ -82,13 +78,8 @@ async function helloPrompt(fake: FakeProvider, home: string): Promise<{ system: 
   } finally {
     agent.dispose();
   }
-  const body = fake.requests[0]!.body;
-  const enc = new Tiktoken(o200k);
-  const count = (value: unknown) => enc.encode(typeof value === 'string' ? value : JSON.stringify(value)).length;
-  const messages = body.messages as Array<{ role: string; content: string }>;
-  const system = messages.filter((m) => m.role === 'system').reduce((n, m) => n + count(m.content), 0);
-  const tools = count(body.tools);
-  return { system, tools, total: system + tools + count(messages.filter((m) => m.role !== 'system')), toolCount: body.tools.length };
+  const { system, tools, total, toolNames } = requestTokens(fake.requests[0]!.body);
+  return { system, tools, total, toolCount: toolNames.length };
 }
 
 function mean(values: readonly number[]): number {

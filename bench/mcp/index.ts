@@ -7,16 +7,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { createMainAgent, type MainAgentOptions } from '../../src/core/agent/create-agent';
 import { silentUI } from '../../src/core/ui';
 import { FakeProvider } from '../../test/fixtures/fake-provider';
 import { editorHostPorts } from '../../test/helpers/editor-ports';
 import { entry, serverConfigs } from '../../test/helpers/mcp-servers';
 import { printTable } from '../stats';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const o200k = require('js-tiktoken/ranks/o200k_base') as TiktokenBPE;
+import { requestTokens } from '../tokens';
 
 const MCP_TOOLS = 150;
 /** filesystem (14) + memory (9) + the fixture's fixed 5: the rest are generated. */
@@ -90,21 +87,8 @@ async function hello(fake: FakeProvider, options: Pick<MainAgentOptions, 'home' 
   } finally {
     await agent.dispose();
   }
-  const body = fake.requests[0]!.body;
-  const enc = new Tiktoken(o200k);
-  const count = (value: unknown) => enc.encode(typeof value === 'string' ? value : JSON.stringify(value)).length;
-  const messages = body.messages as Array<{ role: string; content: string }>;
-  const system = messages.filter((m) => m.role === 'system').reduce((n, m) => n + count(m.content), 0);
-  const tools = count(body.tools);
-  const names = (body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
-  return {
-    system,
-    tools,
-    total: system + tools + count(messages.filter((m) => m.role !== 'system')),
-    toolCount: names.length,
-    mcpSchemas: names.filter((n) => n.startsWith('mcp__')).length,
-    registered,
-  };
+  const { system, tools, total, toolNames } = requestTokens(fake.requests[0]!.body);
+  return { system, tools, total, toolCount: toolNames.length, mcpSchemas: toolNames.filter((n) => n.startsWith('mcp__')).length, registered };
 }
 
 function fmt(n: number): string {

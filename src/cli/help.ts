@@ -4,7 +4,7 @@ export const HELP = `Usage: opendev [options]
   opendev -p "<prompt>"     run one prompt, print the answer, exit (0 = success)
   opendev                   start an interactive session in this terminal
   opendev -p /help          a prompt starting with / is a slash command, run without the model
-  opendev mcp <command>     list, add, remove, enable or disable MCP servers (opendev mcp --help)
+  opendev mcp <command>     list, add, remove, enable, disable, trust or untrust MCP servers (opendev mcp --help)
 
 Options:
   -p, --prompt <text>         the prompt to run non-interactively
@@ -56,10 +56,15 @@ export const MCP_HELP = `Usage: opendev mcp <command> [-C <dir>]
   opendev mcp enable <name>      turn it on or off where it is configured; a server from the project's
   opendev mcp disable <name>     .mcp.json gets an override in .opendev/settings.json (.mcp.json is
                                  never rewritten)
+  opendev mcp trust <name>       let a server the project defines start without asking (remembered in
+  opendev mcp untrust <name>     OPENDEV_HOME/mcp-trust.json for this project and this exact definition);
+                                 untrust forgets it, so the next start asks again
 
   -C, --working-dir <dir>        the project (default: the current directory)
 
 Servers are read from OPENDEV_HOME/settings.json ("mcp_servers"), the project's .mcp.json
 ("mcpServers", the format other agents use) and .opendev/settings.json ("mcp_servers"); for the same
 name the project settings win over .mcp.json, which wins over the user settings. No API key is needed.
+A server the project defines asks before its first start in a session (interactive sessions); with
+-p it starts only when trusted.
 Exit codes: 0 done · 1 a file could not be written or a server failed its check · 2 bad usage`;

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Agent } from '../core/agent/agent';
-import { createMainAgent } from '../core/agent/create-agent';
+import { createMainAgent, type MainAgentOptions } from '../core/agent/create-agent';
 import { createStreamTerminalPort } from '../core/process/stream-terminal';
 import { createSlashCommands } from '../core/commands/slash-commands';
 import { resolveOpendevHome } from '../core/config/opendev-home';
@@ -30,6 +30,10 @@ interface Setup {
   settings: ProviderSettings;
   roles: RoleSettings;
   agent: Agent;
+  /** A fresh agent with the same settings and a session id of its own (the conversation /clear starts). */
+  newAgent: () => Promise<Agent>;
+  /** Stops saving `agent`'s messages (it was replaced). */
+  unfollow: () => void;
   recorder: SessionRecorder;
   resumed: LoadedSession | undefined;
   /** The effective settings and their sources, for /config. */
@@ -55,7 +59,8 @@ async function main(argv: string[]): Promise<number> {
   const models = describeRoles(roles);
 
   if (options.prompt === undefined) {
-    return endingSession(agent, runRepl({ agent, recorder, commands, models, greeting: greeting(setup) }));
+    // The REPL disposes the agent it ends with (after /clear, another one with a session of its own).
+    return runRepl({ agent, recorder, commands, models, greeting: greeting(setup), newAgent: setup.newAgent, unfollow: setup.unfollow });
   }
 
   const controller = new AbortController();
@@ -103,11 +108,9 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
   const { settings, roles, thinking } = resolved;
   const store = new SessionStore({ home: resolveOpendevHome(env), onProblem: (p) => warn(`sessions: ${p}`) });
   const resumed = await resolveResume(store, options, workspaceRoot, warn);
-  const agent = await createMainAgent({
+  const agentOptions: MainAgentOptions = {
     roles,
     workspaceRoot,
-    // A resumed conversation keeps its id: its undo history, scratch folder and hooks' session_id go on.
-    ...(resumed ? { sessionId: resumed.record.meta.id } : {}),
     thinkingLevel: thinking,
     approvalLevel: resolved.approval,
     playbookLearning: resolved.playbookLearning,
@@ -119,13 +122,18 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     },
     web: resolved.web,
     ...(resolved.maxIterations !== undefined ? { maxIterations: resolved.maxIterations } : {}),
-  });
+    // -p: nobody can allow a server the project defines; only those trusted before (`opendev mcp trust`) start.
+    ...(interactive ? {} : { mcp: { unattended: true } }),
+  };
+  // A resumed conversation keeps its id: its undo history, scratch folder and hooks' session_id go on.
+  const agent = await createMainAgent({ ...agentOptions, ...(resumed ? { sessionId: resumed.record.meta.id } : {}) });
   const cost = resumed?.record.meta.cost;
   if (resumed) agent.restore(resumed.messages, cost ? { ...cost, usd: cost.usd } : undefined);
   const recorder = new SessionRecorder(store, workspaceRoot, resumed?.record, { generateTitles: sessionTitlesFromEnv(env) ?? true, onProblem: warn });
-  recorder.follow(agent); // each message is saved as it joins the conversation
+  const unfollow = recorder.follow(agent); // each message is saved as it joins the conversation
+  const newAgent = () => createMainAgent(agentOptions);
   // -p's headless UI answers approvals by this level, so it must be the layered one.
-  return { options: { ...options, approval: resolved.approval }, workspaceRoot, settings, roles, agent, recorder, resumed, settingsReport: resolved.report };
+  return { options: { ...options, approval: resolved.approval }, workspaceRoot, settings, roles, agent, newAgent, unfollow, recorder, resumed, settingsReport: resolved.report };
 }
 
 function greeting({ settings, workspaceRoot, resumed, agent }: Setup): string {

@@ -1,4 +1,4 @@
-// `opendev mcp list|add|remove|enable|disable`: the MCP configuration from the command line, with no
+// `opendev mcp list|add|remove|enable|disable|trust|untrust`: the MCP configuration from the command line, with no
 // model and no API key (paper, appendix J). Exit codes as the rest of the CLI: 0 done, 1 failed
 // (a file that cannot be written, a server that fails its check), 2 bad usage.
 import { existsSync, statSync } from 'node:fs';
@@ -19,7 +19,7 @@ export interface McpCliIo {
   stderr: (text: string) => void;
 }
 
-const SUBCOMMANDS = ['list', 'add', 'remove', 'enable', 'disable'] as const;
+const SUBCOMMANDS = ['list', 'add', 'remove', 'enable', 'disable', 'trust', 'untrust'] as const;
 const COMMAND = 'opendev mcp';
 
 /** `argv`: the words after `opendev mcp`. */
@@ -58,6 +58,7 @@ export async function runMcpCli(argv: readonly string[], io: McpCliIo): Promise<
   if (!existsSync(workspaceRoot) || !statSync(workspaceRoot).isDirectory()) return usage(`--working-dir ${workspaceRoot} is not a folder`);
   const home = resolveOpendevHome(io.env);
 
+  if (sub === 'trust' || sub === 'untrust') return trustCommand(sub, rest, { home, workspaceRoot, io, usage });
   if (sub !== 'list') {
     const outcome = await runMcpEdit(mcpConfigFiles(home, workspaceRoot), sub as McpEditSubcommand, rest, { command: COMMAND });
     if (outcome.ok) {
@@ -71,14 +72,7 @@ export async function runMcpCli(argv: readonly string[], io: McpCliIo): Promise<
   const test = rest.includes('--test');
   const unknown = rest.find((w) => w !== '--test');
   if (unknown) return usage(`list takes only --test (got "${unknown}")`);
-  // The session's own hub, with nothing started: list() is the configuration as a session sees it.
-  const hub = new McpHub({
-    registry: new ToolRegistry(),
-    home,
-    workspaceRoot,
-    load: () => loadMcpConfig({ home, workspaceRoot, env: io.env }),
-    onWarning: (warning) => io.stderr(`opendev mcp: ${warning}\n`),
-  });
+  const hub = sessionHub(home, workspaceRoot, io);
   try {
     if (!test) {
       io.stdout(`${formatServerTable(hub.list(), { command: COMMAND, footer: `${COMMAND} list --test starts each enabled server and checks it.` })}\n`);
@@ -89,6 +83,41 @@ export async function runMcpCli(argv: readonly string[], io: McpCliIo): Promise<
     io.stdout(`${formatServerTable(hub.list(), { command: COMMAND, footer: '' }).trimEnd()}\n`);
     for (const { name, result } of results) io.stdout(`${formatTestResult(name, result)}\n`);
     return results.every((r) => r.result.ok) ? EXIT.ok : EXIT.failure;
+  } finally {
+    await hub.dispose();
+  }
+}
+
+/** The session's own hub, with nothing started: list() is the configuration as a session sees it. */
+function sessionHub(home: string, workspaceRoot: string, io: McpCliIo): McpHub {
+  return new McpHub({
+    registry: new ToolRegistry(),
+    home,
+    workspaceRoot,
+    load: () => loadMcpConfig({ home, workspaceRoot, env: io.env }),
+    onWarning: (warning) => io.stderr(`opendev mcp: ${warning}\n`),
+  });
+}
+
+/** `trust <name>` / `untrust <name>`: the user's consent for a server the project defines, remembered or forgotten. */
+async function trustCommand(sub: 'trust' | 'untrust', words: string[], where: { home: string; workspaceRoot: string; io: McpCliIo; usage: (text: string) => number }): Promise<number> {
+  const { io } = where;
+  if (words.length !== 1) return where.usage(`use ${COMMAND} ${sub} <name>`);
+  const name = words[0]!;
+  const hub = sessionHub(where.home, where.workspaceRoot, io);
+  try {
+    if (!hub.servers().some((s) => s.name === name)) {
+      const known = hub.servers().map((s) => s.name);
+      return where.usage(`No MCP server "${name}" is configured${known.length ? ` (configured: ${known.join(', ')})` : ''}. ${COMMAND} list shows them.`);
+    }
+    const outcome = await hub.setTrust(name, sub === 'trust');
+    if (!outcome.ok) {
+      io.stderr(`opendev mcp: ${outcome.message}\n`);
+      return EXIT.failure;
+    }
+    const trusted = sub === 'trust' && hub.list().find((s) => s.name === name)?.trust !== undefined;
+    io.stdout(`${outcome.message}${trusted ? ` ${COMMAND} untrust ${name} takes it back.` : ''}\n`);
+    return EXIT.ok;
   } finally {
     await hub.dispose();
   }

@@ -80,12 +80,13 @@ export class ChatLiveState {
 
 /**
  * The context meter after a reading: a pressure reading replaces the gauge; a stage event (which
- * has no window size of its own) only records what ran and what it freed. Undefined before any reading.
+ * has no window size of its own) only records what ran and what it freed ("warn" reduces nothing,
+ * so it is not recorded as the last reduction). Undefined before any reading.
  */
 export function contextAfter(previous: ContextView | undefined, info: ContextInfo): ContextView | undefined {
   const reading = info.contextWindow > 0 ? { pressure: info.pressure, promptTokens: info.promptTokens, contextWindow: info.contextWindow } : previous;
   if (!reading) return undefined;
-  const stage = info.stage ? { lastStage: info.stage, lastFreed: info.tokensFreed ?? 0 } : previous?.lastStage ? { lastStage: previous.lastStage, lastFreed: previous.lastFreed } : {};
+  const stage = info.stage && info.stage !== 'warn' ? { lastStage: info.stage, lastFreed: info.tokensFreed ?? 0 } : previous?.lastStage ? { lastStage: previous.lastStage, lastFreed: previous.lastFreed } : {};
   return { pressure: reading.pressure, promptTokens: reading.promptTokens, contextWindow: reading.contextWindow, ...stage };
 }
 

@@ -105,7 +105,7 @@ export function readMaxIterations(): number | undefined {
   return layeredSettings().effective.values.maxIterations;
 }
 
-/** `web_search_provider` and `chromium_path` from the project's .opendev/settings.json (no opendev.* setting has them); unset: the defaults. */
+/** `web_search_provider` from the project's .opendev/settings.json (no opendev.* setting has it); the browser comes from OPENDEV_CHROMIUM only, since a project may not set `chromium_path`. */
 export function readWebSettings(): WebSettings {
   const v = layeredSettings().effective.values;
   return { ...(v.web_search_provider ? { searchProvider: v.web_search_provider } : {}), ...(v.chromium_path ? { chromiumPath: v.chromium_path } : {}) };

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { loadE2eHost, type E2eHost, type Workbench } from './host';
+import { chatSuite, type E2eHost, type Workbench } from './host';
 import { FakeProvider, lastUserText, toolResults } from '../fixtures/fake-provider';
 
 /**
@@ -24,20 +24,11 @@ describe('chat view (end to end)', function () {
   let wb: Workbench;
   let chat: Frame;
 
-  before(async () => {
-    await fake.start();
-    host = await loadE2eHost();
-    // Thinking off: each message is one model call, which the responder above scripts.
-    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
-    await host.runCommand(wb.page, 'OpenDev: New Chat');
-    chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
-  });
-  after(async () => {
-    await wb?.close();
-    await fake.stop();
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb?.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
+  // No key stored: the first test sees the setup card. Thinking off (the suite's default): each
+  // message is one model call, which the responder above scripts.
+  const suite = chatSuite(fake);
+  before(() => {
+    ({ host, wb, chat } = suite);
   });
 
   async function ask(text: string): Promise<void> {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { loadE2eHost, storeApiKey, type E2eHost, type Workbench } from './host';
+import { chatSuite, type Workbench } from './host';
 import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
 
 /**
@@ -29,27 +29,18 @@ describe('chat code blocks (end to end)', function () {
   const fake = new FakeProvider({
     responder: (req) => (/greeting/.test(lastUserText(req)) ? { text: ANSWER, chunkDelayMs: 1_200 } : { text: `echo: ${lastUserText(req)}` }),
   });
-  let host: E2eHost;
   let wb: Workbench;
   let chat: Frame;
 
-  before(async () => {
-    await fake.start();
-    host = await loadE2eHost();
+  const suite = chatSuite(fake, {
     // VS Code's default dark theme, the one most users see the colours in.
-    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off', 'workbench.colorTheme': 'Default Dark Modern' } });
+    userSettings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    apiKey: 'sk-e2e-test-key',
     // The test reads the clipboard back, as a paste would.
-    await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await storeApiKey(host, wb.page, 'sk-e2e-test-key');
-    await host.runCommand(wb.page, 'OpenDev: New Chat');
-    chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
+    prepare: (wb) => wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']),
   });
-  after(async () => {
-    await wb?.close();
-    await fake.stop();
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb?.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
+  before(() => {
+    ({ wb, chat } = suite);
   });
 
   it('highlights a streamed ts block once it is closed, without redrawing it as the answer goes on', async () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
+import { chatSuite, type Workbench } from './host';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
 
 /**
@@ -42,25 +42,13 @@ function respond(req: RecordedRequest): ScriptedTurn {
 describe('inline diff approval (end to end)', function () {
   this.timeout(180_000);
   const fake = new FakeProvider({ responder: respond });
-  let host: E2eHost;
   let wb: Workbench;
   let chat: Frame;
 
-  before(async () => {
-    await fake.start();
-    host = await loadE2eHost();
-    // VS Code's default dark theme: the screenshots show the card as most users see it.
-    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off', 'workbench.colorTheme': 'Default Dark Modern' } });
-    await storeApiKey(host, wb.page, 'sk-e2e-test-key');
-    await host.runCommand(wb.page, 'OpenDev: New Chat');
-    chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
-  });
-  after(async () => {
-    await wb?.close();
-    await fake.stop();
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb?.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
+  // VS Code's default dark theme: the screenshots show the card as most users see it.
+  const suite = chatSuite(fake, { userSettings: { 'workbench.colorTheme': 'Default Dark Modern' }, apiKey: 'sk-e2e-test-key' });
+  before(() => {
+    ({ wb, chat } = suite);
   });
 
   it('shows the edit in the diff editor with CodeLens; Accept on change 1 and Reject on change 2 apply exactly change 1', async () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
+import { chatSuite, type E2eHost, type Workbench } from './host';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
 
 /**
@@ -127,22 +127,15 @@ describe('chat view as the harness front end (end to end)', function () {
   let wb: Workbench;
   let chat: Frame;
 
-  before(async () => {
-    await fake.start();
-    host = await loadE2eHost();
-    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
-    mkdirSync(join(wb.workspace, '.opendev', 'plans'), { recursive: true });
-    writeFileSync(join(wb.workspace, PLAN_PATH), PLAN);
-    await storeApiKey(host, wb.page, 'sk-e2e-harness');
-    await host.runCommand(wb.page, 'OpenDev: New Chat');
-    chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
+  const suite = chatSuite(fake, {
+    apiKey: 'sk-e2e-harness',
+    prepare: (wb) => {
+      mkdirSync(join(wb.workspace, '.opendev', 'plans'), { recursive: true });
+      writeFileSync(join(wb.workspace, PLAN_PATH), PLAN);
+    },
   });
-  after(async () => {
-    await wb?.close();
-    await fake.stop();
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb?.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
+  before(() => {
+    ({ host, wb, chat } = suite);
   });
 
   const input = () => chat.locator('vscode-textarea[aria-label="Ask OpenDev"] textarea');

@@ -11,7 +11,7 @@ export interface Workbench {
 }
 
 export interface E2eHost {
-  openWorkbench(options: { userSettings?: Record<string, unknown> }): Promise<Workbench>;
+  openWorkbench(options: { userSettings?: Record<string, unknown>; env?: Record<string, string> }): Promise<Workbench>;
   runCommand(page: Page, title: string): Promise<void>;
   findFrame(page: Page, predicate: (frame: Frame) => Promise<boolean>, timeoutMs?: number): Promise<Frame>;
 }
@@ -37,24 +37,47 @@ export async function storeApiKey(host: E2eHost, page: Page, key: string): Promi
   await box.waitFor({ state: 'hidden' });
 }
 
+/** The chat view's input, by its accessible name: the element a chat frame is recognised by. */
+export const CHAT_INPUT = 'vscode-textarea[aria-label="Ask OpenDev"]';
+
+/** The chat view's frame, once its input is there (it appears a few seconds after the view opens). */
+export function findChat(host: E2eHost, page: Page, timeoutMs = 60_000): Promise<Frame> {
+  return host.findFrame(page, async (f) => (await f.locator(CHAT_INPUT).count()) > 0, timeoutMs);
+}
+
+/** "OpenDev: New Chat" from the palette, then the chat view's frame. */
+export async function openChat(host: E2eHost, page: Page): Promise<Frame> {
+  await host.runCommand(page, 'OpenDev: New Chat');
+  return findChat(host, page);
+}
+
 /** What a suite set up by workbenchSuite works with (read inside its tests). */
 export interface WorkbenchSuite {
   readonly host: E2eHost;
   readonly wb: Workbench;
 }
 
+/** What a suite adds to the shared setup: more user settings (over the defaults), the extension host's environment. */
+export interface WorkbenchSuiteOptions {
+  userSettings?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+type FakeModel = { openaiBaseUrl: string; start(): Promise<unknown>; stop(): Promise<unknown> };
+
 /**
  * The e2e suites' shared setup, as mocha hooks of the describe() that calls it: the fake provider
  * started, a workbench opened with the extension pointed at it (thinking off: one model call per
  * message), a screenshot of each failing test, and all of it closed after the suite.
  */
-export function workbenchSuite(fake: { openaiBaseUrl: string; start(): Promise<unknown>; stop(): Promise<unknown> }): WorkbenchSuite {
+export function workbenchSuite(fake: FakeModel, options: WorkbenchSuiteOptions = {}): WorkbenchSuite {
   let host: E2eHost | undefined;
   let wb: Workbench | undefined;
   before(async () => {
     await fake.start();
     host = await loadE2eHost();
-    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
+    const userSettings = { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off', ...options.userSettings };
+    wb = await host.openWorkbench({ userSettings, ...(options.env ? { env: options.env } : {}) });
   });
   after(async () => {
     await wb?.close();
@@ -71,6 +94,41 @@ export function workbenchSuite(fake: { openaiBaseUrl: string; start(): Promise<u
     get wb() {
       if (!wb) throw new Error('the workbench is not open');
       return wb;
+    },
+  };
+}
+
+export interface ChatSuiteOptions extends WorkbenchSuiteOptions {
+  /** Stored with Set API Key before the chat opens; without it the chat starts with no key. */
+  apiKey?: string;
+  /** Runs once the workbench is open, before the chat opens (files in the workspace, permissions). */
+  prepare?: (wb: Workbench) => Promise<void> | void;
+}
+
+export interface ChatSuite extends WorkbenchSuite {
+  /** The chat view's frame, opened by New Chat (a test that hides the view finds it again). */
+  readonly chat: Frame;
+}
+
+/** workbenchSuite, then (optionally) a key, then a new chat: the setup of the chat view's suites. */
+export function chatSuite(fake: FakeModel, options: ChatSuiteOptions = {}): ChatSuite {
+  const suite = workbenchSuite(fake, options);
+  let chat: Frame | undefined;
+  before(async () => {
+    await options.prepare?.(suite.wb);
+    if (options.apiKey) await storeApiKey(suite.host, suite.wb.page, options.apiKey);
+    chat = await openChat(suite.host, suite.wb.page);
+  });
+  return {
+    get host() {
+      return suite.host;
+    },
+    get wb() {
+      return suite.wb;
+    },
+    get chat() {
+      if (!chat) throw new Error('the chat is not open');
+      return chat;
     },
   };
 }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
+import { chatSuite, type Workbench } from './host';
 import { FakeProvider, lastUserText, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
 import { makePng } from '../helpers/png';
 
@@ -46,24 +46,12 @@ function respond(req: RecordedRequest): ScriptedTurn {
 describe('chat view: @ mentions, images, indicators, accessibility (end to end)', function () {
   this.timeout(180_000);
   const fake = new FakeProvider({ responder: respond });
-  let host: E2eHost;
   let wb: Workbench;
   let chat: Frame;
 
-  before(async () => {
-    await fake.start();
-    host = await loadE2eHost();
-    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off', 'opendev.approvalLevel': 'auto' } });
-    await storeApiKey(host, wb.page, 'sk-e2e-test-key');
-    await host.runCommand(wb.page, 'OpenDev: New Chat');
-    chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
-  });
-  after(async () => {
-    await wb?.close();
-    await fake.stop();
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb?.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
+  const suite = chatSuite(fake, { userSettings: { 'opendev.approvalLevel': 'auto' }, apiKey: 'sk-e2e-test-key' });
+  before(() => {
+    ({ wb, chat } = suite);
   });
 
   const input = () => chat.locator('vscode-textarea[aria-label="Ask OpenDev"] textarea');

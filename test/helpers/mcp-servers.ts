@@ -28,8 +28,9 @@ export const serverConfigs = {
 /** The fixture's fixed tools, beside the generated ones. */
 export const FIXTURE_FIXED_TOOLS = 5;
 
-export function entry(name: string, config: McpServerConfig, enabled = true): McpServerEntry {
-  return { name, config, source: 'project', file: '(test)', enabled };
+/** A configured server; the user's own by default (a project's asks before it first starts). */
+export function entry(name: string, config: McpServerConfig, enabled = true, source: McpServerEntry['source'] = 'user'): McpServerEntry {
+  return { name, config, source, file: '(test)', enabled };
 }
 
 /** A `load` for the hub: these servers, no warnings. */

@@ -61,6 +61,7 @@ function sitePage(path: string, otherHost: string): { title: string; links: Arra
     '/site/c': [['/site/c1', 'Tuning details']],
     '/site/c1': [],
     '/big/': [['/huge', 'A huge page'], ['/article', 'An article']],
+    '/guarded/': [['/to-metadata', 'Credentials'], ['/article', 'An article']],
   };
   const links = pages[path];
   return links ? { title: `Page ${path}`, links } : undefined;
@@ -116,6 +117,19 @@ function route(req: IncomingMessage, res: ServerResponse, otherHost: string): vo
     case '/moved':
       res.writeHead(302, { location: '/article' });
       return void res.end();
+    case '/to-metadata':
+      // What a hostile page does to reach a cloud's credentials: a redirect to the metadata address.
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' });
+      return void res.end();
+    case '/to-alias': {
+      // The same through a name (tests map it to a link-local address in their lookup).
+      res.writeHead(302, { location: `http://metadata-alias.test:${req.socket.localPort}/secret` });
+      return void res.end();
+    }
+    case '/framed-metadata':
+      return html('<html><body><h1>Innocent page</h1><iframe src="/to-metadata" width="600" height="300"></iframe></body></html>');
+    case '/scripted-metadata':
+      return html('<html><body><div id="root"></div><script>location.href = "http://169.254.169.254/latest/meta-data/";</script></body></html>');
     case '/notes.txt':
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       return void res.end('plain notes\nline two\n');

@@ -114,7 +114,7 @@ describe('chat in VS Code', () => {
 });
 
 describe('manifest in VS Code', () => {
-  it('registers every palette command, and the ones still to come say so instead of failing', async () => {
+  it('registers every palette command; Open OpenDev Terminal opens an agent tab; Undo and Compact answer in the chat instead of failing', async () => {
     const api = await activateOpenDev();
     const all = await vscode.commands.getCommands(true);
     for (const id of ['newChat', 'openTerminal', 'stop', 'undo', 'setApiKey', 'selectModel', 'showSessions', 'compact', 'switchMode', 'openPlaybook']) {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { allToolResults } from '../fixtures/fake-provider';
 import { startWebSite, type WebSite } from '../helpers/web-site';
@@ -83,6 +84,51 @@ describe('Web tools in VS Code', function () {
       assert.equal(toolResult!.content, `Opened ${target} in the user's browser.`);
     } finally {
       (vscode.env as { openExternal: typeof vscode.env.openExternal }).openExternal = original;
+    }
+  });
+
+  it('capture_web_screenshot asks for approval, then writes the PNG into the workspace', async () => {
+    const shots = join(suite.folder, '.opendev', 'screenshots');
+    rmSync(shots, { recursive: true, force: true });
+    try {
+      fake.enqueue({ toolCalls: [{ id: 'shot', name: 'capture_web_screenshot', arguments: { url: site.url('/article'), full_page: false, viewport: '800x600' } }] }, { text: 'Saved the screenshot.' });
+      const turn = suite.api.send('take a screenshot of the article');
+      await until(() => suite.api.transcript().some((e) => e.kind === 'approval' && e.state === 'pending'), 'the approval card', 30_000);
+      assert.ok(!existsSync(shots), 'nothing is written before the user agrees');
+      const card = suite.api.transcript().find((e) => e.kind === 'approval' && e.state === 'pending');
+      assert.ok(card?.kind === 'approval' && card.request.toolName === 'capture_web_screenshot');
+      assert.deepEqual(suite.api.answer({ type: 'answerApproval', id: card.id, decision: { action: 'allow' } }), { ok: true });
+      assert.equal((await turn)?.status, 'completed');
+      const [name, ...others] = readdirSync(shots);
+      assert.deepEqual(others, [], 'one capture, one file');
+      assert.match(name!, /^127\.0\.0\.1-\d{8}-\d{6}-\d{3}\.png$/);
+      const png = readFileSync(join(shots, name!));
+      assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+      assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [800, 600]);
+      const [toolResult] = allToolResults(fake.requests.at(-1)!);
+      assert.match(toolResult!.content, new RegExp(`^Saved a screenshot of ${site.url('/article').replace(/\./g, '\\.')}: \\.opendev/screenshots/${name!.replace(/\./g, '\\.')} \\(PNG, 800×600, `));
+    } finally {
+      rmSync(shots, { recursive: true, force: true });
+    }
+  });
+
+  it('web_search reads a DuckDuckGo-shaped results page (OPENDEV_WEB_SEARCH_URL in the extension host), without asking', async () => {
+    // The tests run inside the extension host: the extension reads this process's environment when the tool runs.
+    const previous = process.env.OPENDEV_WEB_SEARCH_URL;
+    process.env.OPENDEV_WEB_SEARCH_URL = site.url('/html/');
+    try {
+      fake.enqueue({ toolCalls: [{ id: 'search', name: 'web_search', arguments: { query: 'typescript zod schema', max_results: 3 } }] }, { text: 'Zod is the first result.' });
+      const result = await suite.api.send('search for zod');
+      assert.equal(result?.status, 'completed');
+      const [toolResult] = allToolResults(fake.requests.at(-1)!);
+      assert.match(toolResult!.content, /^Results for "typescript zod schema" from duckduckgo:\n\n1\. Zod \| Documentation\n {3}https:\/\/zod\.dev\//);
+      assert.match(toolResult!.content, /\n3\. /);
+      assert.doesNotMatch(toolResult!.content, /\n4\. /, 'max_results is honoured');
+      assert.ok(site.requests.some((r) => r.startsWith('/html/?q=typescript+zod+schema')), 'the local endpoint was asked');
+      assert.ok(!suite.api.transcript().some((e) => e.kind === 'approval'), 'searching asks nothing');
+    } finally {
+      if (previous === undefined) delete process.env.OPENDEV_WEB_SEARCH_URL;
+      else process.env.OPENDEV_WEB_SEARCH_URL = previous;
     }
   });
 });

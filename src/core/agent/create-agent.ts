@@ -76,9 +76,10 @@ export interface MainAgentOptions {
   undo?: Partial<UndoSettings> | false;
   /**
    * MCP servers: default those of OPENDEV_HOME/settings.json, .mcp.json and .opendev/settings.json;
-   * false turns MCP off; tests pass the servers (`load`), bench/mcp also `eager`.
+   * false turns MCP off; tests pass the servers (`load`), bench/mcp also `eager`; `unattended`
+   * (`opendev -p`): nobody can allow a project's server, so only those trusted before start.
    */
-  mcp?: false | Pick<McpHubOptions, 'load' | 'eager' | 'timeouts'>;
+  mcp?: false | Pick<McpHubOptions, 'load' | 'eager' | 'timeouts' | 'unattended'>;
   /** `web_search_provider` and `chromium_path`; default DuckDuckGo and a browser found on the machine. */
   web?: WebSettings;
 }
@@ -160,7 +161,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   for (const warning of custom.warnings) startup.add(warning);
   // MCP servers start on first use; their tools join the registry deferred (search_tools finds them).
   // Subagents have allow-lists, so they never see MCP tools.
-  const mcp = await sessionMcpHub(options, services, startup.add);
+  const mcp = await sessionMcpHub(options, services, startup.add, relay.ui);
   const runSubagent: SubagentRunner = async (spec, task, run) => {
     // SubagentStart hooks may refuse the spawn (the model reads why) or give the subagent context.
     const start = await services.hooks.subagentStart(spec.name, run.agentId, run.signal);
@@ -290,9 +291,10 @@ function outputEconomy(services: SessionServices, canDelegate: boolean): { shape
 }
 
 /** The session's MCP servers (none started yet; all of them first when eager). */
-async function sessionMcpHub(options: MainAgentOptions, services: SessionServices, warn: (message: string) => void): Promise<McpHub | undefined> {
+async function sessionMcpHub(options: MainAgentOptions, services: SessionServices, warn: (message: string) => void, ui: UICallback): Promise<McpHub | undefined> {
   if (options.mcp === false) return undefined;
-  const hub = new McpHub({ registry: services.registry, workspaceRoot: options.workspaceRoot, home: options.home ?? resolveOpendevHome(), scratchDir: services.scratchDir, onWarning: warn, ...options.mcp });
+  // The turn's front end asks before a server the project defines first starts.
+  const hub = new McpHub({ registry: services.registry, workspaceRoot: options.workspaceRoot, home: options.home ?? resolveOpendevHome(), scratchDir: services.scratchDir, onWarning: warn, ui, ...options.mcp });
   if (options.mcp?.eager) await hub.startAll();
   return hub;
 }

@@ -10,7 +10,8 @@ const MAX_PARALLEL = 5;
  * gating) or rewrite its arguments; `after` observes results (PostToolUse hooks, snapshots).
  */
 export interface ToolLifecycle {
-  before?(call: ToolCall, ctx: ToolExecutionContext): Promise<{ proceed: true; call: ToolCall } | { proceed: false; result: ToolResult }>;
+  /** `notes` go before the tool's output, so the model learns what happened to its call (the user edited the command). */
+  before?(call: ToolCall, ctx: ToolExecutionContext): Promise<{ proceed: true; call: ToolCall; notes?: string[] } | { proceed: false; result: ToolResult }>;
   after?(call: ToolCall, result: ToolResult, ctx: ToolExecutionContext): Promise<void> | void;
 }
 
@@ -82,7 +83,10 @@ export class ToolDispatcher {
     let result: ToolResult;
     const gate = (await this.lifecycle.before?.(call, ctx)) ?? { proceed: true as const, call };
     if (!gate.proceed) result = gate.result;
-    else result = await this.registry.execute(gate.call, ctx);
+    else {
+      result = await this.registry.execute(gate.call, ctx);
+      if (gate.notes?.length) result = { ...result, output: `${gate.notes.join('\n')}\n${result.output}` };
+    }
     ctx.ui.onToolEnd({ id: call.id, name: call.name }, result);
     await this.lifecycle.after?.(call, result, ctx);
     return result;

@@ -1,14 +1,15 @@
 // /mcp: the session's MCP servers, the same in every front end. Reading subcommands ask the agent's
 // hub; the ones that change the configuration write the settings files, then have the hub re-read them.
 import { resolveOpendevHome } from '../config/opendev-home';
-import { MCP_ADD_USAGE, splitWords } from '../mcp/mcp-edit-args';
+import { MCP_ADD_USAGE } from '../mcp/mcp-edit-args';
+import { splitQuotedWords } from '../process/shell-words';
 import { loadMcpConfig } from '../mcp/mcp-config';
 import { mcpConfigFiles, runMcpEdit, type McpEditSubcommand } from '../mcp/mcp-config-edit';
 import { formatServerTable, formatTestResult, formatToolList } from '../mcp/mcp-status-format';
 import type { McpHubApi } from '../mcp/mcp-types';
 import type { CommandContext, CommandResult, SlashCommand } from './command-registry';
 
-export const MCP_SUBCOMMANDS = ['list', 'tools', 'test', 'connect', 'disconnect', 'add', 'remove', 'enable', 'disable'] as const;
+export const MCP_SUBCOMMANDS = ['list', 'tools', 'test', 'connect', 'disconnect', 'trust', 'untrust', 'add', 'remove', 'enable', 'disable'] as const;
 type Subcommand = (typeof MCP_SUBCOMMANDS)[number];
 
 const COMMAND = '/mcp';
@@ -20,6 +21,8 @@ const DETAILS = [
   '  /mcp test <name>          start the server, list its tools and ping it: time taken or the error',
   '  /mcp connect <name>       start (or restart) a server now',
   '  /mcp disconnect <name>    stop a server (it starts again when the agent needs it)',
+  '  /mcp trust <name>         let a server this project defines start without asking (remembered for you, in this',
+  '                            workspace, until its definition changes); /mcp untrust <name> takes it back',
   `  /mcp ${MCP_ADD_USAGE}`,
   '                            add a server to your user settings (--project: this project\'s .opendev/settings.json)',
   '  /mcp remove <name> [--project|--user]   remove a server from the OpenDev settings that define it',
@@ -39,13 +42,13 @@ export function mcpCommand(options: McpCommandOptions = {}): SlashCommand {
   const home = options.home ?? (() => resolveOpendevHome());
   return {
     name: 'mcp',
-    summary: 'MCP servers: list, tools, test, connect, disconnect, add, remove, enable, disable (/mcp help)',
+    summary: 'MCP servers: list, tools, test, connect, disconnect, trust, untrust, add, remove, enable, disable (/mcp help)',
     usage: '/mcp [subcommand] [name]',
     argChoices: MCP_SUBCOMMANDS,
     // Looking is safe while the agent works; changes wait for the turn to end (checked below).
     whileRunning: true,
     async run(args, ctx) {
-      const words = splitWords(args);
+      const words = splitQuotedWords(args);
       if (!Array.isArray(words)) return usage(`${words.problem}\n${DETAILS}`);
       const sub = (words[0] ?? 'list').toLowerCase();
       if (sub === 'help') return ok(DETAILS);
@@ -69,7 +72,7 @@ export function mcpCommand(options: McpCommandOptions = {}): SlashCommand {
       if (!name || words.length > 2) return usage(`Use /mcp ${subcommand} <name>; /mcp list shows the names.`);
       const server = hub.list().find((s) => s.name === name);
       if (!server) return usage(`No MCP server "${name}". ${hub.list().length ? `Configured: ${hub.list().map((s) => s.name).join(', ')}.` : 'None is configured.'}`);
-      if (!server.enabled && subcommand !== 'disconnect') return usage(`MCP server "${name}" is disabled; /mcp enable ${name} first.`);
+      if (!server.enabled && !['disconnect', 'trust', 'untrust'].includes(subcommand)) return usage(`MCP server "${name}" is disabled; /mcp enable ${name} first.`);
       return inspect(hub, subcommand, name);
     },
   };
@@ -88,6 +91,13 @@ async function inspect(hub: McpHubApi, subcommand: Subcommand, name: string): Pr
         const status = await hub.connect(name);
         if (status.state !== 'running') return failed(`MCP server "${name}" did not start (${status.state})${status.error ? `: ${status.error}` : '.'}`);
         return ok(`MCP server "${name}" is running${status.toolCount === undefined ? '' : ` with ${status.toolCount} tool${status.toolCount === 1 ? '' : 's'}`}.`);
+      }
+      case 'trust':
+      case 'untrust': {
+        const outcome = await hub.setTrust(name, subcommand === 'trust');
+        if (!outcome.ok) return failed(outcome.message);
+        const server = hub.list().find((s) => s.name === name);
+        return ok(subcommand === 'trust' && server?.trust ? `${outcome.message} /mcp untrust ${name} takes it back.` : outcome.message);
       }
       case 'disconnect':
         await hub.disconnect(name);

@@ -30,7 +30,19 @@ export function settingsFileLayer(kind: 'user' | 'project', file: string): Sourc
   if (read.status === 'missing') return { file, passthrough: {}, problems: [] };
   if (read.status !== 'ok') return { file, passthrough: {}, problems: [{ kind: read.status, source: file, detail: read.problem }] };
   const parsed = parseSettingsObject(read.settings, file);
+  if (kind === 'project') withoutUserOnlySettings(parsed.values, file, parsed.problems);
   return { file, layer: { kind, label: file, values: parsed.values }, passthrough: parsed.passthrough, problems: parsed.problems };
+}
+
+/**
+ * Settings a cloned repository must not make: `chromium_path` names a program the web tools
+ * launch without asking, so a project's value could run a script of the repository. Dropped with
+ * a warning; the user's own settings and OPENDEV_CHROMIUM still choose the browser.
+ */
+function withoutUserOnlySettings(values: LayerValues, file: string, problems: SettingsProblem[]): void {
+  if (values.chromium_path === undefined) return;
+  delete values.chromium_path;
+  problems.push({ kind: 'user-only', source: file, key: 'chromium_path', detail: 'a project may not choose the program the web tools launch; set OPENDEV_CHROMIUM, or chromium_path in your user settings.json (the CLI\'s OPENDEV_HOME/settings.json)' });
 }
 
 /** A file layer for /config's header: `project /ws/.opendev/settings.json (none)`. */

@@ -13,7 +13,9 @@ export type SettingsProblemKind =
   /** A key OpenDev does not know. Ignored. */
   | 'unknown-key'
   /** An API key (or another credential) in a settings source. Ignored: keys live in secret storage or the environment. */
-  | 'api-key';
+  | 'api-key'
+  /** A setting only the user may make (it names a program to run), found in a project's file. Ignored. */
+  | 'user-only';
 
 export interface SettingsProblem {
   kind: SettingsProblemKind;
@@ -46,6 +48,8 @@ export function formatSettingsProblem(p: SettingsProblem, wording: ProblemWordin
       return `${p.source}: ${key} is invalid (${p.detail}); this setting is ignored, the others apply.`;
     case 'unknown-key':
       return `${p.source}: unknown setting ${key} is ignored${p.detail ? ` (${p.detail})` : ''}.`;
+    case 'user-only':
+      return `${p.source}: ${key} is ignored: ${p.detail}.`;
     case 'api-key':
       return `${p.source}: ${key} looks like an API key and is ignored: keys are never read from settings. ${wording.apiKeyHint} Then remove it from ${p.source}.`;
   }

@@ -21,7 +21,7 @@ export type SettingValues = {
   maxIterations: number;
   /** The web_search back end (paper §2.5.3's `web_search_provider`). */
   web_search_provider: WebSearchProviderName;
-  /** The Chromium or Chrome the web tools drive (OPENDEV_CHROMIUM wins over it). */
+  /** The Chromium or Chrome the web tools drive (OPENDEV_CHROMIUM wins over it); never taken from a project's file. */
   chromium_path: string;
 } & { [K in RoleKey]: RoleOverride };
 

@@ -138,13 +138,15 @@ export function composeLifecycles(...lifecycles: ToolLifecycle[]): ToolLifecycle
   return {
     async before(call, ctx) {
       let current = call;
+      const notes: string[] = [];
       for (const l of lifecycles) {
         if (!l.before) continue;
         const gate = await l.before(current, ctx);
         if (!gate.proceed) return gate;
         current = gate.call;
+        notes.push(...(gate.notes ?? []));
       }
-      return { proceed: true, call: current };
+      return notes.length ? { proceed: true, call: current, notes } : { proceed: true, call: current };
     },
     async after(call, result, ctx) {
       for (const l of lifecycles) await l.after?.(call, result, ctx);

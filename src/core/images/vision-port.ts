@@ -1,6 +1,7 @@
 import type { AssistantMessage, ImageAttachment } from '../messages';
 import { callModel, type TurnServices } from '../agent/model-call';
 import type { ResolvedRoleModel, RoleResolver } from '../agent/role-resolver';
+import { sectionText } from '../template-text';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import { imageNames } from './image-texts';
 
@@ -19,7 +20,7 @@ export interface VisionAnswer {
 /** No model here reads images; the message says how to configure one. */
 export class VisionUnavailableError extends Error {
   constructor(reason: string) {
-    super(`${reason}. Set a vision model: the VS Code setting opendev.roles → "vision" (e.g. { "vision": { "model": "gpt-4.1" } }), "roles": { "vision": { "model": … } } in settings.json, or OPENDEV_VISION_MODEL (and OPENDEV_VISION_PROVIDER) in the environment; or choose an action model that reads images.`);
+    super(sectionText('vision/texts.md', 'unavailable', { REASON: reason }));
     this.name = 'VisionUnavailableError';
   }
 }
@@ -35,7 +36,9 @@ export function createVisionPort(roles: RoleResolver, services: Omit<TurnService
       const model = visionModel(roles);
       const sections = loadTemplateSections('vision/analyze.md');
       const system = sections.get('system') ?? '';
-      const request = renderTemplate(sections.get('request') ?? 'Images: ${NAMES}.\nQuestion: ${QUESTION}', { NAMES: imageNames(images), QUESTION: question });
+      // Without its template the question still goes, as it is.
+      const template = sections.get('request');
+      const request = template === undefined ? question : renderTemplate(template, { NAMES: imageNames(images), QUESTION: question });
       const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
       await callModel(
         reply,

@@ -38,6 +38,8 @@ export interface McpConnectionOptions {
   onStateChange?: () => void;
   /** The server's tools, after every (re)start and list_changed notification. */
   onTools?: (tools: readonly McpServerTool[]) => void;
+  /** Waits `ms` before a restart (default a timer close() cancels): a test records the schedule instead of sleeping. */
+  backoffWait?: (ms: number) => Promise<void>;
 }
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -222,14 +224,7 @@ export class McpConnection {
         this.setState('failed');
         return;
       }
-      await new Promise<void>((wake) => {
-        const timer = setTimeout(wake, this.timeouts.backoffMs * 2 ** (this.crashesInARow - 1));
-        this.wakeBackoff = () => {
-          clearTimeout(timer);
-          wake();
-        };
-      });
-      this.wakeBackoff = undefined;
+      await this.backoff(this.timeouts.backoffMs * 2 ** (this.crashesInARow - 1));
       if (this.closes !== closes) return; // close() ran meanwhile
       try {
         await this.open();
@@ -242,6 +237,20 @@ export class McpConnection {
         this.crashesInARow++;
       }
     }
+  }
+
+  /** Waits before a restart; close() cuts it short. */
+  private async backoff(ms: number): Promise<void> {
+    await new Promise<void>((wake) => {
+      let timer: NodeJS.Timeout | undefined;
+      this.wakeBackoff = () => {
+        clearTimeout(timer);
+        wake();
+      };
+      if (this.options.backoffWait) void this.options.backoffWait(ms).then(wake, wake);
+      else timer = setTimeout(wake, ms);
+    });
+    this.wakeBackoff = undefined;
   }
 
   /** The server said its tools changed: list them again. */

@@ -112,38 +112,3 @@ function keyValue(text: string, header: boolean): [string, string] | undefined {
   const match = (header ? /^([^=:\s]+)\s*[=:]\s?(.*)$/s : /^([^=\s]+)=(.*)$/s).exec(text);
   return match ? [match[1]!, match[2]!] : undefined;
 }
-
-/**
- * Splits a typed line into words as a shell would for quoting only: '…' and "…" group, a backslash
- * escapes the next character; nothing is expanded. An unclosed quote is reported.
- */
-export function splitWords(text: string): string[] | { problem: string } {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"' && i + 1 < text.length && /["\\$`]/.test(text[i + 1]!)) word += text[++i];
-      else word += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < text.length) {
-      word += text[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (quote) return { problem: `The quote ${quote} is not closed.` };
-  if (inWord) words.push(word);
-  return words;
-}

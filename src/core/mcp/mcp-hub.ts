@@ -1,22 +1,21 @@
 // A session's MCP servers (McpHubApi). Nothing starts with the session: a server starts on the
 // first search_tools, a direct call of one of its tools (the registry's resolver), or an explicit
 // connect. Its tools then join the session's registry as deferred tools, whose schemas reach the
-// model only once discovered. Disabled servers offer nothing; dispose() stops every server.
-import { join } from 'node:path';
+// model only once discovered. Disabled servers offer nothing; dispose() stops every server. A
+// server the project defines asks the user before its first start (McpTrustGate).
 import type { ToolRegistry } from '../tools/registry';
+import type { UICallback } from '../ui';
 import { loadMcpConfig, type LoadedMcpConfig } from './mcp-config';
 import { McpCallError } from './mcp-call-error';
 import { McpConnection, type McpServerTool, type McpTimeouts } from './mcp-connection';
 import { transportKind } from './mcp-transport';
-import { qualifiedToolName, serverOfToolName } from './mcp-names';
+import { serverOfToolName } from './mcp-names';
+import { serverStatus } from './mcp-server-status';
 import { mcpText } from './mcp-texts';
-import { createMcpTool } from './mcp-tool';
+import { McpToolCatalog } from './mcp-tool-catalog';
+import { McpTrustGate, notAllowedReason } from './mcp-trust-gate';
 import type { McpHubApi, McpServerEntry, McpServerStatus, McpToolInfo } from './mcp-types';
 import { createSearchToolsTool, SEARCH_TOOLS_NAME } from './search-tools-tool';
-import { unavailableTool } from './unavailable-tool';
-
-/** A server's tool names listed in an "unknown tool" answer (search_tools finds the rest). */
-const MAX_NAMES_SHOWN = 20;
 
 export interface McpHubOptions {
   registry: ToolRegistry;
@@ -31,22 +30,33 @@ export interface McpHubOptions {
   /** Every tool's schema in every request, servers started up front: only to measure what lazy discovery saves. */
   eager?: boolean;
   timeouts?: Partial<McpTimeouts>;
-  /** Configuration problems (bad files, bad entries), for the user. */
+  /** Configuration problems (bad files, bad entries, a broken trust file), for the user. */
   onWarning?: (message: string) => void;
+  /** The front end of the running turn (the session's relay): asks before a project's server first starts. */
+  ui?: UICallback;
+  /** Nobody can answer (`opendev -p`): a project's servers start only when trusted before (`opendev mcp trust`). */
+  unattended?: boolean;
+}
+
+/** A server that did not start for search_tools: why, and whether the user's consent was missing. */
+export interface StartFailure {
+  name: string;
+  error: string;
+  notAllowed?: boolean;
 }
 
 export class McpHub implements McpHubApi {
   private entries = new Map<string, McpServerEntry>();
   private readonly connections = new Map<string, McpConnection>();
-  /** The qualified names each server has in the registry, with what the model is told about them. */
-  private readonly registered = new Map<string, Map<string, McpToolInfo>>();
+  private readonly catalog: McpToolCatalog;
   private readonly listeners = new Set<() => void>();
-  /** One-shot stand-ins registered for calls that could not be resolved (they give way to real tools). */
-  private readonly standIns = new Set<string>();
   private lastWarnings: string[] = [];
   private disposed = false;
+  private readonly trust: McpTrustGate;
 
   constructor(private readonly options: McpHubOptions) {
+    this.catalog = new McpToolCatalog({ registry: options.registry, eager: options.eager, scratchDir: options.scratchDir });
+    this.trust = new McpTrustGate({ home: options.home, workspaceRoot: options.workspaceRoot, ui: options.ui, unattended: options.unattended, onWarning: options.onWarning });
     this.apply(this.read());
     options.registry.addResolver((name, signal) => this.resolveTool(name, signal));
   }
@@ -71,7 +81,7 @@ export class McpHub implements McpHubApi {
   }
 
   async connect(name: string): Promise<McpServerStatus> {
-    const connection = this.connection(name);
+    const connection = this.connectionForUser(name);
     await connection.connect().catch(() => undefined); // the status carries the failure
     return this.status(name);
   }
@@ -82,16 +92,16 @@ export class McpHub implements McpHubApi {
   }
 
   async tools(name: string): Promise<McpToolInfo[]> {
-    const connection = this.connection(name);
+    const connection = this.connectionForUser(name);
     await connection.connect().catch(() => undefined);
     if (connection.state !== 'running') throw new Error(`MCP server "${name}" is not running: ${connection.error ?? connection.state}`);
-    return [...(this.registered.get(name)?.values() ?? [])];
+    return this.catalog.toolsOf(name);
   }
 
   async test(name: string): Promise<{ ok: boolean; ms: number; toolCount: number; error?: string }> {
     const started = Date.now();
     try {
-      const connection = this.connection(name);
+      const connection = this.connectionForUser(name);
       await connection.connect();
       await connection.ping();
       return { ok: true, ms: Date.now() - started, toolCount: connection.tools?.length ?? 0 };
@@ -99,6 +109,13 @@ export class McpHub implements McpHubApi {
       const error = err instanceof McpCallError ? err.message : (err as Error).message;
       return { ok: false, ms: Date.now() - started, toolCount: 0, error };
     }
+  }
+
+  async setTrust(name: string, trusted: boolean): Promise<{ ok: boolean; message: string }> {
+    const entry = this.entry(name);
+    const outcome = trusted ? await this.trust.remember(entry) : await this.trust.forget(entry, this.connections.get(name)?.state === 'running');
+    this.changed();
+    return outcome;
   }
 
   async reload(): Promise<void> {
@@ -111,7 +128,7 @@ export class McpHub implements McpHubApi {
       // Removed, switched or changed: its old process and tools go; a changed one starts afresh on demand.
       stopping.push(this.connections.get(name)?.close() ?? Promise.resolve());
       this.connections.delete(name);
-      this.unregisterTools(name);
+      this.catalog.remove(name);
     }
     await Promise.all(stopping);
     this.apply(loaded);
@@ -132,25 +149,33 @@ export class McpHub implements McpHubApi {
 
   /** What search_tools knows about a tool it found; undefined for tools that are not MCP tools. */
   toolInfo(qualifiedName: string): McpToolInfo | undefined {
-    for (const tools of this.registered.values()) {
-      const info = tools.get(qualifiedName);
-      if (info) return info;
-    }
-    return undefined;
+    return this.catalog.info(qualifiedName);
   }
 
   /**
-   * Starts the enabled servers that are not running yet (all, or the one named), in parallel;
-   * resolves to the ones that could not start, with the reason.
+   * Starts the enabled servers that are not running yet (all, or the one named), in parallel, once
+   * the user allowed those the project defines (asked one by one); resolves to the ones that did
+   * not start, with the reason.
    */
-  async startServers(only?: string): Promise<Array<{ name: string; error: string }>> {
+  async startServers(only?: string, signal?: AbortSignal): Promise<StartFailure[]> {
     if (this.disposed) return [];
-    const names = this.servers().filter((e) => e.enabled && (only === undefined || e.name === only)).map((e) => e.name);
-    await Promise.all(names.map((name) => this.ensureConnection(name).ensureRunning().catch(() => undefined)));
-    return names
+    const refused: StartFailure[] = [];
+    const names: string[] = [];
+    for (const entry of this.servers().filter((e) => e.enabled && (only === undefined || e.name === only))) {
+      const verdict = await this.trust.check(entry, signal);
+      if (verdict.ok) names.push(entry.name);
+      else refused.push({ name: entry.name, error: notAllowedReason(verdict.why), notAllowed: true });
+    }
+    if (this.disposed) return [];
+    if (refused.length > 0) this.changed();
+    // A reload while the user was being asked may have removed a server.
+    const starting = names.filter((name) => this.entries.get(name)?.enabled);
+    await Promise.all(starting.map((name) => this.ensureConnection(name).ensureRunning().catch(() => undefined)));
+    const failed = starting
       .map((name) => ({ name, connection: this.connections.get(name)! }))
       .filter(({ connection }) => connection.state !== 'running')
       .map(({ name, connection }) => ({ name, error: connection.error ?? connection.state }));
+    return [...refused, ...failed];
   }
 
   private read(): LoadedMcpConfig {
@@ -178,9 +203,14 @@ export class McpHub implements McpHubApi {
     return entry;
   }
 
-  /** The connection of an enabled server; a disabled one is an error the management surfaces show. */
-  private connection(name: string): McpConnection {
-    if (!this.entry(name).enabled) throw new Error(`MCP server "${name}" is disabled; enable it first.`);
+  /**
+   * The connection of an enabled server for the user's own action on it (connect, tools, test),
+   * which is their consent to start it; a disabled one is an error the management surfaces show.
+   */
+  private connectionForUser(name: string): McpConnection {
+    const entry = this.entry(name);
+    if (!entry.enabled) throw new Error(`MCP server "${name}" is disabled; enable it first.`);
+    this.trust.allowForSession(entry);
     return this.ensureConnection(name);
   }
 
@@ -203,61 +233,16 @@ export class McpHub implements McpHubApi {
 
   private status(name: string): McpServerStatus {
     const entry = this.entry(name);
-    const connection = entry.enabled ? this.connections.get(name) : undefined;
-    const toolCount = connection?.tools?.length;
-    return {
-      name,
-      state: entry.enabled ? (connection?.state ?? 'stopped') : 'disabled',
-      transport: transportKind(entry.config),
-      source: entry.source,
-      file: entry.file,
-      enabled: entry.enabled,
-      ...(toolCount !== undefined ? { toolCount } : {}),
-      ...(connection?.error ? { error: connection.error } : {}),
-      restarts: connection?.restarts ?? 0,
-    };
+    return serverStatus(entry, entry.enabled ? this.connections.get(name) : undefined, this.trust.state(entry));
   }
 
   /** The server's tools in the registry as it lists them now; discovery survives a restart. */
   private syncTools(server: string, tools: readonly McpServerTool[], from: McpConnection): void {
-    const registry = this.options.registry;
     const entry = this.entries.get(server);
     // A connection that was replaced (reload) or never kept (after dispose) registers nothing.
     if (!entry || !entry.enabled || this.connections.get(server) !== from) return;
-    const before = this.registered.get(server) ?? new Map<string, McpToolInfo>();
-    const now = new Map<string, McpToolInfo>();
-    for (const definition of tools) {
-      let qualifiedName = qualifiedToolName(server, definition.name);
-      for (let n = 2; now.has(qualifiedName); n++) qualifiedName = qualifiedToolName(server, `${definition.name}_${n}`);
-      if (registry.get(qualifiedName) && !before.has(qualifiedName)) {
-        // A stand-in from an earlier failed call gives way; a tool from elsewhere keeps its name.
-        if (!this.standIns.delete(qualifiedName)) continue;
-        registry.unregister(qualifiedName);
-      }
-      const discovered = registry.isDiscovered(qualifiedName);
-      if (registry.get(qualifiedName)) registry.unregister(qualifiedName);
-      registry.register(
-        createMcpTool({
-          server,
-          transport: transportKind(entry.config),
-          definition,
-          qualifiedName,
-          deferred: !this.options.eager,
-          mediaDir: this.options.scratchDir ? join(this.options.scratchDir, 'mcp') : undefined,
-          call: (args, signal) => this.callTool(server, definition.name, args, signal),
-        }),
-      );
-      if (discovered) registry.discover([qualifiedName]);
-      now.set(qualifiedName, { qualifiedName, server, name: definition.name, description: definition.description ?? '' });
-    }
-    for (const name of before.keys()) if (!now.has(name)) registry.unregister(name);
-    this.registered.set(server, now);
+    this.catalog.sync({ server, transport: transportKind(entry.config), tools, call: (tool, args, signal) => this.callTool(server, tool, args, signal) });
     this.changed();
-  }
-
-  private unregisterTools(server: string): void {
-    for (const name of this.registered.get(server)?.keys() ?? []) this.options.registry.unregister(name);
-    this.registered.delete(server);
   }
 
   private callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal) {
@@ -273,24 +258,25 @@ export class McpHub implements McpHubApi {
   private async resolveTool(name: string, signal?: AbortSignal): Promise<boolean> {
     const server = serverOfToolName(name, this.entries.keys());
     if (!server || this.disposed) return false;
-    const registry = this.options.registry;
-    const stand = (kind: 'other' | 'not_found', text: string) => {
-      registry.register(unavailableTool(registry, name, kind, text));
-      this.standIns.add(name);
-      return true;
-    };
-    if (!this.entries.get(server)!.enabled) return stand('other', mcpText('error_disabled', { SERVER: server, TOOL: name }));
+    const stand = (text: string) => this.catalog.standIn(name, 'other', text);
+    const entry = this.entries.get(server)!;
+    if (!entry.enabled) return stand(mcpText('error_disabled', { SERVER: server, TOOL: name }));
+    const verdict = await this.trust.check(entry, signal);
+    if (!verdict.ok) {
+      this.changed();
+      if (signal?.aborted) return false;
+      return stand(mcpText('error_not_allowed', { SERVER: server, TOOL: name, FILE: entry.file, REASON: notAllowedReason(verdict.why) }));
+    }
+    if (this.disposed || this.entries.get(server) !== entry) return false;
     const connection = this.ensureConnection(server);
     try {
       await connection.ensureRunning(signal);
     } catch (err) {
       if (signal?.aborted) return false;
-      return stand('other', mcpText('error_unavailable', { SERVER: server, REASON: (err as Error).message }));
+      return stand(mcpText('error_unavailable', { SERVER: server, REASON: (err as Error).message }));
     }
-    if (registry.get(name)) return true;
-    const tools = [...(this.registered.get(server)?.keys() ?? [])];
-    const shown = tools.length > MAX_NAMES_SHOWN ? `${tools.slice(0, MAX_NAMES_SHOWN).join(', ')} and ${tools.length - MAX_NAMES_SHOWN} more` : tools.join(', ');
-    return stand('not_found', mcpText('error_unknown_tool', { SERVER: server, TOOL: name, TOOLS: shown || '(none)' }));
+    if (this.options.registry.get(name)) return true;
+    return this.catalog.unknownTool(server, name);
   }
 
   private changed(): void {

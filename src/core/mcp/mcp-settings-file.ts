@@ -31,12 +31,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /** Whether the change edited the map (then it is written), or why it refused (nothing is written). */
 export type ServersChange = { changed: true } | { changed: false; refusal: string };
 
+/** A settings file created here: readable by its owner only. */
+export const NEW_FILE_MODE = 0o600;
+
 // One writer per file in this process: two edits in a row must not read the same old file.
 const queues = new Map<string, Promise<unknown>>();
 
 /**
  * Re-reads `file`, lets `change` edit its server map in place, and writes the file back atomically
- * (temp file + rename, the file's permissions kept). Resolves to a problem in words when the file is
+ * (temp file + rename; an existing file keeps its permissions, a new one is 0600). Resolves to a problem in words when the file is
  * broken, the change refused, or the write failed; the file is then exactly as it was.
  */
 export function updateMcpServers(file: string, key: McpServersKey, change: (servers: Record<string, unknown>) => ServersChange): Promise<string | undefined> {
@@ -63,11 +66,12 @@ async function applyChange(file: string, key: McpServersKey, change: (servers: R
   else settings[key] = servers;
   try {
     await mkdir(dirname(file), { recursive: true });
+    // A file we create is the user's alone (it may hold --env and --header secrets); one that exists keeps its mode.
     const mode = await stat(file).then(
       (s) => s.mode & 0o777,
-      () => undefined,
+      () => NEW_FILE_MODE,
     );
-    await writeFileAtomic(file, `${JSON.stringify(settings, null, 2)}\n`, mode === undefined ? {} : { mode });
+    await writeFileAtomic(file, `${JSON.stringify(settings, null, 2)}\n`, { mode });
     return undefined;
   } catch (err) {
     return `Could not write ${file} (${(err as Error).message}); it is unchanged.`;

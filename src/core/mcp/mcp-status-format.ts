@@ -34,10 +34,16 @@ export function formatServerTable(servers: readonly McpServerStatus[], options: 
   const header = ['NAME', 'STATE', 'TRANSPORT', 'SOURCE', 'TOOLS', 'LAST ERROR'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `  ${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}`.trimEnd();
+  // Servers the project defines start only with the user's consent.
+  const asking = servers.filter((s) => s.enabled && (s.trust === 'ask' || s.trust === 'declined'));
+  const consent = asking.length
+    ? [`Defined by the project, not allowed yet: ${asking.map((s) => `${s.name}${s.trust === 'declined' ? ' (declined this session)' : ''}`).join(', ')}. Each asks before its first start; ${options.command} trust <name> allows one for good.`]
+    : [];
   return [
     `MCP servers (${servers.length}):`,
     line(header),
     ...rows.map(line),
+    ...consent,
     options.footer ?? `Servers start when the agent first needs one of their tools; ${options.command} connect <name> starts one now, ${options.command} tools <name> lists its tools.`,
   ].join('\n');
 }

@@ -4,12 +4,16 @@ import { loadTemplateSections, renderTemplate } from '../templates';
 export type McpTextName =
   | 'error_unavailable'
   | 'error_disabled'
+  | 'error_not_allowed'
+  | 'not_allowed_declined'
+  | 'not_allowed_unattended'
   | 'error_unknown_tool'
   | 'error_timeout'
   | 'error_crashed'
   | 'error_interrupted'
   | 'error_protocol'
   | 'not_object'
+  | 'schema_too_large'
   | 'image'
   | 'image_unsaved'
   | 'audio'
@@ -18,7 +22,8 @@ export type McpTextName =
   | 'empty'
   | 'search_found'
   | 'search_none'
-  | 'search_unavailable';
+  | 'search_unavailable'
+  | 'search_not_allowed';
 
 const FILE = 'mcp/texts.md';
 
@@ -29,8 +34,4 @@ export function mcpText(name: McpTextName, vars: Record<string, string> = {}): s
 }
 
 /** "1.4 KB", for notes about content that is not shown. */
-export function byteSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+export { formatBytes as byteSize } from '../format-bytes';

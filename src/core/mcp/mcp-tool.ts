@@ -1,5 +1,6 @@
-// One MCP server tool as our Tool. The server's own input schema goes to the model as is and the
-// server validates the arguments; we only insist on a JSON object. `readOnly` (plan mode, parallel
+// One MCP server tool as our Tool. The server's input schema goes to the model cleaned (mcp-schema:
+// nothing a provider refuses, not too large) and the server validates the arguments; we only insist
+// on a JSON object. `readOnly` (plan mode, parallel
 // runs) follows the server's readOnlyHint unless it also says destructive, but approval still asks
 // (askEvenIfReadOnly): a hint is the server's word, and MCP calls ask like any call that may
 // change something unless the level is auto or the user always-allowed the tool.
@@ -10,6 +11,7 @@ import { McpCallError, type McpCallFailure } from './mcp-call-error';
 import type { McpServerTool } from './mcp-connection';
 import type { McpTransportKind } from './mcp-transport';
 import { mapMcpResult } from './mcp-result';
+import { modelSchema } from './mcp-schema';
 import { mcpText, type McpTextName } from './mcp-texts';
 
 /** Provider-friendly cap on a description the server wrote (some run to pages). */
@@ -25,6 +27,8 @@ export interface McpToolSource {
   deferred: boolean;
   /** Where images and audio it returns are saved (the session's scratch folder). */
   mediaDir?: string;
+  /** The schema as sent; default modelSchema() of the definition's. */
+  parameters?: Record<string, unknown>;
   /** Runs the call on the server's current connection (started on demand). */
   call(args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
 }
@@ -46,7 +50,7 @@ export function createMcpTool(source: McpToolSource): Tool<ReturnType<typeof arg
     deferred: source.deferred,
     schema,
     description: trimDescription(definition.description ?? definition.title ?? definition.name),
-    parameters: objectSchema(definition.inputSchema),
+    parameters: source.parameters ?? modelSchema(definition.inputSchema).parameters,
     async run(args, ctx) {
       try {
         const result = await source.call(args, ctx.signal);
@@ -75,12 +79,4 @@ export function trimDescription(text: string): string {
   const cut = clean.slice(0, MAX_DESCRIPTION_CHARS - 1);
   const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('\n'));
   return `${end > MAX_DESCRIPTION_CHARS * 0.6 ? cut.slice(0, end + 1) : cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : cut.length)}…`;
-}
-
-/** The server's schema as is, but always an object schema with properties (some providers refuse less). */
-function objectSchema(input: McpServerTool['inputSchema']): Record<string, unknown> {
-  const schema: Record<string, unknown> = { ...input };
-  schema.type = 'object';
-  if (schema.properties === undefined) schema.properties = {};
-  return schema;
 }

@@ -47,6 +47,13 @@ export interface McpServerEntry {
 
 export type McpServerState = 'disabled' | 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';
 
+/**
+ * Consent for a server the project defines (the user's own servers have none): `trusted`
+ * remembered in the user's trust file, `allowed` for this session, `ask` asks before its first
+ * start, `declined` the user said no this session.
+ */
+export type McpTrustState = 'trusted' | 'allowed' | 'ask' | 'declined';
+
 /** One server as the management surfaces show it. */
 export interface McpServerStatus {
   name: string;
@@ -61,6 +68,10 @@ export interface McpServerStatus {
   error?: string;
   /** Restarts after crashes since the session began. */
   restarts: number;
+  /** The child process of a running stdio server. */
+  pid?: number;
+  /** Servers the project defines: whether they may start (absent for the user's own). */
+  trust?: McpTrustState;
 }
 
 export interface McpToolInfo {
@@ -70,6 +81,8 @@ export interface McpToolInfo {
   /** The server's own name for it. */
   name: string;
   description: string;
+  /** The cleaned schema in full when the one sent was too large (search_tools detail "full" shows it). */
+  fullSchema?: Record<string, unknown>;
 }
 
 /**
@@ -85,6 +98,11 @@ export interface McpHubApi {
   tools(name: string): Promise<McpToolInfo[]>;
   /** Connects, lists tools and pings: a health check the user can run. */
   test(name: string): Promise<{ ok: boolean; ms: number; toolCount: number; error?: string }>;
+  /**
+   * Remembers (true) or forgets (false) the user's trust in a server the project defines, for this
+   * workspace and its definition as it is now; a message for the user.
+   */
+  setTrust(name: string, trusted: boolean): Promise<{ ok: boolean; message: string }>;
   /** Re-reads the configuration (after /mcp add|remove|enable|disable wrote it): new servers appear, removed or disabled ones stop. */
   reload(): Promise<void>;
   /** Called on every state change (for the VS Code view); returns the unsubscribe. */

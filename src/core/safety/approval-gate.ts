@@ -82,7 +82,10 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
       let judgement = judge(args);
       let asked = false;
       for (;;) {
-        const run = { proceed: true as const, call: current === args ? call : { ...call, arguments: JSON.stringify(current) } };
+        const edited = current !== args;
+        const run = edited
+          ? { proceed: true as const, call: { ...call, arguments: JSON.stringify(current) }, notes: [renderTemplate(loadTemplateSections('safety/approval.md').get('user_edited') ?? 'The user edited the command to: ${COMMAND}', { COMMAND: String(current.command) })] }
+          : { proceed: true as const, call };
         if (judgement.action === 'allow') {
           audit({ action: 'allow', decidedBy: asked ? 'user' : judgement.decidedBy, ...facts(judgement), ...(asked ? { asked } : {}) }, current);
           return run;
@@ -90,6 +93,11 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
         if (judgement.action === 'deny') {
           audit({ action: 'deny', decidedBy: judgement.decidedBy, ...facts(judgement), ...(asked ? { asked } : {}) }, current);
           return refuse('permission', judgement.decidedBy === 'danger' ? 'danger' : 'denied', call.name, judgement);
+        }
+        // The user wrote the edited command themselves: rules and danger judged it again above, but asking them again would not.
+        if (edited && judgement.action === 'ask') {
+          audit({ action: 'allow', decidedBy: 'user', asked, ...facts(judgement) }, current);
+          return run;
         }
         if (!ctx.ui.requestApproval) {
           audit({ action: 'deny', decidedBy: 'unattended', ...facts(judgement) }, current);
@@ -112,7 +120,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
           }
           case 'deny':
             audit({ action: 'deny', decidedBy: 'user', asked, ...facts(judgement) }, current);
-            return refuse('rejected', 'user_denied', call.name, judgement, decision.feedback ? `: ${decision.feedback}` : '.');
+            return refuse('rejected', 'user_denied', call.name, judgement, decision.feedback ? `: ${sentence(decision.feedback)}` : '.');
           case 'partial': {
             // Hunk by hunk: every hunk is a plain allow, none a denial; otherwise the tool gets the verdict.
             const proposed = request.proposed;
@@ -155,6 +163,12 @@ export function sessionApprovalGate(registry: ToolRegistry, level: () => Approva
     permissions: PermissionStore.load(where),
     audit: new AuditLog(auditLogFile(where.home, where.workspaceRoot)),
   });
+}
+
+/** Feedback closed as a sentence, so the template's next sentence does not run on. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 function refuse(kind: 'permission' | 'rejected', section: string, tool: string, judgement: Judgement, feedback = ''): { proceed: false; result: ToolResult } {

@@ -3,6 +3,7 @@ import { MAX_IMAGES_PER_MESSAGE } from '../../shared/image-attachment';
 import { readImageFile } from '../images/image-file';
 import { imageNames } from '../images/image-texts';
 import { VisionUnavailableError } from '../images/vision-port';
+import { sectionText } from '../template-text';
 import { summaryLine, ToolError, type Tool } from './tool';
 import { displayPath, resolveReadable } from './workspace-path';
 
@@ -33,7 +34,7 @@ export const analyzeImageTool: Tool<typeof schema> = {
       answer = await ctx.vision.describe(images, args.question, ctx.signal);
     } catch (err) {
       // Configuration, not the call: the model must not retry, the user must act.
-      if (err instanceof VisionUnavailableError) throw new ToolError('other', `${err.message} Tell the user; do not retry.`);
+      if (err instanceof VisionUnavailableError) throw new ToolError('other', sectionText('vision/texts.md', 'unavailable_tool', { MESSAGE: err.message }));
       throw err;
     }
     if (!answer.text) throw new ToolError('other', `The vision model (${answer.model}) returned no answer.`);

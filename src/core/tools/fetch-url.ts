@@ -39,7 +39,7 @@ export function fetchUrlTool(web: WebSession): Tool<typeof schema> {
       if (!args.crawl) {
         const page = await read(url);
         const output = formatPage(page);
-        const how = page.notes.some((n) => n.startsWith('Rendered')) ? ' (rendered)' : '';
+        const how = page.rendered ? ' (rendered)' : '';
         return { ok: true, output, summary: `✓ ${page.markdown.length.toLocaleString('en-US')} chars from ${page.url}${how}${page.markdown.length > MAX_WEB_CHARS ? ' (truncated)' : ''}` };
       }
       const options = { strategy: args.crawl.strategy, maxDepth: args.crawl.max_depth, maxPages: args.crawl.max_pages, sameDomain: args.crawl.same_domain, query: args.crawl.query };

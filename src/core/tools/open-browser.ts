@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { parseWebUrl } from '../web/web-url';
+import { parseWebOrWorkspaceTarget } from '../web/web-url';
+import { webText } from '../web/web-texts';
 import { ToolError, type Tool } from './tool';
-import { displayPath, resolveInWorkspace } from './workspace-path';
 
 /**
  * Local files a browser shows rather than runs: an opener hands other files (scripts, .desktop
@@ -27,36 +25,13 @@ export const openBrowserTool: Tool<typeof schema> = {
   readOnly: false,
   schema,
   async run(args, ctx) {
-    const target = openTarget(args.url, ctx.workspaceRoot);
-    const open = ctx.host?.openExternal;
-    if (!open) throw new ToolError('other', `This host cannot open a browser. Give the user the address instead: ${target.shown}`);
-    if (!(await open(target.url))) {
-      throw new ToolError('other', `Nothing could open ${target.shown} (no browser or system opener answered). Give the user the address to open themselves.`);
+    const target = parseWebOrWorkspaceTarget(args.url, ctx.workspaceRoot, 'opened');
+    if (target.kind === 'file' && !VIEWABLE.has(extname(target.path).toLowerCase())) {
+      throw new ToolError('permission', `open_browser only opens files a browser shows (${[...VIEWABLE].join(' ')}), not ${target.shown}.`);
     }
-    return { ok: true, output: `Opened ${target.shown} in the user's browser.`, summary: `✓ opened ${target.shown}` };
+    const open = ctx.host?.openExternal;
+    if (!open) throw new ToolError('other', webText('open_no_host', { URL: target.shown }));
+    if (!(await open(target.url.href))) throw new ToolError('other', webText('open_failed', { URL: target.shown }));
+    return { ok: true, output: webText('opened', { URL: target.shown }), summary: `✓ opened ${target.shown}` };
   },
 };
-
-function openTarget(raw: string, workspaceRoot: string): { url: string; shown: string } {
-  const text = raw.trim();
-  if (/^https?:\/\//i.test(text)) {
-    const url = parseWebUrl(text);
-    return { url: url.href, shown: url.href };
-  }
-  let path = text;
-  if (/^file:/i.test(text)) {
-    try {
-      path = fileURLToPath(text);
-    } catch {
-      throw new ToolError('other', `${raw} is not a valid file: URL.`);
-    }
-  } else if (/^[a-z][a-z0-9+.-]+:/i.test(text) && !/^[a-z]:[\\/]/i.test(text)) {
-    throw new ToolError('other', `open_browser opens http(s) URLs and files in the workspace, not ${text.split(':')[0]}: addresses.`);
-  }
-  const absolute = resolveInWorkspace(workspaceRoot, path);
-  if (!existsSync(absolute)) throw new ToolError('not_found', `${raw} does not exist in the workspace.`);
-  if (!VIEWABLE.has(extname(absolute).toLowerCase())) {
-    throw new ToolError('permission', `open_browser only opens files a browser shows (${[...VIEWABLE].join(' ')}), not ${displayPath(workspaceRoot, absolute)}.`);
-  }
-  return { url: pathToFileURL(absolute).href, shown: displayPath(workspaceRoot, absolute) };
-}

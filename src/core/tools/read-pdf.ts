@@ -1,5 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { formatBytes } from '../format-bytes';
+import { sectionText } from '../template-text';
 import { describePages, PageRangesSchema, selectPages } from './pdf/page-ranges';
 import { openPdf, type PdfInfo } from './pdf/pdf-document';
 import { ToolError, type Tool } from './tool';
@@ -12,6 +14,7 @@ const MAX_PDF_BYTES = 50 * 1024 * 1024;
  * 8,000 characters is offloaded to the scratch folder anyway; the page markers keep it searchable.
  */
 const MAX_OUTPUT_CHARS = 60_000;
+const TEXTS = 'pdf/texts.md';
 
 const schema = z.object({
   path: z.string().min(1).describe('Workspace-relative or absolute path of the PDF.'),
@@ -29,7 +32,7 @@ export const readPdfTool: Tool<typeof schema> = {
     const info = await stat(absolute).catch(() => undefined);
     if (!info) throw new ToolError('not_found', `${shown} does not exist. Check the path with list_files or search.`);
     if (!info.isFile()) throw new ToolError('other', `${shown} is not a file.`);
-    if (info.size > MAX_PDF_BYTES) throw new ToolError('other', `${shown} is ${megabytes(info.size)} MB; read_pdf reads PDFs up to ${megabytes(MAX_PDF_BYTES)} MB.`);
+    if (info.size > MAX_PDF_BYTES) throw new ToolError('other', `${shown} is ${formatBytes(info.size)}; read_pdf reads PDFs up to ${formatBytes(MAX_PDF_BYTES)}.`);
     const bytes = await readBytes(absolute);
     // The signature, not the extension: a page saved as "report.pdf" is HTML.
     if (!bytes.subarray(0, 1024).toString('latin1').includes('%PDF-')) {
@@ -55,8 +58,8 @@ export const readPdfTool: Tool<typeof schema> = {
       }
       const rest = selected.pages.slice(read.length);
       const lines = [header(shown, pdf.info, read), ...parts];
-      if (empty.length > 0) lines.push(`(No text layer on page${empty.length > 1 ? 's' : ''} ${describePages(empty)}: probably scanned images, which read_pdf cannot read.)`);
-      if (rest.length > 0) lines.push(`(Output cap reached: pages ${describePages(rest)} not shown. Read them with read_pdf and pages "${describePages(rest).replace(/ /g, '')}".)`);
+      if (empty.length > 0) lines.push(sectionText(TEXTS, 'no_text_layer', { PAGES: `page${empty.length > 1 ? 's' : ''} ${describePages(empty)}` }));
+      if (rest.length > 0) lines.push(sectionText(TEXTS, 'output_cap', { PAGES: describePages(rest), RANGE: describePages(rest).replace(/ /g, '') }));
       const chars = parts.join('').length;
       return {
         ok: true,
@@ -77,10 +80,6 @@ function header(shown: string, info: PdfInfo, pages: readonly number[]): string 
   if (info.created) lines.push(`Created: ${info.created}`);
   if (pages.length < info.pageCount) lines.push(`Pages shown: ${describePages(pages)}`);
   return lines.join('\n');
-}
-
-function megabytes(bytes: number): string {
-  return (bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
 }
 
 async function readBytes(file: string): Promise<Buffer> {

@@ -32,13 +32,21 @@ export class ToolRegistry {
     return this.changes;
   }
 
-  /** Deferred tools whose schemas join the next model call. Unknown names are ignored. */
+  /**
+   * Deferred tools whose schemas join the next model call. Unknown names are ignored. At most
+   * MAX_DISCOVERED stay: the least recently discovered or called drop out (a later call by name
+   * discovers it again), so a long session's schemas stop growing.
+   */
   discover(names: Iterable<string>): void {
     for (const name of names) {
-      if (this.tools.get(name)?.deferred && !this.discovered.has(name)) {
-        this.discovered.add(name);
-        this.changes++;
+      if (!this.tools.get(name)?.deferred) continue;
+      if (this.discovered.delete(name)) {
+        this.discovered.add(name); // most recent last; the schemas are unchanged
+        continue;
       }
+      this.discovered.add(name);
+      this.changes++;
+      if (this.discovered.size > MAX_DISCOVERED) this.discovered.delete(this.discovered.values().next().value!);
     }
   }
 
@@ -132,6 +140,9 @@ export class ToolRegistry {
     }
   }
 }
+
+/** Discovered deferred tools kept in the schemas at once (three searches' worth of matches). */
+export const MAX_DISCOVERED = 30;
 
 /** Registers the tool called `name` when it can (true), e.g. by starting the MCP server that has it. */
 export type ToolResolver = (name: string, signal?: AbortSignal) => Promise<boolean>;

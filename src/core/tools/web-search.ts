@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { filterResults } from '../web/search-provider';
 import type { WebSession } from '../web/web-session';
+import { webText } from '../web/web-texts';
 import type { Tool } from './tool';
 
 const MAX_RESULTS = 10;
@@ -35,11 +36,12 @@ export function webSearchTool(web: WebSession): Tool<typeof schema> {
         ...(request.blockedDomains.length ? [`not ${request.blockedDomains.join(', ')}`] : []),
       ];
       const scope = filters.length ? ` (${filters.join('; ')})` : '';
+      const vars = { QUERY: args.query, SCOPE: scope, PROVIDER: provider.name };
       if (results.length === 0) {
-        return { ok: true, output: `No results for "${args.query}"${scope} from ${provider.name}. Try other words${filters.length ? ' or fewer domain filters' : ''}.`, summary: `✓ no results for "${args.query}"` };
+        return { ok: true, output: webText(filters.length ? 'search_none_filtered' : 'search_none', vars), summary: `✓ no results for "${args.query}"` };
       }
       const lines = results.map((r, i) => `${i + 1}. ${r.title || r.url}\n   ${r.url}${r.snippet ? `\n   ${r.snippet}` : ''}`);
-      const output = `Results for "${args.query}"${scope} from ${provider.name}:\n\n${lines.join('\n\n')}\n\nRead a result with fetch_url.`;
+      const output = webText('search_results', { ...vars, RESULTS: lines.join('\n\n') });
       return { ok: true, output, summary: `✓ ${results.length} results for "${args.query}"` };
     },
   };

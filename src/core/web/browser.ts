@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadTemplateSections, renderTemplate } from '../templates';
+import { checkHost, refusalError, systemLookup, type HostLookup, type HostVerdict } from './address-guard';
 import { CHROMIUM_ENV } from './web-settings';
 
 /** Where to look for a browser: the environment, the `chromium_path` setting, the platform. */
@@ -41,6 +42,8 @@ export interface BrowserSessionOptions {
   search: () => ChromiumSearch;
   /** Closed after this long unused (default 60 s): a browser holds hundreds of MB. */
   idleMs?: number;
+  /** Resolves host names for the address guard (tests give names their own addresses). */
+  lookup?: HostLookup;
 }
 
 export interface PageOptions {
@@ -73,20 +76,25 @@ export class BrowserSession {
     clearTimeout(this.idleTimer);
     try {
       const browser = await this.browser();
-      const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: false });
+      // Service workers would fetch past the route below.
+      const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: false, serviceWorkers: 'block' });
       // Playwright may never settle a call whose context closes under it (newPage does not), so
       // a stop rejects at once by itself, and the context is closed behind it.
-      let stop = () => {};
+      let fail: (reason: unknown) => void = () => {};
       const stopped = new Promise<never>((_, reject) => {
-        stop = () => reject(options.signal?.reason ?? new Error('aborted'));
+        fail = reject;
       });
       stopped.catch(() => undefined);
+      const stop = () => fail(options.signal?.reason ?? new Error('aborted'));
       options.signal?.addEventListener('abort', stop, { once: true });
       try {
+        const guarded = await this.guard(context, fail);
         options.signal?.throwIfAborted();
         const work = context.newPage().then(use);
         work.catch(() => undefined);
-        return await Promise.race([work, stopped]);
+        const result = await Promise.race([work, stopped]);
+        await guarded.settled();
+        return result;
       } finally {
         options.signal?.removeEventListener('abort', stop);
         await context.close().catch(() => undefined);
@@ -95,6 +103,53 @@ export class BrowserSession {
       this.inUse--;
       this.scheduleIdleClose();
     }
+  }
+
+  /**
+   * The address guard inside the browser: requests to link-local or metadata addresses are
+   * aborted before they leave, and since playwright does not route redirect hops, any request
+   * (a redirect included) that reaches one fails the whole use: nothing the page shows then
+   * (text, a screenshot) reaches the model. `settled` waits for the checks still running (a name
+   * being looked up) and throws the refusal if one found a forbidden address.
+   */
+  private async guard(context: BrowserContext, fail: (reason: unknown) => void): Promise<{ settled(): Promise<void> }> {
+    const lookup = this.options.lookup ?? systemLookup;
+    const verdicts = new Map<string, Promise<HostVerdict | undefined>>();
+    const check = async (raw: string) => {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        return undefined;
+      }
+      if (!/^(?:https?|wss?):$/.test(url.protocol)) return undefined;
+      let verdict = verdicts.get(url.hostname);
+      if (!verdict) verdicts.set(url.hostname, (verdict = checkHost(url.hostname, lookup)));
+      const found = await verdict.catch(() => undefined);
+      return found && refusalError(url, found);
+    };
+    let refused: Error | undefined;
+    const refuse = (refusal: Error) => {
+      refused ??= refusal;
+      fail(refusal);
+    };
+    const pending: Array<Promise<unknown>> = [];
+    await context.route('**/*', async (route) => {
+      const refusal = await check(route.request().url());
+      if (refusal) {
+        refuse(refusal);
+        await route.abort('blockedbyclient').catch(() => undefined);
+      } else await route.continue().catch(() => undefined);
+    });
+    context.on('request', (request) => {
+      if (request.redirectedFrom()) pending.push(check(request.url()).then((refusal) => refusal && refuse(refusal)));
+    });
+    return {
+      async settled() {
+        await Promise.all(pending);
+        if (refused) throw refused;
+      },
+    };
   }
 
   /** True while a browser process is running (tests check it closes). */

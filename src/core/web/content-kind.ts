@@ -21,10 +21,3 @@ function looksBinary(bytes: Buffer): boolean {
   for (const b of bytes) if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b) control++;
   return control > bytes.length / 10;
 }
-
-/** `1.4 MB`, `830 KB`, `12 bytes`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}

@@ -3,6 +3,7 @@ import { all, parseHtml, textOf } from './html-document';
 import { openUrl } from './http-fetch';
 import { searchEndpoint, withSiteOperators, type SearchProvider, type SearchRequest, type SearchResult } from './search-provider';
 import { WEB_SEARCH_URL_ENV } from './web-settings';
+import { webText } from './web-texts';
 
 const DEFAULT_ENDPOINT = 'https://html.duckduckgo.com/html/';
 
@@ -36,7 +37,7 @@ export function parseDuckDuckGoResults(html: string, pageUrl: string, status = 2
     results.push({ title: textOf(link), url: target, snippet: textOf(block.querySelector('.result__snippet')) });
   }
   if (results.length === 0 && (status === 202 || doc.querySelector('.anomaly-modal__title, #challenge-form, form[action*="anomaly"]'))) {
-    throw new ToolError('rate_limit', 'DuckDuckGo answered with a bot check instead of results. Wait a minute before searching again, or set web_search_provider to another provider.');
+    throw new ToolError('rate_limit', webText('search_bot_check'));
   }
   return results;
 }

@@ -1,3 +1,5 @@
+import { ToolError } from '../tools/tool';
+import { assertReachable, type HostLookup } from './address-guard';
 import { httpStatusFailure, networkFailure } from './network-errors';
 
 /** Sent with every request: some sites refuse clients that do not look like a browser. */
@@ -9,6 +11,8 @@ export interface FetchOptions {
   maxBytes: number;
   signal?: AbortSignal;
   accept?: string;
+  /** Resolves host names for the address check (tests give names their own addresses). */
+  lookup?: HostLookup;
 }
 
 /** A response whose status was fine, before its body is read: the caller decides from the type. */
@@ -30,35 +34,49 @@ export interface OpenedResponse {
   discard(): void;
 }
 
+/** The fetch standard's limit. */
+const MAX_REDIRECTS = 20;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
 /**
- * A GET with a deadline covering the whole exchange, redirects followed, the body read only
- * on request and never beyond `maxBytes`. Network failures and HTTP error statuses throw typed
- * ToolErrors; the caller's own cancellation throws an AbortError.
+ * A GET with a deadline covering the whole exchange, redirects followed (each hop checked by
+ * the address guard: no link-local or metadata address, however the agent is led there), the
+ * body read only on request and never beyond `maxBytes`. Network failures, refused addresses and
+ * HTTP error statuses throw typed ToolErrors; the caller's own cancellation throws an AbortError.
  */
 export async function openUrl(url: URL, options: FetchOptions): Promise<OpenedResponse> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  let current = url;
   let response: Response;
-  try {
-    response = await fetch(url, {
-      redirect: 'follow',
-      signal,
-      headers: { 'user-agent': USER_AGENT, accept: options.accept ?? 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5', 'accept-language': 'en;q=0.9,*;q=0.5' },
-    });
-  } catch (err) {
-    throw networkFailure(err, url, options.timeoutMs);
+  for (let hop = 0; ; hop++) {
+    await assertReachable(current, options.lookup);
+    try {
+      response = await fetch(current, {
+        redirect: 'manual',
+        signal,
+        headers: { 'user-agent': USER_AGENT, accept: options.accept ?? 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5', 'accept-language': 'en;q=0.9,*;q=0.5' },
+      });
+    } catch (err) {
+      throw networkFailure(err, current, options.timeoutMs);
+    }
+    const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+    if (location === null) break;
+    void response.body?.cancel().catch(() => undefined);
+    if (hop === MAX_REDIRECTS) throw new ToolError('other', `${url.href} redirects more than ${MAX_REDIRECTS} times.`);
+    current = redirectTarget(location, current);
   }
   if (!response.ok) {
     void response.body?.cancel().catch(() => undefined);
-    throw httpStatusFailure(response.status, response.statusText, response.url || url.href);
+    throw httpStatusFailure(response.status, response.statusText, current.href);
   }
   const [mediaType = '', ...params] = (response.headers.get('content-type') ?? '').split(';').map((p) => p.trim());
   const charset = params.find((p) => /^charset=/i.test(p))?.slice('charset='.length).replace(/"/g, '');
   const length = Number(response.headers.get('content-length'));
-  const body = new CappedBody(response, options.maxBytes, (err) => networkFailure(err, url, options.timeoutMs));
+  const body = new CappedBody(response, options.maxBytes, (err) => networkFailure(err, current, options.timeoutMs));
   return {
-    url: response.url || url.href,
-    redirected: response.redirected,
+    url: current.href,
+    redirected: current !== url,
     status: response.status,
     mediaType: mediaType.toLowerCase(),
     ...(charset ? { charset } : {}),
@@ -77,6 +95,18 @@ export async function openUrl(url: URL, options: FetchOptions): Promise<OpenedRe
 }
 
 const PEEK_BYTES = 1024;
+
+/** A Location header against the page that sent it; only http(s) may follow. */
+function redirectTarget(location: string, from: URL): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw new ToolError('other', `${from.href} redirects to "${location}", which is not a valid URL.`);
+  }
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new ToolError('other', `${from.href} redirects to ${next.protocol} addresses, which are not fetched.`);
+  return next;
+}
 
 /** A response body read on demand, a little (to sniff it) or up to the cap, never beyond. */
 class CappedBody {

@@ -1,3 +1,4 @@
+import type { HostLookup } from './address-guard';
 import { BrowserSession } from './browser';
 import { DuckDuckGoSearch } from './duckduckgo-search';
 import type { SearchProvider } from './search-provider';
@@ -12,6 +13,8 @@ export interface WebSessionOptions {
   timeoutMs?: number;
   /** The browser closes after this long unused; default 60 s. */
   browserIdleMs?: number;
+  /** Host names to addresses for the address guard; default the system's DNS (tests map names). */
+  lookup?: HostLookup;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -29,7 +32,13 @@ export class WebSession {
     this.browser = new BrowserSession({
       search: () => ({ env: this.env, setting: options.settings?.chromiumPath }),
       idleMs: options.browserIdleMs,
+      lookup: options.lookup,
     });
+  }
+
+  /** For the address guard of plain requests (the browser has its own copy). */
+  get lookup(): HostLookup | undefined {
+    return this.options.lookup;
   }
 
   get env(): NodeJS.ProcessEnv {

@@ -4,7 +4,7 @@ export type WebSearchProviderName = (typeof WEB_SEARCH_PROVIDERS)[number];
 
 /** Overrides the search endpoint (a SearXNG instance, or a local page in tests). */
 export const WEB_SEARCH_URL_ENV = 'OPENDEV_WEB_SEARCH_URL';
-/** The Chromium or Chrome the web tools drive; wins over the `chromium_path` setting. */
+/** The Chromium or Chrome the web tools drive; wins over the `chromium_path` setting (user settings only, never a project's). */
 export const CHROMIUM_ENV = 'OPENDEV_CHROMIUM';
 
 /** What the settings say about the web tools (both optional: the defaults work without a browser or key). */

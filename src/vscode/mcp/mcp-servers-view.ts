@@ -1,12 +1,13 @@
 // The "MCP Servers" view: the servers of the chat's current agent (its hub), with their state.
 // Before the chat has an agent it shows the configuration as a session would read it (nothing
 // started); expanding a server builds the agent if needed and lists the server's tools, starting
-// it. It refreshes on the hub's changes, when the chat gets another agent, and when a
+// it (not one the project defines that the user has not allowed yet). It refreshes on the hub's changes, when the chat gets another agent, and when a
 // configuration file changes.
 import * as vscode from 'vscode';
 import { loadMcpConfig } from '../../core/mcp/mcp-config';
-import { transportKind } from '../../core/mcp/mcp-transport';
-import type { McpHubApi, McpServerEntry, McpServerStatus } from '../../core/mcp/mcp-types';
+import { serverStatus } from '../../core/mcp/mcp-server-status';
+import { McpTrustGate } from '../../core/mcp/mcp-trust-gate';
+import type { McpHubApi, McpServerStatus } from '../../core/mcp/mcp-types';
 import { treeItem, type McpNode } from './mcp-tree-items';
 
 export const MCP_VIEW_ID = 'opendev.mcpServers';
@@ -70,7 +71,8 @@ export class McpServersView implements vscode.TreeDataProvider<McpNode>, vscode.
   }
 
   /**
-   * A stopped server is started to list its tools. A failed one shows its error instead of being
+   * A stopped server is started to list its tools, unless the project defines it and the user has
+   * not allowed it yet. A failed one shows its error instead of being
    * retried (Connect retries): retrying here would fail, refresh the view and retry again.
    */
   private async toolsOf(status: McpServerStatus): Promise<McpNode[]> {
@@ -78,6 +80,9 @@ export class McpServersView implements vscode.TreeDataProvider<McpNode>, vscode.
     if (status.state === 'failed') return problem(`Could not start: ${status.error ?? 'unknown error'}. Use Connect to try again.`);
     const hub = await this.source.ready();
     if (!hub) return problem('OpenDev could not start a session to reach this server; the chat says why.');
+    // Expanding is no consent: VS Code restores expanded nodes by itself, and a project's server runs its code.
+    const trust = hub.list().find((s) => s.name === status.name)?.trust;
+    if (trust === 'ask' || trust === 'declined') return problem('Defined by the project: not started until you allow it. Connect starts it for this session; /mcp trust allows it for good.');
     try {
       const tools = await hub.tools(status.name);
       if (tools.length === 0) return problem('This server offers no tools.');
@@ -92,7 +97,9 @@ export class McpServersView implements vscode.TreeDataProvider<McpNode>, vscode.
     const workspaceRoot = this.source.workspaceRoot();
     if (!workspaceRoot) return { statuses: [], warnings: [] };
     const loaded = loadMcpConfig({ home: this.source.home(), workspaceRoot });
-    return { statuses: loaded.servers.map(configuredStatus), warnings: loaded.warnings };
+    // Without a session nothing was answered yet: a project's server is trusted (remembered) or asks.
+    const trust = new McpTrustGate({ home: this.source.home(), workspaceRoot });
+    return { statuses: loaded.servers.map((entry) => serverStatus(entry, undefined, trust.state(entry))), warnings: loaded.warnings };
   }
 
   /** Listens to the current hub (and only to it). */
@@ -103,17 +110,4 @@ export class McpServersView implements vscode.TreeDataProvider<McpNode>, vscode.
     this.watched = hub ? { hub, stop: hub.onDidChange(() => this.changed.fire(undefined)) } : undefined;
     return hub;
   }
-}
-
-/** A configured server before anything started it. */
-function configuredStatus(entry: McpServerEntry): McpServerStatus {
-  return {
-    name: entry.name,
-    state: entry.enabled ? 'stopped' : 'disabled',
-    transport: transportKind(entry.config),
-    source: entry.source,
-    file: entry.file,
-    enabled: entry.enabled,
-    restarts: 0,
-  };
 }

@@ -3,7 +3,7 @@
 // inline and context menus (package.json, `viewItem =~ …`).
 import * as vscode from 'vscode';
 import { oneLine, sourceLabel } from '../../core/mcp/mcp-status-format';
-import type { McpServerState, McpServerStatus, McpToolInfo } from '../../core/mcp/mcp-types';
+import type { McpServerState, McpServerStatus, McpToolInfo, McpTrustState } from '../../core/mcp/mcp-types';
 
 export type McpNode =
   | { kind: 'server'; status: McpServerStatus }
@@ -30,9 +30,17 @@ export function serverDescription(status: McpServerStatus): string {
   return `${status.transport}${tools}`;
 }
 
+const TRUST_LINES: Record<McpTrustState, string> = {
+  trusted: 'Defined by the project; you trusted it (/mcp untrust takes it back).',
+  allowed: 'Defined by the project; allowed for this session.',
+  ask: 'Defined by the project: asks before it first starts (Connect starts it now; /mcp trust allows it for good).',
+  declined: 'Defined by the project: you declined to start it in this session (Connect starts it anyway).',
+};
+
 export function serverTooltip(status: McpServerStatus): string {
   const restarts = status.restarts > 0 ? ` (restarted ${status.restarts}×)` : '';
   const lines = [`${status.name}: ${status.state}${restarts}`, `From ${sourceLabel(status.source)}: ${status.file}`];
+  if (status.trust) lines.push(TRUST_LINES[status.trust]);
   if (status.error) lines.push(status.error);
   return lines.join('\n');
 }

@@ -15,6 +15,8 @@ export interface McpCommandDeps {
   source: McpHubSource;
   /** The chat's agent is working: configuration changes wait. */
   busy(): boolean;
+  /** Each message shown to the user (the extension's test API keeps the last ones). */
+  onMessage?(kind: 'info' | 'warning' | 'error', text: string): void;
 }
 
 const NO_FOLDER = 'OpenDev: open a folder first; MCP servers run in the session of a project.';
@@ -29,10 +31,15 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
         try {
           await run(arg);
         } catch (err) {
-          void vscode.window.showErrorMessage(`OpenDev: ${(err as Error).message ?? String(err)}`);
+          void tell('error', `OpenDev: ${(err as Error).message ?? String(err)}`);
         }
       }),
     );
+  const tell = (kind: 'info' | 'warning' | 'error', text: string, ...actions: string[]): Thenable<string | undefined> => {
+    deps.onMessage?.(kind, text);
+    if (kind === 'info') return vscode.window.showInformationMessage(text, ...actions);
+    return kind === 'warning' ? vscode.window.showWarningMessage(text, ...actions) : vscode.window.showErrorMessage(text, ...actions);
+  };
   const files = () => mcpConfigFiles(source.home(), source.workspaceRoot());
   const progress = <T>(task: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: MCP_VIEW_ID } }, task);
 
@@ -41,35 +48,38 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
     if (typeof arg === 'string') return arg;
     if (isServerNode(arg)) return arg.status.name;
     if (!source.workspaceRoot()) {
-      void vscode.window.showInformationMessage(NO_FOLDER);
+      void tell('info', NO_FOLDER);
       return undefined;
     }
     const names = view.servers().map((s) => s.name);
     if (names.length === 0) {
-      void vscode.window.showInformationMessage('OpenDev: no MCP servers are configured; add one with "OpenDev: Add MCP Server".');
+      void tell('info', 'OpenDev: no MCP servers are configured; add one with "OpenDev: Add MCP Server".');
       return undefined;
     }
     return vscode.window.showQuickPick(names, { placeHolder: 'MCP server' });
   };
   const sessionHub = async (): Promise<McpHubApi | undefined> => {
-    if (!source.workspaceRoot()) return void vscode.window.showInformationMessage(NO_FOLDER);
+    if (!source.workspaceRoot()) return void tell('info', NO_FOLDER);
     const hub = await source.ready();
-    if (!hub) void vscode.window.showWarningMessage(NO_SESSION);
+    if (!hub) void tell('warning', NO_SESSION);
     return hub;
   };
   /** A configuration change: written, then the session's servers re-read and the view redrawn. */
   const applied = async (change: () => Promise<McpEditOutcome>, announce: (message: string) => void): Promise<void> => {
-    if (deps.busy()) return void vscode.window.showWarningMessage(BUSY);
+    if (deps.busy()) return void tell('warning', BUSY);
     const outcome = await change();
     if (!outcome.ok) {
-      void (outcome.usage ? vscode.window.showWarningMessage(`OpenDev: ${outcome.message}`) : vscode.window.showErrorMessage(`OpenDev: ${outcome.message}`));
+      void tell(outcome.usage ? 'warning' : 'error', `OpenDev: ${outcome.message}`);
       return;
     }
     if (outcome.written.length > 0) await source.current()?.reload();
     view.refresh();
     announce(outcome.message);
   };
-  const statusBar = (message: string) => void vscode.window.setStatusBarMessage(`OpenDev: ${message.split('\n')[0]}`, 6000);
+  const statusBar = (message: string) => {
+    deps.onMessage?.('info', message);
+    void vscode.window.setStatusBarMessage(`OpenDev: ${message.split('\n')[0]}`, 6000);
+  };
 
   register('opendev.mcp.refresh', async () => {
     await source.current()?.reload();
@@ -80,12 +90,12 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
     const hub = name ? await sessionHub() : undefined;
     if (!name || !hub) return;
     const status = await progress(() => hub.connect(name));
-    if (status.state !== 'running') void vscode.window.showErrorMessage(`OpenDev: MCP server "${name}" did not start (${status.state})${status.error ? `: ${status.error}` : '.'}`);
+    if (status.state !== 'running') void tell('error', `OpenDev: MCP server "${name}" did not start (${status.state})${status.error ? `: ${status.error}` : '.'}`);
   });
   register('opendev.mcp.disconnect', async (arg) => {
     const name = await serverName(arg);
     if (!name) return;
-    if (deps.busy()) return void vscode.window.showWarningMessage(BUSY);
+    if (deps.busy()) return void tell('warning', BUSY);
     await source.current()?.disconnect(name);
   });
   register('opendev.mcp.test', async (arg) => {
@@ -94,7 +104,7 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
     if (!name || !hub) return;
     const result = await progress(() => hub.test(name));
     const text = `OpenDev: ${formatTestResult(name, result)}`;
-    void (result.ok ? vscode.window.showInformationMessage(text) : vscode.window.showErrorMessage(text));
+    void tell(result.ok ? 'info' : 'error', text);
   });
   for (const enabled of [true, false]) {
     register(enabled ? 'opendev.mcp.enable' : 'opendev.mcp.disable', async (arg) => {
@@ -116,7 +126,7 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
     await applied(
       () => addMcpServer(files(), request, { command: '/mcp' }),
       (message) =>
-        void vscode.window.showInformationMessage(`OpenDev: ${message}`, 'Open File').then((choice) => {
+        void tell('info', `OpenDev: ${message}`, 'Open File').then((choice) => {
           if (choice && target) void vscode.window.showTextDocument(vscode.Uri.file(target));
         }),
     );

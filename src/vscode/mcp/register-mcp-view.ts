@@ -4,12 +4,25 @@ import * as vscode from 'vscode';
 import { resolveOpendevHome } from '../../core/config/opendev-home';
 import type { McpServerState } from '../../core/mcp/mcp-types';
 import type { ChatController } from '../chat-controller';
+import { addServerStep, fillAddServerStep, type AddServerStep } from './add-server-input';
 import { registerMcpCommands } from './mcp-view-commands';
 import { MCP_VIEW_ID, McpServersView, type McpHubSource } from './mcp-servers-view';
 
-/** The view as shown, row by row (the extension's test API). */
+/** Messages the view's commands showed that a test keeps (the newest last). */
+const KEPT_MESSAGES = 20;
+
+/** The view as shown, row by row, and its commands' prompts and messages (the extension's test API). */
 export interface McpViewApi {
-  rows(): Promise<Array<{ name: string; state: McpServerState; description: string; tooltip: string; icon: string }>>;
+  /** `pid`: the child process of a running stdio server. */
+  rows(): Promise<Array<{ name: string; state: McpServerState; description: string; tooltip: string; icon: string; pid?: number }>>;
+  /** What expanding a server's row shows: its tools' names, or why they cannot be shown. */
+  children(name: string): Promise<string[]>;
+  /** The messages the opendev.mcp.* commands showed (notifications and status bar), oldest first. */
+  messages(): readonly string[];
+  /** The step of "Add MCP Server" on screen, if any. */
+  addServerStep(): AddServerStep | undefined;
+  /** Puts text in that step's box, as typed; Enter (workbench.action.acceptSelectedQuickOpenItem) then accepts it. */
+  fillAddServerStep(value: string): void;
 }
 
 export function registerMcpServersView(context: vscode.ExtensionContext, chat: ChatController): McpViewApi {
@@ -24,7 +37,12 @@ export function registerMcpServersView(context: vscode.ExtensionContext, chat: C
   const view = new McpServersView(source);
   const tree = vscode.window.createTreeView(MCP_VIEW_ID, { treeDataProvider: view, showCollapseAll: true });
   context.subscriptions.push(view, tree, ...configWatchers(source, view));
-  registerMcpCommands(context, { view, source, busy: () => chat.agent?.running ?? false });
+  const messages: string[] = [];
+  const onMessage = (_kind: string, text: string) => {
+    messages.push(text);
+    if (messages.length > KEPT_MESSAGES) messages.shift();
+  };
+  registerMcpCommands(context, { view, source, busy: () => chat.agent?.running ?? false, onMessage });
 
   return {
     async rows() {
@@ -33,9 +51,18 @@ export function registerMcpServersView(context: vscode.ExtensionContext, chat: C
         if (node.kind !== 'server') return [];
         const item = view.getTreeItem(node);
         const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : '';
-        return [{ name: node.status.name, state: node.status.state, description: String(item.description ?? ''), tooltip: String(item.tooltip ?? ''), icon }];
+        const { name, state, pid } = node.status;
+        return [{ name, state, description: String(item.description ?? ''), tooltip: String(item.tooltip ?? ''), icon, ...(pid !== undefined ? { pid } : {}) }];
       });
     },
+    async children(name) {
+      const server = (await view.getChildren()).find((node) => node.kind === 'server' && node.status.name === name);
+      if (!server) return [];
+      return (await view.getChildren(server)).map((node) => (node.kind === 'tool' ? node.tool.name : node.kind === 'problem' ? node.text : ''));
+    },
+    messages: () => [...messages],
+    addServerStep,
+    fillAddServerStep,
   };
 }
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newHome, opendev, repo } from './cli-harness';
@@ -30,6 +30,7 @@ describe('opendev mcp', function () {
     assert.equal(added.code, 0, added.stderr);
     assert.equal(added.stdout, `Added MCP server "memory" to the user settings (${join(home, 'settings.json')}).\n`);
     assert.deepEqual(json(join(home, 'settings.json')), { mcp_servers: { memory: { command: memoryServer, env: { MEMORY_FILE_PATH: join(home, 'memory.json') } } } });
+    assert.equal(statSync(join(home, 'settings.json')).mode & 0o777, 0o600, 'created readable by the user only: it holds the --env values');
 
     const list = await run('list');
     assert.equal(list.code, 0, list.stderr);
@@ -86,6 +87,38 @@ describe('opendev mcp', function () {
     assert.equal(readFileSync(join(home, 'settings.json'), 'utf8'), '{ "model": ');
   });
 
+  it('trust and untrust: remembered in OPENDEV_HOME/mcp-trust.json for this project, never in it; list says which project servers ask first', async () => {
+    const notYet = /^Defined by the project, not allowed yet: everything\. Each asks before its first start; opendev mcp trust <name> allows one for good\.$/m;
+    assert.match((await run('list')).stdout, notYet);
+    const trusted = await run('trust', 'everything');
+    assert.equal(trusted.code, 0, trusted.stderr);
+    assert.equal(
+      trusted.stdout,
+      `MCP server "everything" from ${join(project, '.mcp.json')} is trusted in ${realpathSync(project)}: \`${everythingServer}\` starts without asking until its definition changes. opendev mcp untrust everything takes it back.\n`,
+    );
+    assert.deepEqual(json(join(home, 'mcp-trust.json')).trusted.map((r: Record<string, string>) => [r.workspace, r.server, r.definition]), [[realpathSync(project), 'everything', everythingServer]]);
+    assert.deepEqual(readdirSync(project), ['.mcp.json'], 'nothing is written in the project');
+    assert.doesNotMatch((await run('list')).stdout, /not allowed yet/);
+
+    const untrusted = await run('untrust', 'everything');
+    assert.equal(untrusted.code, 0, untrusted.stderr);
+    assert.match(untrusted.stdout, /^MCP server "everything" is no longer trusted in .*: it asks before its next start\.\n$/);
+    assert.deepEqual(json(join(home, 'mcp-trust.json')).trusted, []);
+    assert.match((await run('list')).stdout, notYet);
+
+    assert.equal((await run('add', 'memory', '--command', memoryServer)).code, 0);
+    assert.match((await run('trust', 'memory')).stdout, /^MCP server "memory" is defined in your own settings \(.*settings\.json\): it never asks before starting\.\n$/);
+    const ghost = await run('trust', 'ghost');
+    assert.equal(ghost.code, 2);
+    assert.match(ghost.stderr, /No MCP server "ghost" is configured \(configured: memory, everything\)/);
+
+    writeFileSync(join(home, 'mcp-trust.json'), '{ "trusted": ');
+    const broken = await run('trust', 'everything');
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, /mcp-trust\.json cannot be used \(.*\); fix or delete it\. OpenDev leaves it as it is\./);
+    assert.equal(readFileSync(join(home, 'mcp-trust.json'), 'utf8'), '{ "trusted": ');
+  });
+
   it('/mcp in a session (-p) reaches the session\'s servers', async () => {
     const env = { OPENDEV_HOME: home, OPENAI_API_KEY: 'unused', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
     const connected = await opendev(['-p', '/mcp connect everything'], env, { cwd: project });
@@ -98,6 +131,7 @@ describe('opendev mcp', function () {
     assert.equal(help.code, 0);
     assert.match(help.stdout, /opendev mcp list \[--test\]/);
     assert.match(help.stdout, /opendev mcp disable <name>/);
+    assert.match(help.stdout, /opendev mcp trust <name> +let a server the project defines start without asking/);
     assert.match((await opendev(['--help'], { OPENDEV_HOME: home })).stdout, /opendev mcp <command>/);
   });
 });

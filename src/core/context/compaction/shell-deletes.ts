@@ -4,12 +4,13 @@
  * and `VAR=value` prefixes. Flags are skipped; globs and variables are kept as written. It does not
  * try to understand scripts, `find -delete` or `mv`: the archive has every command in full.
  */
+import { parseShellLine } from '../../process/shell-words';
+
 const DELETERS = new Set(['rm', 'rmdir', 'unlink']);
 
 export function deletedPaths(commandLine: string): string[] {
   const paths: string[] = [];
-  for (const segment of commandLine.split(/&&|\|\||[;|\n]/)) {
-    const words = splitWords(segment);
+  for (const { words } of parseShellLine(commandLine).commands) {
     while (words.length > 0 && (words[0] === 'sudo' || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!))) words.shift();
     let args: string[] | undefined;
     if (DELETERS.has(words[0] ?? '')) args = words.slice(1);
@@ -23,12 +24,4 @@ export function deletedPaths(commandLine: string): string[] {
     }
   }
   return paths;
-}
-
-/** Whitespace-separated words; single and double quotes group (no escapes beyond that). */
-function splitWords(text: string): string[] {
-  const words: string[] = [];
-  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) words.push(m[1] ?? m[2] ?? m[3]!);
-  return words;
 }

@@ -4,17 +4,18 @@ import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { ToolError } from '../tool';
 
 /**
- * Writes a file so that readers see the old content or the new one, never a half-written file:
- * the data goes to a temporary file beside the target, is flushed, then renamed over it.
+ * Writes a file (text as UTF-8, or bytes) so that readers see the old content or the new one,
+ * never a half-written file: the data goes to a temporary file beside the target, is flushed,
+ * then renamed over it.
  * `exclusive` creates only: the temporary file is hard-linked to the target name, which fails
  * if something appeared there meanwhile (falls back to a checked rename where links are not
  * supported). `mode` is applied exactly (umask does not narrow it).
  */
-export async function writeFileAtomic(target: string, data: string, options: { exclusive?: boolean; mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(target: string, data: string | Uint8Array, options: { exclusive?: boolean; mode?: number } = {}): Promise<void> {
   const temp = join(dirname(target), `.${basename(target)}.opendev-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', options.mode ?? 0o666);
   try {
-    await handle.writeFile(data, 'utf8');
+    await (typeof data === 'string' ? handle.writeFile(data, 'utf8') : handle.writeFile(data));
     await handle.sync();
   } finally {
     await handle.close();

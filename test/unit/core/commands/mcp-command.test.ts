@@ -37,6 +37,10 @@ class TableHub implements McpHubApi {
   async test(name: string) {
     return name === 'broken' ? { ok: false, ms: 12.4, toolCount: 0, error: 'spawn nope ENOENT' } : { ok: true, ms: 41.6, toolCount: this.toolTable[name]?.length ?? 0 };
   }
+  async setTrust(name: string, trusted: boolean) {
+    this.calls.push(`${trusted ? 'trust' : 'untrust'} ${name}`);
+    return { ok: true, message: `${name}: ${trusted ? 'trusted' : 'untrusted'}` };
+  }
   async reload() {
     this.reloads++;
   }
@@ -175,6 +179,7 @@ describe('/mcp', () => {
     const builtins = createSlashCommands();
     assert.notEqual(builtins.get('mcp')?.available, false);
     assert.deepEqual(builtins.complete('/mcp d'), ['/mcp disconnect', '/mcp disable']);
+    assert.deepEqual(builtins.complete('/mcp u'), ['/mcp untrust']);
   });
 });
 
@@ -242,6 +247,22 @@ describe('/mcp with the real hub and real MCP servers', function () {
     assert.match((await run('/mcp connect second-memory')).output, /is running with \d+ tools/);
     await run('/mcp remove second-memory');
     assert.deepEqual(hub.list().map((s) => s.name), ['memory', 'everything']);
+  });
+
+  it('trusts and untrusts a server the project defines; the list names the ones that ask first', async () => {
+    const trustOf = () => hub.list().find((s) => s.name === 'everything')!.trust;
+    assert.match((await run('/mcp list')).output, /\nDefined by the project, not allowed yet: everything\. Each asks before its first start; \/mcp trust <name> allows one for good\.\n/);
+    assert.equal(trustOf(), 'ask');
+    const trusted = await run('/mcp trust everything');
+    assert.equal(trusted.error, undefined, trusted.output);
+    assert.match(trusted.output, /^MCP server "everything" from .*\.mcp\.json is trusted in .*: `.*mcp-server-everything` starts without asking until its definition changes\. \/mcp untrust everything takes it back\.$/);
+    assert.equal(trustOf(), 'trusted');
+    assert.doesNotMatch((await run('/mcp list')).output, /not allowed yet/);
+    assert.match((await run('/mcp untrust everything')).output, /^MCP server "everything" is no longer trusted in .*: it asks before its next start\.$/);
+    assert.equal(trustOf(), 'ask');
+    assert.match((await run('/mcp trust memory')).output, /"memory" is defined in your own settings .*never asks/);
+    assert.equal((await run('/mcp trust')).error, 'usage');
+    assert.equal(hub.list().find((s) => s.name === 'everything')!.state, 'stopped', 'trusting starts nothing');
   });
 
   it('reports a server that cannot start as a message', async () => {

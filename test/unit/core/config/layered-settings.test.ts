@@ -106,13 +106,29 @@ describe('layered settings', () => {
       write(projectFile(), fileOf(keys.map((k) => [k, perLayer[k][2]])));
       r = load(env);
       for (const key of keys) {
-        assert.deepEqual(r.effective.values[key], perLayer[key][2], key);
-        assert.deepEqual(r.effective.sources[key], { layer: 'project', origin: projectFile() }, key);
+        // A project may not choose the browser the web tools launch: the user's choice stays (tested below).
+        const layer = key === 'chromium_path' ? 1 : 2;
+        assert.deepEqual(r.effective.values[key], perLayer[key][layer], key);
+        assert.deepEqual(r.effective.sources[key], layer === 1 ? { layer: 'user', origin: userFile() } : { layer: 'project', origin: projectFile() }, key);
       }
       const flags: SettingsLayer = { kind: 'flags', label: 'flags', values: Object.fromEntries(keys.map((k) => [k, perLayer[k][3]])), origins: { model: '--model' } };
       r = load(env, flags);
       for (const key of keys) assert.deepEqual(r.effective.values[key], perLayer[key][3], key);
       assert.deepEqual(r.effective.sources.model, { layer: 'flags', origin: '--model' });
+    });
+
+    it('a project’s chromium_path is ignored with a warning (it would launch a program of the repository); the user’s and OPENDEV_CHROMIUM’s choice stand', () => {
+      write(userFile(), { chromium_path: '/usr/bin/chromium' });
+      write(projectFile(), { chromium_path: './tools/evil.sh', web_search_provider: 'searxng' });
+      const r = load({});
+      assert.equal(r.effective.values.chromium_path, '/usr/bin/chromium');
+      assert.deepEqual(r.effective.sources.chromium_path, { layer: 'user', origin: userFile() });
+      assert.equal(r.effective.values.web_search_provider, 'searxng', 'the project’s other web setting applies');
+      assert.equal(r.problems.length, 1);
+      assert.equal(r.problems[0]!.kind, 'user-only');
+      assert.match(formatSettingsProblem(r.problems[0]!, { apiKeyHint: '' }), /settings\.json: "chromium_path" is ignored: a project may not choose the program the web tools launch; set OPENDEV_CHROMIUM/);
+      write(userFile(), {});
+      assert.equal(load({}).effective.values.chromium_path, undefined, 'without a user choice there is none: the project’s is never used');
     });
 
     it('keys are independent: a project that sets only the model keeps the user’s provider and endpoint', () => {

@@ -47,6 +47,25 @@ describe('MCP configuration edits', () => {
       assert.match(outcome.message, /may be shared/, 'a secret in a committed file is pointed out');
     });
 
+    it('creates a settings file readable by its owner only (it may hold --env secrets); an existing file keeps its mode', async () => {
+      const added = await runMcpEdit(files, 'add', ['api', '--command', 'api-server', '--env', 'TOKEN=secret'], options);
+      assert.equal(added.ok, true, added.message);
+      assert.equal(statSync(files.user).mode & 0o777, 0o600, 'the new user settings file');
+      assert.equal((await runMcpEdit(files, 'add', ['docs', '--url', 'https://example.com/mcp', '--project'], options)).ok, true);
+      assert.equal(statSync(files.project).mode & 0o777, 0o600, 'the new project settings file');
+
+      // A file the user made readable on purpose stays so, through add, disable and remove.
+      chmodSync(files.user, 0o644);
+      chmodSync(files.project, 0o640);
+      assert.equal((await runMcpEdit(files, 'add', ['more', '--command', 'more-server', '--env', 'K=v'], options)).ok, true);
+      assert.equal((await runMcpEdit(files, 'disable', ['docs'], options)).ok, true);
+      assert.equal((await runMcpEdit(files, 'remove', ['api'], options)).ok, true);
+      assert.deepEqual(Object.keys(json(files.user).mcp_servers), ['more']);
+      assert.equal(json(files.project).mcp_servers.docs.enabled, false);
+      assert.equal(statSync(files.user).mode & 0o777, 0o644);
+      assert.equal(statSync(files.project).mode & 0o777, 0o640);
+    });
+
     it('refuses a name already configured in that file, and says when a higher layer takes precedence', async () => {
       write(files.user, { mcp_servers: { memory: { command: 'a' } } });
       const again = await runMcpEdit(files, 'add', ['memory', '--command', 'b'], options);

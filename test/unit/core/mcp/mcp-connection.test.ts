@@ -1,31 +1,15 @@
 // One MCP server on the official SDK, against real servers: the npm reference servers and the
 // generated-tools fixture (test/fixtures/mcp), which can crash on demand.
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpCallError } from '../../../../src/core/mcp/mcp-call-error';
 import { McpConnection, type McpConnectionOptions } from '../../../../src/core/mcp/mcp-connection';
 import type { McpServerConfig } from '../../../../src/core/mcp/mcp-types';
 import { QUICK, serverConfigs, tempDir } from '../../../helpers/mcp-servers';
+import { running, until } from '../../../helpers/wait';
 
 const textOf = (result: { content: Array<{ type: string; text?: string }> }) => result.content.map((c) => c.text ?? '').join('\n');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('McpConnection (real stdio servers)', function () {
   this.timeout(60_000);
@@ -83,11 +67,52 @@ describe('McpConnection (real stdio servers)', function () {
     const pid = Number(textOf(await c.callTool('whoami', {})));
     assert.equal(c.pid, pid);
     process.kill(pid, 'SIGKILL');
-    await until('the restart', () => c.restarts === 1 && c.state === 'running');
+    await until(() => c.restarts === 1 && c.state === 'running', 15_000, 'the restart');
     const again = Number(textOf(await c.callTool('whoami', {})));
     assert.notEqual(again, pid);
     assert.equal(c.restarts, 1);
     assert.equal(c.error, undefined);
+  });
+
+  it('restarts back off by doubling from the default 0.5 s (a recorded schedule), and after the budget the server is `failed`', async () => {
+    // server-everything behind a guard: once the marker exists every start fails at once.
+    const dir = tempDir('backoff');
+    const marker = join(dir, 'broken');
+    const guarded: McpServerConfig = { command: '/bin/sh', args: ['-c', `test -e "$1" && { echo "broken on purpose" >&2; exit 3; }; exec "$2"`, 'sh', marker, (serverConfigs.everything() as { command: string }).command] };
+    const waits: number[] = [];
+    const c = connection(guarded, { timeouts: { startMs: 20_000 }, backoffWait: async (ms) => void waits.push(ms) });
+    await c.ensureRunning();
+    writeFileSync(marker, '');
+    process.kill(c.pid!, 'SIGKILL');
+    await until(() => c.state === 'failed', 30_000, 'the failed state');
+    assert.deepEqual(waits, [500, 1_000, 2_000, 4_000, 8_000]);
+    assert.equal(c.restarts, 0, 'no restart worked');
+    assert.match(c.error!, /crashed 6 times in a row .*broken on purpose/s);
+
+    // An explicit connect starts afresh; with the server repaired the next crash restarts after 0.5 s again.
+    rmSync(marker);
+    await c.connect();
+    waits.length = 0;
+    const pid = c.pid!;
+    process.kill(pid, 'SIGKILL');
+    await until(() => c.state === 'running' && c.restarts === 1, 15_000, 'the restart');
+    assert.deepEqual(waits, [500]);
+    assert.match(textOf(await c.callTool('echo', { message: 'back' })), /Echo: back/);
+  });
+
+  it('a restart waiting out its backoff is cut short by close(): nothing starts afterwards', async () => {
+    let waited = 0;
+    const c = connection(serverConfigs.everything(), { timeouts: { startMs: 20_000 }, backoffWait: () => ((waited += 1), new Promise<void>(() => undefined)) });
+    await c.ensureRunning();
+    const pid = c.pid!;
+    process.kill(pid, 'SIGKILL');
+    await until(() => waited === 1, 15_000, 'the backoff');
+    assert.equal(c.state, 'restarting');
+    await c.close();
+    assert.equal(c.state, 'stopped');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(c.state, 'stopped', 'no restart after the close');
+    assert.equal(c.pid, undefined);
   });
 
   it('a call during which the server dies fails as `crashed`; the server comes back for the next one', async () => {
@@ -100,7 +125,7 @@ describe('McpConnection (real stdio servers)', function () {
   it('a server that keeps crashing is restarted at most maxRestarts times, then `failed` with the reason', async () => {
     const c = connection(serverConfigs.fixture(3, '--die-after-ms', '2500'), { timeouts: { ...QUICK, maxRestarts: 2 } });
     await c.ensureRunning();
-    await until('the failed state', () => c.state === 'failed', 30_000);
+    await until(() => c.state === 'failed', 30_000, 'the failed state');
     assert.equal(c.restarts, 2);
     assert.match(c.error!, /crashed 3 times in a row and was not restarted again/);
     await assert.rejects(c.callTool('whoami', {}), (err: McpCallError) => err.failure === 'unavailable' && /crashed 3 times/.test(err.message));
@@ -121,10 +146,10 @@ describe('McpConnection (real stdio servers)', function () {
     const c = connection(serverConfigs.fixture(3));
     await c.ensureRunning();
     const pid = c.pid!;
-    assert.ok(alive(pid));
+    assert.ok(running(pid));
     await c.close();
     assert.equal(c.state, 'stopped');
-    await until('the child to exit', () => !alive(pid));
+    await until(() => !running(pid), 15_000, 'the child to exit');
     const again = Number(textOf(await c.callTool('whoami', {})));
     assert.notEqual(again, pid);
     assert.equal(c.restarts, 0, 'a stop is not a crash');

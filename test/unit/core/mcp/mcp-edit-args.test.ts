@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { parseMcpAddArgs, parseMcpNameArgs, splitWords } from '../../../../src/core/mcp/mcp-edit-args';
+import { parseMcpAddArgs, parseMcpNameArgs } from '../../../../src/core/mcp/mcp-edit-args';
+import { splitQuotedWords as splitWords } from '../../../../src/core/process/shell-words';
 
 describe('MCP add arguments', () => {
   it('takes the words after --command as the command line, our options anywhere, and everything after -- verbatim', () => {
@@ -53,5 +54,7 @@ describe('MCP add arguments', () => {
     assert.deepEqual(splitWords('  '), []);
     assert.deepEqual(splitWords('say ""'), ['say', '']);
     assert.deepEqual(splitWords('add "open'), { problem: 'The quote " is not closed.' });
+    // A typed /mcp line is not a shell command: & ; # ( ) are part of the words.
+    assert.deepEqual(splitWords('add docs --url http://h/mcp?a=1&b=2;x #frag (v2)'), ['add', 'docs', '--url', 'http://h/mcp?a=1&b=2;x', '#frag', '(v2)']);
   });
 });

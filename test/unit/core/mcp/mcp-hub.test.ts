@@ -9,23 +9,7 @@ import type { McpServerEntry } from '../../../../src/core/mcp/mcp-types';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import { entry, freePort, QUICK, repo, serverConfigs, tempDir } from '../../../helpers/mcp-servers';
 import { toolContext } from '../../../helpers/tool-context';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { running, until } from '../../../helpers/wait';
 
 describe('McpHub (real servers)', function () {
   this.timeout(60_000);
@@ -112,7 +96,7 @@ describe('McpHub (real servers)', function () {
     const pid = Number((await call('mcp__acme__whoami')).output);
     configured = [entry('acme', serverConfigs.fixture(3), false), entry('memory', serverConfigs.memory(join(tempDir('m'), 'm.jsonl')))];
     await hub.reload();
-    await until('the disabled server to exit', () => !alive(pid));
+    await until(() => !running(pid), 15_000, 'the disabled server to exit');
     assert.deepEqual(hub.list().map((s) => `${s.name}:${s.state}`), ['acme:disabled', 'memory:stopped']);
     assert.equal(registry.deferredTools().length, 0);
     assert.equal(registry.get('mcp__acme__whoami'), undefined);
@@ -166,12 +150,30 @@ describe('McpHub (real servers)', function () {
     });
   }
 
+  it('everything (npm): its child process killed, the next call works on a restarted one; the status counts the restart', async () => {
+    make([entry('everything', serverConfigs.everything())]);
+    const first = await call('mcp__everything__echo', { message: 'before' });
+    assert.equal(first.output, 'Echo: before');
+    const [before] = hub.list();
+    assert.equal(before?.state, 'running');
+    assert.ok(before?.pid && running(before.pid), 'the status names the running child');
+    process.kill(before.pid, 'SIGKILL');
+    await until(() => hub.list()[0]?.restarts === 1 && hub.list()[0]?.state === 'running', 15_000, 'the restart');
+    const after = await call('mcp__everything__echo', { message: 'after' });
+    assert.equal(after.ok, true, after.output);
+    assert.equal(after.output, 'Echo: after');
+    const [status] = hub.list();
+    assert.equal(status?.restarts, 1);
+    assert.ok(status?.pid && status.pid !== before.pid && running(status.pid), 'a new child');
+    assert.equal(running(before.pid), false);
+  });
+
   it('dispose() stops every server', async () => {
     make([entry('a', serverConfigs.fixture(1)), entry('b', serverConfigs.fixture(1))]);
     const pids = [Number((await call('mcp__a__whoami')).output), Number((await call('mcp__b__whoami')).output)];
-    assert.ok(pids.every(alive));
+    assert.ok(pids.every(running));
     await hub.dispose();
-    await until('both servers to exit', () => !pids.some(alive));
+    await until(() => !pids.some(running), 15_000, 'both servers to exit');
   });
 });
 

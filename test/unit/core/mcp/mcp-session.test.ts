@@ -91,8 +91,10 @@ describe('MCP in a session (factory + fake provider + 3 real servers)', function
     assert.ok(toolsOf(third!).includes('mcp__memory__create_entities'));
     assert.match(allToolResults(fourth!).find((r) => r.toolCallId === 'weather')!.content, /Sunny in Lyon/);
 
+    // The project's servers (.mcp.json) asked before their first start, through the same approval path.
     // Approval at semi-auto: asked for both MCP calls (weather_forecast is read-only-hinted: asked all the same), never for search_tools.
-    assert.deepEqual(approvals.map((a) => a.toolName), ['mcp__memory__create_entities', 'mcp__acme__weather_forecast']);
+    assert.deepEqual(approvals.map((a) => a.toolName), ['MCP server files', 'MCP server memory', 'MCP server acme', 'mcp__memory__create_entities', 'mcp__acme__weather_forecast']);
+    assert.match(approvals[0]!.title, /^Start MCP server files from .*\.mcp\.json: `\S*mcp-server-filesystem \S+`\?$/);
     // The PreToolUse hook with matcher mcp__.* saw both calls, with their arguments; search_tools did not match.
     const seen = ws.inputs().filter((i) => i.hook_event_name === 'PreToolUse');
     assert.deepEqual(seen.map((i) => i.tool_name), ['mcp__memory__create_entities', 'mcp__acme__weather_forecast']);
@@ -117,13 +119,26 @@ describe('MCP in a session (factory + fake provider + 3 real servers)', function
     );
     agent = await agentOn(ws, fake, { approvalLevel: 'semi-auto' });
     const asked: string[] = [];
-    await agent.runTurn('write things', recordingUI({ requestApproval: async (req) => (asked.push(req.toolName), { action: 'deny' }) }));
+    // The project's servers may start; every call is denied.
+    const answer = async (req: ApprovalRequest) => (req.toolName.startsWith('MCP server ') ? { action: 'allow' as const } : (asked.push(req.toolName), { action: 'deny' as const }));
+    await agent.runTurn('write things', recordingUI({ requestApproval: answer }));
     const results = new Map(allToolResults(actionRequests()[1]!).map((r) => [r.toolCallId, r.content]));
     assert.match(results.get('blocked')!, /no graph writes today/);
     assert.match(results.get('denied')!, /Error \(rejected\)/);
     assert.deepEqual(asked, ['mcp__files__write_file'], 'the blocked call never reached the approval step');
     assert.equal(existsSync(join(ws.workspace, 'denied.txt')), false);
     assert.equal(existsSync(join(ws.home, 'memory.jsonl')), false, 'the memory server never wrote');
+  });
+
+  it('approval level auto skips the call approvals but not the question before a project server first starts', async () => {
+    fake.setResponder(scriptedHarness([{ toolCalls: [{ id: 'read', name: 'mcp__memory__read_graph', arguments: {} }] }, { toolCalls: [{ id: 'again', name: 'mcp__memory__read_graph', arguments: {} }] }, { text: 'Empty.' }], 'lesson'));
+    agent = await agentOn(ws, fake, { approvalLevel: 'auto' });
+    const asked: string[] = [];
+    await agent.runTurn('what is in the graph?', recordingUI({ requestApproval: async (req) => (asked.push(req.title), { action: 'allow' }) }));
+    assert.deepEqual(asked.map((t) => t.replace(/ from .*/, '')), ['Start MCP server memory'], 'one question, for the server, none for the calls');
+    const results = actionRequests().slice(1).flatMap((r) => allToolResults(r));
+    assert.match(results.find((r) => r.toolCallId === 'read')!.content, /"entities"/);
+    assert.match(results.find((r) => r.toolCallId === 'again')!.content, /"entities"/);
   });
 
   it('mcp: false turns MCP off: no hub, no search_tools, no server lines', async () => {

@@ -25,7 +25,7 @@ function tool(def: McpServerTool, call: (args: Record<string, unknown>) => Promi
 describe('MCP tools as Tools', () => {
   const ws = tempDir('tool-ws');
 
-  it("send the server's input schema as is, deferred, with the server's description", () => {
+  it("send the server's input schema (cleaned), deferred, with the server's description", () => {
     const t = tool(definition());
     assert.equal(t.name, 'mcp__memory__read_graph');
     assert.equal(t.deferred, true);

@@ -1,25 +1,6 @@
 import { connect, createServer } from 'node:net';
-import { procStat } from '../../../../src/core/process/process-group';
 
-/** Alive and not a zombie (some containers' PID 1 never reaps orphans, so killed orphans stay zombies). */
-export function running(pid: number): boolean {
-  const stat = procStat(pid);
-  if (stat) return stat.state !== 'Z' && stat.state !== 'X';
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export async function until(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { running, until } from '../../../helpers/wait';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -135,7 +135,7 @@ describe('approval gate', () => {
       rmSync(home, { recursive: true, force: true });
     });
 
-    it('an edited command is judged again: a dangerous edit is refused, one that still needs approval asks again', async () => {
+    it('an edited command is judged again: a dangerous or denied edit is refused; one that would ask runs, the user wrote it, and the model is told', async () => {
       const gate = sessionApprovalGate(registry, () => 'semi-auto', { home, workspaceRoot: root });
       answers = [{ action: 'edit', command: 'rm -rf ~' }];
       const dangerous = await call(gate, 'run_command', { command: 'touch x' });
@@ -143,10 +143,11 @@ describe('approval gate', () => {
       assert.match(dangerous.output, /danger rule "danger:delete-protected"/);
       assert.equal(asked.length, 1);
 
-      answers = [{ action: 'edit', command: 'touch made.txt' }, { action: 'allow' }];
+      answers = [{ action: 'edit', command: 'touch made.txt' }];
       const edited = await call(gate, 'run_command', { command: 'touch other.txt' });
       assert.equal(edited.ok, true);
-      assert.deepEqual(asked.slice(1).map((r) => r.command), ['touch other.txt', 'touch made.txt']);
+      assert.deepEqual(asked.slice(1).map((r) => r.command), ['touch other.txt'], 'asked once: the edit is the answer');
+      assert.match(edited.output, /^The user edited your command before approving it; this is the output of their version: `touch made.txt`\n/);
       assert.equal(existsSync(join(root, 'made.txt')), true);
       assert.equal(existsSync(join(root, 'other.txt')), false);
 

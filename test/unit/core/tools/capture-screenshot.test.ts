@@ -53,9 +53,9 @@ describe('capture_screenshot', function () {
     assert.equal(r.ok, true, r.output);
     const files = readdirSync(join(root, '.opendev/screenshots'));
     assert.equal(files.length, 1);
-    assert.match(files[0]!, /^127\.0\.0\.1-\d{8}-\d{6}\.png$/);
+    assert.match(files[0]!, /^127\.0\.0\.1-\d{8}-\d{6}-\d{3}\.png$/, 'named by site and time to the millisecond');
     assert.deepEqual(pngHeader(join(root, '.opendev/screenshots', files[0]!)), { signature: true, chunk: 'IHDR', width: 1280, height: 800 });
-    assert.match(r.output, new RegExp(`^Saved \\.opendev/screenshots/${files[0]!.replace(/\./g, '\\.')} \\(PNG, 1280×800, [\\d.]+ KB\\) from ${origin}/dashboard\\. Look at it with analyze_image\\.$`));
+    assert.match(r.output, new RegExp(`^Saved a screenshot of ${origin}/dashboard: \\.opendev/screenshots/${files[0]!.replace(/\./g, '\\.')} \\(PNG, 1280×800, [\\d.]+ KB\\)\\.\nLook at it with analyze_image\\.$`));
   });
 
   it('renders an SVG from the workspace to a PNG of its own size at the path asked for', async () => {
@@ -76,8 +76,12 @@ describe('capture_screenshot', function () {
     assert.match(text.output, /notes\.png is not an HTML page, an SVG or a PNG, JPEG, GIF or WebP image/);
     const ftp = await capture({ url_or_path: 'ftp://example.org/x' });
     assert.match(ftp.output, /Only http\(s\) URLs and files in the workspace can be captured/);
-    const git = await capture({ url_or_path: `${origin}/`, path: '.git/x.png' });
-    assert.equal(git.errorKind, 'permission');
+    for (const path of ['.git/x.png', '.claude/x.png', '.opendev/settings.png']) {
+      const r = await capture({ url_or_path: `${origin}/`, path });
+      assert.equal(r.errorKind, 'permission', `the same protected folders as capture_web_screenshot: ${path}`);
+    }
+    const fileUrl = await capture({ url_or_path: 'file:///etc/hostname' });
+    assert.equal(fileUrl.errorKind, 'permission', 'a file: URL outside the workspace, as capture_web_screenshot and open_browser refuse it');
   });
 
   it('without a browser, says how to get one', async () => {

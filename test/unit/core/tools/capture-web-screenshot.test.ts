@@ -48,10 +48,19 @@ describe('capture_web_screenshot', function () {
     assert.equal(r.ok, true, r.output);
     const folder = join(workspaceRoot, '.opendev', 'screenshots');
     const [name] = readdirSync(folder);
-    assert.match(name!, /^127\.0\.0\.1-\d{8}-\d{6}\.png$/);
+    assert.match(name!, /^127\.0\.0\.1-\d{8}-\d{6}-\d{3}\.png$/);
     const size = pngDimensions(join(folder, name!));
     assert.deepEqual(size, { width: 1920, height: 3000 }, 'the whole 3000-pixel page');
-    assert.match(r.output, new RegExp(`Saved a screenshot of ${site.url('/tall').replace(/\./g, '\\.')}: \\.opendev/screenshots/${name!.replace(/\./g, '\\.')} \\(PNG, 1920×3000, [\\d.]+ (?:KB|MB|bytes)\\)`));
+    assert.match(r.output, new RegExp(`Saved a screenshot of ${site.url('/tall').replace(/\./g, '\\.')}: \\.opendev/screenshots/${name!.replace(/\./g, '\\.')} \\(PNG, 1920×3000, [\\d.]+ (?:KB|MB)\\)`));
+  });
+
+  it('two captures of the same site at once get two files, neither overwriting the other', async () => {
+    const [a, b] = await Promise.all([capture({ url: site.url('/article'), full_page: false, viewport: '640x480' }), capture({ url: site.url('/tall'), full_page: false, viewport: '320x240' })]);
+    assert.equal(a!.ok && b!.ok, true, `${a!.output}\n${b!.output}`);
+    const folder = join(workspaceRoot, '.opendev', 'screenshots');
+    const names = readdirSync(folder);
+    assert.equal(names.length, 2, names.join(', '));
+    assert.deepEqual(names.map((n) => pngDimensions(join(folder, n)).width).sort((x, y) => x - y), [320, 640]);
   });
 
   it('captures only the viewport when full_page is false, at the size asked, and writes a PDF beside the PNG', async () => {
@@ -60,7 +69,7 @@ describe('capture_web_screenshot', function () {
     assert.deepEqual(pngDimensions(join(workspaceRoot, 'shots', 'article.png')), { width: 800, height: 600 });
     const pdf = readFileSync(join(workspaceRoot, 'shots', 'article.pdf'));
     assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
-    assert.match(r.output, /PDF: shots\/article\.pdf \(\d+ KB\)/);
+    assert.match(r.output, /PDF: shots\/article\.pdf \([\d.]+ KB\)/);
   });
 
   it('captures an HTML file of the workspace, after the selector it waits for', async () => {

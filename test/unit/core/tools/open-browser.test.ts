@@ -74,6 +74,9 @@ describe('open_browser', function () {
     assert.match((await run({ url: '/etc/hostname' })).output, /outside the workspace/);
     assert.match((await run({ url: 'javascript:alert(1)' })).output, /not javascript: addresses/);
     assert.equal(opened.length, 1);
+    assert.equal((await run({ url: pathToFileURL(join(root, 'report', 'index.html')).href })).ok, true, 'a file: URL of a workspace file, as the screenshot tools take it');
+    assert.match((await run({ url: 'file:///etc/hostname' })).output, /outside the workspace/);
+    assert.equal(opened.length, 2);
   });
 
   it('is offered only where the host can open a browser', () => {

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { z } from 'zod';
 import { createBuiltinRegistry } from '../../../../src/core/tools/builtin-tools';
+import { MAX_DISCOVERED, ToolRegistry } from '../../../../src/core/tools/registry';
 import { toolContext } from '../../../helpers/tool-context';
 
 describe('ToolRegistry', () => {
@@ -69,5 +71,41 @@ describe('ToolRegistry and an agent’s allowed tools', () => {
     assert.equal(denied.errorKind, 'permission');
     assert.match(denied.output, /write_file is not available to the Code-Explorer agent/);
     assert.equal((await registry.execute({ id: '2', name: 'read_file', arguments: '{"file_path":"package.json"}' }, ctx)).ok, true);
+  });
+});
+
+describe('ToolRegistry with deferred tools', () => {
+  const deferredTool = (name: string) => ({ name, category: 'meta' as const, readOnly: true, deferred: true, description: `about ${name}`, parameters: { type: 'object' }, schema: z.object({}), run: async () => ({ ok: true, output: name, summary: name }) });
+
+  it('leaves deferred tools out of the schemas until discovered, and keeps the most recently used ones when there are too many', () => {
+    const registry = new ToolRegistry();
+    for (let i = 0; i < MAX_DISCOVERED + 5; i++) registry.register(deferredTool(`t${i}`));
+    assert.deepEqual(registry.schemas(), []);
+    registry.discover(['t0', 't1']);
+    assert.deepEqual(registry.schemas().map((s) => s.name), ['t0', 't1']);
+    assert.deepEqual(registry.schemas()[0]!.parameters, { type: 'object' }, 'their own schema and description go out as they are');
+    const before = registry.version;
+    registry.discover(['t0']); // used again: most recent now
+    assert.equal(registry.version, before, 'rediscovering changes no schema');
+    registry.discover(Array.from({ length: MAX_DISCOVERED }, (_, i) => `t${i + 2}`));
+    const names = registry.schemas().map((s) => s.name);
+    assert.equal(names.length, MAX_DISCOVERED);
+    assert.ok(!names.includes('t1'), 't1 was the least recently used and dropped out');
+    assert.ok(!names.includes('t0'), 't0 dropped out too once 30 newer ones came');
+  });
+
+  it('a call by name resolves an unknown tool through the resolvers and discovers it; without one it stays unknown', async () => {
+    const registry = new ToolRegistry();
+    registry.addResolver(async (name) => {
+      if (!name.startsWith('mcp__')) return false;
+      registry.register(deferredTool(name));
+      return true;
+    });
+    assert.equal((await registry.resolve('mcp__x__y'))?.name, 'mcp__x__y');
+    assert.ok(registry.isDiscovered('mcp__x__y'));
+    assert.deepEqual(registry.schemas().map((s) => s.name), ['mcp__x__y']);
+    assert.equal(await registry.resolve('nothing_here'), undefined);
+    const r = await registry.execute({ id: '1', name: 'nothing_here', arguments: '{}' }, toolContext({ workspaceRoot: process.cwd() }));
+    assert.match(r.output, /Available tools: \./, 'deferred tools are not listed in the unknown-tool error');
   });
 });

@@ -23,7 +23,7 @@ describe('the web tools’ browser', function () {
     assert.equal(r.found, false);
     const reason = !r.found ? r.reason : '';
     assert.match(reason, /No Chromium or Chrome was found \(looked in: C:\\Nowhere\\Google\\Chrome\\Application\\chrome\.exe/);
-    assert.match(reason, /install one .*or set OPENDEV_CHROMIUM \(or the `chromium_path` setting\)/);
+    assert.match(reason, /install one .*or set OPENDEV_CHROMIUM \(or `chromium_path` in your user settings.json\)/);
   });
 
   it('starts the browser on first use only, shares it, and closes it when idle and on dispose', async () => {

@@ -1,0 +1,119 @@
+// The user's answers "Always" to "Start MCP server <name> from <project file>?", kept in
+// OPENDEV_HOME/mcp-trust.json (the user's, never the project's: a repository cannot trust itself).
+// A record names the workspace, the server and a hash of what would run (command, arguments, the
+// names of its environment variables, working folder; or URL and header names), so a definition
+// that changes asks again. A broken file is reported, trusts nothing and is never overwritten.
+import { createHash } from 'node:crypto';
+import { mkdir, stat } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { readSettingsFile } from '../config/settings-file';
+import { withFileLock } from '../session/file-lock';
+import { writeFileAtomic } from '../tools/edit/atomic-write';
+import type { McpServerConfig } from './mcp-types';
+
+const TrustRecordSchema = z.object({
+  /** The workspace folder (resolved, symbolic links followed). */
+  workspace: z.string().min(1),
+  server: z.string().min(1),
+  /** sha256 of serverDefinition(config). */
+  hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'),
+  /** What was trusted, for a person reading the file. */
+  definition: z.string().optional(),
+  trustedAt: z.string().optional(),
+});
+const TrustFileSchema = z.object({ version: z.literal(1), trusted: z.array(TrustRecordSchema) });
+
+export type TrustRecord = z.infer<typeof TrustRecordSchema>;
+export type TrustFileRead = { status: 'ok'; records: TrustRecord[] } | { status: 'broken'; problem: string };
+export interface TrustKey {
+  workspace: string;
+  server: string;
+  hash: string;
+}
+
+export function trustFile(home: string): string {
+  return join(home, 'mcp-trust.json');
+}
+
+/** The workspace as records name it: absolute, symbolic links followed (the CLI and VS Code may reach it by different paths). */
+export function trustWorkspace(workspaceRoot: string): string {
+  const absolute = resolve(workspaceRoot);
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
+/** What a server runs, as hashed and as shown in the question: secrets (environment and header values) are left out. */
+export function serverDefinition(config: McpServerConfig): Record<string, unknown> {
+  if ('command' in config) {
+    return { command: config.command, args: config.args ?? [], env: Object.keys(config.env ?? {}).sort(), ...(config.cwd ? { cwd: config.cwd } : {}) };
+  }
+  return { type: config.type ?? 'http', url: config.url, headers: Object.keys(config.headers ?? {}).sort() };
+}
+
+export function definitionHash(config: McpServerConfig): string {
+  return createHash('sha256').update(JSON.stringify(serverDefinition(config))).digest('hex');
+}
+
+/** `node server.js --port 3000` (words with spaces or quotes quoted), or the URL. */
+export function commandLine(config: McpServerConfig): string {
+  if (!('command' in config)) return config.url;
+  const quote = (word: string) => (/^[\w@%+=:,./~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+  return [config.command, ...(config.args ?? [])].map(quote).join(' ');
+}
+
+export function readTrustFile(file: string): TrustFileRead {
+  const read = readSettingsFile(file);
+  if (read.status === 'missing') return { status: 'ok', records: [] };
+  if (read.status !== 'ok') return { status: 'broken', problem: read.problem };
+  const parsed = TrustFileSchema.safeParse(read.settings);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { status: 'broken', problem: issue ? `${issue.path.join('.') || 'the file'}: ${issue.message}` : 'it is not a trust file' };
+  }
+  return { status: 'ok', records: parsed.data.trusted };
+}
+
+export function isTrusted(records: readonly TrustRecord[], key: TrustKey): boolean {
+  return records.some((r) => r.workspace === key.workspace && r.server === key.server && r.hash === key.hash);
+}
+
+/**
+ * Adds a record (replacing the server's older ones in that workspace): re-read under a lock, written
+ * atomically. Resolves to the problem in words when it could not be saved; the file is then as it was.
+ */
+export function rememberTrust(file: string, key: TrustKey, definition: string): Promise<string | undefined> {
+  return update(file, (records) => [
+    ...records.filter((r) => !(r.workspace === key.workspace && r.server === key.server)),
+    { ...key, definition, trustedAt: new Date().toISOString() },
+  ]);
+}
+
+/** Removes every record of the server in the workspace; resolves to the problem in words, if any. */
+export function forgetTrust(file: string, workspace: string, server: string): Promise<string | undefined> {
+  return update(file, (records) => records.filter((r) => !(r.workspace === workspace && r.server === server)));
+}
+
+async function update(file: string, change: (records: TrustRecord[]) => TrustRecord[]): Promise<string | undefined> {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    return await withFileLock(`${file}.lock`, async () => {
+      const read = readTrustFile(file);
+      if (read.status === 'broken') return `${file} cannot be used (${read.problem}); fix or delete it. OpenDev leaves it as it is.`;
+      const records = change(read.records);
+      if (JSON.stringify(records) === JSON.stringify(read.records)) return undefined;
+      const mode = await stat(file).then(
+        (s) => s.mode & 0o777,
+        () => 0o600,
+      );
+      await writeFileAtomic(file, `${JSON.stringify({ version: 1, trusted: records }, null, 2)}\n`, { mode });
+      return undefined;
+    });
+  } catch (err) {
+    return `Could not write ${file} (${(err as Error).message}); it is unchanged.`;
+  }
+}

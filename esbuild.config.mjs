@@ -11,9 +11,10 @@ const watch = args.has('--watch');
 
 /**
  * Modules provided by the host or compiled natively: never bundled. playwright-core neither: it
- * finds its own files at run time (it cannot run from a bundle), so it ships in node_modules.
+ * finds its own files at run time (it cannot run from a bundle), so it ships in node_modules; unpdf
+ * (PDF.js, 1.6 MB, read_pdf only) ships there too, so activation does not parse it.
  */
-const external = ['vscode', 'node-pty', '@ast-grep/napi', 'playwright-core'];
+const external = ['vscode', 'node-pty', '@ast-grep/napi', 'playwright-core', 'unpdf'];
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 function listTs(dir) {

@@ -148,20 +148,19 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const undo = await sessionUndo(options, sessionId, registry, relay.ui);
   if (undo) services.lifecycle = composeLifecycles(services.lifecycle, undo.lifecycle);
 
-  // Problems found while building (skill and agent files) wait for the first turn: nobody listens yet.
-  const startup = startupNotices(relay);
   // Phase 1, skills: builtin, user, project (.claude/skills, then .opendev/skills; later wins). Only
   // their index goes into the prompt; invoke_skill loads a body (subagents that list it may too).
   const skills = loadSkills({ workspaceRoot: options.workspaceRoot, home: options.home });
   if (skills.size > 0) registry.register(createInvokeSkillTool(skills));
   services.skillDirs = skills.skillDirs();
-  if (skills.warnings.length > 0) startup.add(['Some skill files have problems (/skills lists them again):', ...skills.warnings.map((w) => `  ${w}`)].join('\n'));
+  // Problems found while building wait in the relay for the first turn's front end.
+  if (skills.warnings.length > 0) relay.ui.onNotice?.(['Some skill files have problems (/skills lists them again):', ...skills.warnings.map((w) => `  ${w}`)].join('\n'), 'warning');
   // Phase 2, subagents: builtin specs, then custom agents from the user and the project.
   const custom = loadCustomAgents({ workspaceRoot: options.workspaceRoot, home: options.home });
-  for (const warning of custom.warnings) startup.add(warning);
+  for (const warning of custom.warnings) relay.ui.onNotice?.(warning, 'warning');
   // MCP servers start on first use; their tools join the registry deferred (search_tools finds them).
   // Subagents have allow-lists, so they never see MCP tools.
-  const mcp = await sessionMcpHub(options, services, startup.add, relay.ui);
+  const mcp = await sessionMcpHub(options, services, relay.ui);
   const runSubagent: SubagentRunner = async (spec, task, run) => {
     // SubagentStart hooks may refuse the spawn (the model reads why) or give the subagent context.
     const start = await services.hooks.subagentStart(spec.name, run.agentId, run.signal);
@@ -221,7 +220,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
           fullCompaction: full.stage,
         }).hook,
     compact: (history, request) => full.run(history, { trigger: 'manual', ...request }),
-    onTurnUI: startup.onTurnUI,
+    onTurnUI: relay.setTarget,
     memory,
     undo,
     skills,
@@ -291,10 +290,10 @@ function outputEconomy(services: SessionServices, canDelegate: boolean): { shape
 }
 
 /** The session's MCP servers (none started yet; all of them first when eager). */
-async function sessionMcpHub(options: MainAgentOptions, services: SessionServices, warn: (message: string) => void, ui: UICallback): Promise<McpHub | undefined> {
+async function sessionMcpHub(options: MainAgentOptions, services: SessionServices, ui: UICallback): Promise<McpHub | undefined> {
   if (options.mcp === false) return undefined;
   // The turn's front end asks before a server the project defines first starts.
-  const hub = new McpHub({ registry: services.registry, workspaceRoot: options.workspaceRoot, home: options.home ?? resolveOpendevHome(), scratchDir: services.scratchDir, onWarning: warn, ui, ...options.mcp });
+  const hub = new McpHub({ registry: services.registry, workspaceRoot: options.workspaceRoot, home: options.home ?? resolveOpendevHome(), scratchDir: services.scratchDir, onWarning: (message) => ui.onNotice?.(message, 'warning'), ui, ...options.mcp });
   if (options.mcp?.eager) await hub.startAll();
   return hub;
 }
@@ -354,21 +353,6 @@ function describeCompaction(e: CompactionEvent): string {
     default:
       return `Context ${pct} full: ${e.stage.replace(/_/g, ' ')} freed about ${e.tokensFreed.toLocaleString('en-US')} tokens (${e.messagesAffected} tool outputs).`;
   }
-}
-
-/**
- * Notices from building the agent: the relay has no front end until the first turn, so they are
- * held and shown once, when it starts.
- */
-function startupNotices(relay: ReturnType<typeof createUiRelay>): { add(message: string): void; onTurnUI(ui: UICallback | undefined): void } {
-  const pending: string[] = [];
-  return {
-    add: (message) => void pending.push(message),
-    onTurnUI(ui) {
-      relay.setTarget(ui);
-      if (ui) for (const message of pending.splice(0)) ui.onNotice?.(message, 'warning');
-    },
-  };
 }
 
 /** A subagent works quietly: only what needs the user (approvals, questions) and notices pass through. */

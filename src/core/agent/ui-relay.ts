@@ -7,12 +7,16 @@ const BLOCKING = new Set<PropertyKey>(['requestApproval', 'askUser', 'reviewPlan
  * (the subagent manager, the todo store's listeners) hold the relay; each turn points it at its UI.
  * Between turns, events still reach the last front end (a background subagent finishing late),
  * but blocking requests are absent, so they get the safe default: nobody is there to answer.
+ * Notices given before any front end was set (problems found while the agent was built) are held
+ * and shown by the first one.
  */
 export function createUiRelay(): { ui: UICallback; setTarget(target: UICallback | undefined): void } {
   let current: UICallback | undefined;
   let last: UICallback | undefined;
+  const held: Array<[text: string, level: 'info' | 'warning']> = [];
   const ui = new Proxy({} as UICallback, {
     get(_unused, prop) {
+      if (prop === 'onNotice' && !last) return (text: string, level: 'info' | 'warning') => void held.push([text, level]);
       const target = BLOCKING.has(prop) ? current : last;
       const value: unknown = target ? Reflect.get(target, prop) : undefined;
       if (typeof value === 'function') return value.bind(target);
@@ -25,7 +29,9 @@ export function createUiRelay(): { ui: UICallback; setTarget(target: UICallback 
     ui,
     setTarget(target) {
       current = target;
-      if (target) last = target;
+      if (!target) return;
+      last = target;
+      for (const [text, level] of held.splice(0)) target.onNotice?.(text, level);
     },
   };
 }

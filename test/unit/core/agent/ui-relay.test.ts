@@ -13,15 +13,19 @@ describe('UI relay', () => {
       askUser: async () => undefined,
     };
     const relay = createUiRelay();
-    relay.ui.onNotice?.('before any turn', 'info'); // nobody to tell yet
+    relay.ui.onNotice?.('before any turn', 'info'); // nobody to tell yet: held for the first front end
     assert.equal(relay.ui.askUser, undefined);
+    assert.deepEqual(notices, []);
     relay.setTarget(front);
+    assert.deepEqual(notices, ['before any turn'], 'shown once a front end is there');
     relay.ui.onNotice?.('during', 'info');
     assert.equal(typeof relay.ui.askUser, 'function');
     relay.setTarget(undefined);
     relay.ui.onNotice?.('a background subagent finished', 'info');
     assert.equal(relay.ui.askUser, undefined, 'no one can answer between turns');
-    assert.deepEqual(notices, ['during', 'a background subagent finished']);
+    assert.deepEqual(notices, ['before any turn', 'during', 'a background subagent finished']);
+    relay.setTarget(front);
+    assert.equal(notices.length, 3, 'held notices are shown once');
     relay.ui.onTextDelta('ignored safely');
   });
 });

@@ -4,6 +4,7 @@
 import { stat, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { readSettingsFile } from '../config/settings-file';
+import { inTurn } from '../session/file-lock';
 import { writeFileAtomic } from '../tools/edit/atomic-write';
 
 /** `mcp_servers` in OpenDev's settings.json, `mcpServers` in .mcp.json (the format other agents use). */
@@ -34,23 +35,14 @@ export type ServersChange = { changed: true } | { changed: false; refusal: strin
 /** A settings file created here: readable by its owner only. */
 export const NEW_FILE_MODE = 0o600;
 
-// One writer per file in this process: two edits in a row must not read the same old file.
-const queues = new Map<string, Promise<unknown>>();
-
 /**
  * Re-reads `file`, lets `change` edit its server map in place, and writes the file back atomically
  * (temp file + rename; an existing file keeps its permissions, a new one is 0600). Resolves to a problem in words when the file is
  * broken, the change refused, or the write failed; the file is then exactly as it was.
  */
 export function updateMcpServers(file: string, key: McpServersKey, change: (servers: Record<string, unknown>) => ServersChange): Promise<string | undefined> {
-  const previous = queues.get(file) ?? Promise.resolve();
-  const next = previous.then(() => applyChange(file, key, change));
-  const settled = next.catch(() => undefined);
-  queues.set(file, settled);
-  void settled.then(() => {
-    if (queues.get(file) === settled) queues.delete(file);
-  });
-  return next;
+  // One writer per file in this process: two edits in a row must not read the same old file.
+  return inTurn(file, () => applyChange(file, key, change));
 }
 
 async function applyChange(file: string, key: McpServersKey, change: (servers: Record<string, unknown>) => ServersChange): Promise<string | undefined> {

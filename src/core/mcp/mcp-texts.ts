@@ -1,4 +1,4 @@
-import { loadTemplateSections, renderTemplate } from '../templates';
+import { sectionText } from '../template-text';
 
 /** The sections of `templates/mcp/texts.md`: what the model reads about MCP calls and search_tools. */
 export type McpTextName =
@@ -29,8 +29,7 @@ const FILE = 'mcp/texts.md';
 
 /** A section rendered with `vars`; a missing template degrades to the variables themselves, never to nothing. */
 export function mcpText(name: McpTextName, vars: Record<string, string> = {}): string {
-  const section = loadTemplateSections(FILE).get(name);
-  return section ? renderTemplate(section, vars) : `${name} ${Object.values(vars).join(' ')}`.trim();
+  return sectionText(FILE, name, vars);
 }
 
 /** "1.4 KB", for notes about content that is not shown. */

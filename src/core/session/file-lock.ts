@@ -41,19 +41,24 @@ export class SessionLockedError extends Error {
 
 const queues = new Map<string, Promise<unknown>>();
 
-/** Runs `fn` holding `lockFile`: queued behind this process's other holders, then exclusive across processes. */
-export function withFileLock<T>(lockFile: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const previous = queues.get(lockFile) ?? Promise.resolve();
-  const run = previous.then(
-    () => holding(lockFile, fn, options),
-    () => holding(lockFile, fn, options),
-  );
+/**
+ * Runs `fn` after every job this process queued earlier under `key` has settled (one at a time per
+ * key, a failure does not stop the next); the key is forgotten once its queue is empty.
+ */
+export function inTurn<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
   const tail = run.catch(() => undefined);
-  queues.set(lockFile, tail);
+  queues.set(key, tail);
   void tail.then(() => {
-    if (queues.get(lockFile) === tail) queues.delete(lockFile);
+    if (queues.get(key) === tail) queues.delete(key);
   });
   return run;
+}
+
+/** Runs `fn` holding `lockFile`: queued behind this process's other holders, then exclusive across processes. */
+export function withFileLock<T>(lockFile: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  return inTurn(lockFile, () => holding(lockFile, fn, options));
 }
 
 async function holding<T>(lockFile: string, fn: () => Promise<T>, options: LockOptions): Promise<T> {

@@ -11,6 +11,13 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export const MAX_ITERATIONS_LIMIT = 1000;
 
+/**
+ * The loud flags that widen `-p --approval auto` past the workspace: without them a headless run
+ * refuses writes outside the workspace and risky commands. Protected configuration and secret
+ * locations have no flag: only a person approves those.
+ */
+export const ALLOW_FLAGS = { outsideWorkspace: '--allow-outside-workspace', riskyCommands: '--allow-risky-commands' } as const;
+
 /** An enum flag whose error names the flag, the bad value and the allowed ones. */
 function oneOf<const T extends readonly [string, ...string[]]>(flag: string, values: T) {
   return z.enum(values, { error: (issue) => `${flag} must be one of ${values.join(', ')} (got "${String(issue.input)}")` });
@@ -34,12 +41,18 @@ export const CliOptionsSchema = z
       .pipe(z.number().int().min(1, '--max-iterations must be at least 1').max(MAX_ITERATIONS_LIMIT, `--max-iterations must be at most ${MAX_ITERATIONS_LIMIT}`))
       .optional(),
     verbose: z.boolean().default(false),
+    allowOutsideWorkspace: z.boolean().default(false),
+    allowRiskyCommands: z.boolean().default(false),
     version: z.boolean().default(false),
     help: z.boolean().default(false),
   })
   .superRefine((o, ctx) => {
     if (o.continue && o.resume !== undefined) {
       ctx.addIssue({ code: 'custom', message: '--continue and --resume cannot be used together: --continue takes the latest session, --resume <id> a given one' });
+    }
+    const loud = [[o.allowOutsideWorkspace, ALLOW_FLAGS.outsideWorkspace], [o.allowRiskyCommands, ALLOW_FLAGS.riskyCommands]] as const;
+    for (const [given, flag] of loud) {
+      if (given && o.prompt === undefined) ctx.addIssue({ code: 'custom', message: `${flag} needs -p "<prompt>" (an interactive session asks you instead)` });
     }
     if (o.prompt === undefined && o.outputFormat !== 'text') {
       ctx.addIssue({ code: 'custom', message: `--output-format ${o.outputFormat} needs -p "<prompt>" (the interactive session always prints text)` });
@@ -70,6 +83,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
         resume: { type: 'string', short: 'r' },
         'max-iterations': { type: 'string' },
         verbose: { type: 'boolean', short: 'v' },
+        'allow-outside-workspace': { type: 'boolean' },
+        'allow-risky-commands': { type: 'boolean' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -92,6 +107,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     resume: values.resume,
     maxIterations: values['max-iterations'],
     verbose: values.verbose,
+    allowOutsideWorkspace: values['allow-outside-workspace'],
+    allowRiskyCommands: values['allow-risky-commands'],
     version: values.version,
     help: values.help,
   });

@@ -5,6 +5,8 @@ export const HELP = `Usage: opendev [options]
   opendev                   start an interactive session in this terminal
   opendev -p /help          a prompt starting with / is a slash command, run without the model
   opendev mcp <command>     list, add, remove, enable, disable, trust or untrust MCP servers (opendev mcp --help)
+  opendev trust [--show]    review this folder's OpenDev configuration and trust it (opendev trust --help)
+  opendev untrust           stop trusting this folder's configuration
 
 Options:
   -p, --prompt <text>         the prompt to run non-interactively
@@ -12,7 +14,12 @@ Options:
       --provider <name>       openai | anthropic | openai-compatible (default: OPENDEV_PROVIDER, else openai)
   -m, --model <id>            the model (default: OPENDEV_MODEL, else the provider's default)
       --approval <level>      manual | semi-auto | auto (default: semi-auto). With -p nobody can answer,
-                              so anything that needs approval is denied unless --approval auto
+                              so anything that needs approval is denied unless --approval auto, which
+                              approves changes inside the workspace only. Never without a person:
+                              .git/ internals, .opendev/, .claude/, .vscode/, .mcp.json, secrets
+      --allow-outside-workspace  with -p --approval auto: also writes outside the workspace
+      --allow-risky-commands     with -p --approval auto: also force pushes, git reset/clean/rm,
+                              rm -r and the other caution rules, and command lines it cannot read
       --thinking <level>      off | low | medium | high: reasoning before each action (default:
                               OPENDEV_THINKING, else off with -p and medium interactively)
       --output-format <fmt>   text | json | stream-json, with -p (default: text)
@@ -68,3 +75,24 @@ name the project settings win over .mcp.json, which wins over the user settings.
 A server the project defines asks before its first start in a session (interactive sessions); with
 -p it starts only when trusted.
 Exit codes: 0 done · 1 a file could not be written or a server failed its check · 2 bad usage`;
+
+
+/** Printed by `opendev trust --help`. */
+export const TRUST_HELP = `Usage: opendev trust [--show] [--yes] [-C <dir>]
+       opendev untrust [-C <dir>]
+
+A folder's own configuration (.opendev/settings.json, .opendev/permissions.json, .claude/settings.json,
+.claude/settings.local.json, .mcp.json) may only make OpenDev stricter until you trust it: it cannot
+choose where requests and your API key go, raise the approval level, add allow rules, run hooks or
+start MCP servers without asking. An interactive session asks before its first turn; -p never asks.
+
+  opendev trust            show what the configuration wants to do and ask; then, for each endpoint it
+                           chooses, ask whether your API key may be sent there
+  opendev trust --show     only show it, and whether the folder is trusted
+  opendev trust --yes      trust and confirm without asking (after reading --show)
+  opendev untrust          forget the trust: the next session asks again
+
+Trust is kept in OPENDEV_HOME/trust.json for this folder and the exact content of those files: a change
+to any of them (a pull, a teammate, the agent) asks again, naming the file.
+  -C, --working-dir <dir>  the folder (default: the current directory)
+Exit codes: 0 done · 1 not trusted or not saved · 2 bad usage`;

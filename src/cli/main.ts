@@ -3,8 +3,11 @@ import { resolve } from 'node:path';
 import type { Agent } from '../core/agent/agent';
 import { createMainAgent, type MainAgentOptions } from '../core/agent/create-agent';
 import { createStreamTerminalPort } from '../core/process/stream-terminal';
+import { configureSecretEnv, holdSecretEnv } from '../core/process/child-env';
+import { configureSecretLocations } from '../core/safety/secret-locations';
 import { createSlashCommands } from '../core/commands/slash-commands';
 import { resolveOpendevHome } from '../core/config/opendev-home';
+import { tightenOpendevHome } from '../core/config/private-home';
 import { PROVIDER_ENV, PROVIDER_LABELS, type ProviderSettings } from '../core/config/provider-settings';
 import type { RoleSettings } from '../core/llm/model-roles';
 import { MissingApiKeyError } from '../core/llm/create-provider';
@@ -15,6 +18,8 @@ import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { HELP } from './help';
 import { systemOpener } from './system-opener';
 import { runMcpCli } from './mcp-cli';
+import { settleFolderTrust } from './folder-trust';
+import { runTrustCli } from './trust-cli';
 import { EXIT, runPrintMode } from './print-mode';
 import { runRepl } from './repl';
 import { resolveResume } from './resume';
@@ -45,11 +50,21 @@ const warn = (text: string) => stderr(`opendev: ${text}\n`);
 
 /** Exit codes: 0 done, 1 the agent or the provider failed, 2 bad usage or configuration, 130 interrupted. */
 async function main(argv: string[]): Promise<number> {
-  // `opendev mcp …` manages the MCP configuration: no model, no key, no session.
-  if (argv[0] === 'mcp') return runMcpCli(argv.slice(1), { env: process.env, cwd: process.cwd(), stdout: (t) => void process.stdout.write(t), stderr });
+  // Keys leave process.env (and /proc/self/environ) before anything runs, so no child can read
+  // them; `env` is the environment as it was, keys included, for the code that reads them.
+  const env = holdSecretEnv();
+  // `opendev trust …` and `opendev mcp …` manage what is trusted and configured: no model, no key, no session.
+  if (argv[0] === 'trust' || argv[0] === 'untrust') {
+    await privateHome(env);
+    return runTrustCli(argv, { env, cwd: process.cwd(), input: process.stdin, stdout: (t) => void process.stdout.write(t), stderr });
+  }
+  if (argv[0] === 'mcp') {
+    await privateHome(env);
+    return runMcpCli(argv.slice(1), { env, cwd: process.cwd(), stdout: (t) => void process.stdout.write(t), stderr });
+  }
   let setup: Setup | number;
   try {
-    setup = await prepare(argv, process.env);
+    setup = await prepare(argv, env);
   } catch (err) {
     return reportSetupError(err);
   }
@@ -97,14 +112,24 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
   const options = parseCliArgs(argv);
   if (options.help) return print(HELP);
   if (options.version) return print(version());
+  await privateHome(env);
   const workspaceRoot = resolve(options.workingDir ?? process.cwd());
   if (!existsSync(workspaceRoot) || !statSync(workspaceRoot).isDirectory()) {
     throw new UsageError(`--working-dir ${workspaceRoot} is not a folder`);
   }
   const interactive = options.prompt === undefined;
   // defaults < environment < OPENDEV_HOME/settings.json < .opendev/settings.json < flags.
-  const resolved = resolveCliSettings({ options, argv, env, interactive, files: readCliSettingsFiles(env, workspaceRoot) });
+  const files = readCliSettingsFiles(env, workspaceRoot);
+  // The folder's own configuration acts only once trusted: asked here, before the first turn (never with -p).
+  const trust = await settleFolderTrust(
+    { home: resolveOpendevHome(env), workspaceRoot },
+    (projectTrusted, endpointConfirmed) => resolveCliSettings({ options, argv, env, interactive, files, projectTrusted, endpointConfirmed }),
+    interactive ? { input: process.stdin, output: (t) => void process.stdout.write(t), warn } : undefined,
+  );
+  const resolved = trust.resolved;
   for (const line of resolved.warnings) warn(line);
+  configureSecretEnv({ extra: resolved.secretEnvVars });
+  configureSecretLocations({ secretPaths: resolved.secretPaths });
   const { settings, roles, thinking } = resolved;
   const store = new SessionStore({ home: resolveOpendevHome(env), onProblem: (p) => warn(`sessions: ${p}`) });
   const resumed = await resolveResume(store, options, workspaceRoot, warn);
@@ -124,9 +149,12 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     ...(resolved.maxIterations !== undefined ? { maxIterations: resolved.maxIterations } : {}),
     // -p: nobody can allow a server the project defines; only those trusted before (`opendev mcp trust`) start.
     ...(interactive ? {} : { mcp: { unattended: true } }),
+    projectTrusted: trust.projectTrusted,
   };
   // A resumed conversation keeps its id: its undo history, scratch folder and hooks' session_id go on.
-  const agent = await createMainAgent({ ...agentOptions, ...(resumed ? { sessionId: resumed.record.meta.id } : {}) });
+  // What the untrusted folder was not allowed to do is told once, at the first turn (-p: stderr and stream-json).
+  const notices = trust.notices.map((text) => ({ text, level: 'warning' as const }));
+  const agent = await createMainAgent({ ...agentOptions, notices, ...(resumed ? { sessionId: resumed.record.meta.id } : {}) });
   const cost = resumed?.record.meta.cost;
   if (resumed) agent.restore(resumed.messages, cost ? { ...cost, usd: cost.usd } : undefined);
   const recorder = new SessionRecorder(store, workspaceRoot, resumed?.record, { generateTitles: sessionTitlesFromEnv(env) ?? true, onProblem: warn });
@@ -134,6 +162,12 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
   const newAgent = () => createMainAgent(agentOptions);
   // -p's headless UI answers approvals by this level, so it must be the layered one.
   return { options: { ...options, approval: resolved.approval }, workspaceRoot, settings, roles, agent, newAgent, unfollow, recorder, resumed, settingsReport: resolved.report };
+}
+
+/** Before anything is written there: an older install's OPENDEV_HOME is made private, with a note (one stat when it already is). */
+async function privateHome(env: NodeJS.ProcessEnv): Promise<void> {
+  const note = await tightenOpendevHome(resolveOpendevHome(env));
+  if (note) warn(note);
 }
 
 function greeting({ settings, workspaceRoot, resumed, agent }: Setup): string {

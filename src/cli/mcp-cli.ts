@@ -3,7 +3,9 @@
 // (a file that cannot be written, a server that fails its check), 2 bad usage.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { resolveOpendevHome } from '../core/config/opendev-home';
+import { settingsFileLayer } from '../core/config/layered-settings';
+import { opendevPaths, resolveOpendevHome } from '../core/config/opendev-home';
+import { configureSecretEnv } from '../core/process/child-env';
 import { loadMcpConfig } from '../core/mcp/mcp-config';
 import { mcpConfigFiles, runMcpEdit, type McpEditSubcommand } from '../core/mcp/mcp-config-edit';
 import { formatServerTable, formatTestResult } from '../core/mcp/mcp-status-format';
@@ -57,6 +59,8 @@ export async function runMcpCli(argv: readonly string[], io: McpCliIo): Promise<
   const workspaceRoot = resolve(io.cwd, workingDir ?? '.');
   if (!existsSync(workspaceRoot) || !statSync(workspaceRoot).isDirectory()) return usage(`--working-dir ${workspaceRoot} is not a folder`);
   const home = resolveOpendevHome(io.env);
+  // The user's secretEnvVars: a project's server gets none of them through `${VAR}` (list --test starts servers).
+  configureSecretEnv({ extra: settingsFileLayer('user', opendevPaths(home).settingsFile).layer?.values.secretEnvVars ?? [] });
 
   if (sub === 'trust' || sub === 'untrust') return trustCommand(sub, rest, { home, workspaceRoot, io, usage });
   if (sub !== 'list') {

@@ -58,7 +58,8 @@ export async function runPrintMode(deps: PrintModeDeps): Promise<number> {
   }
 
   const progress = options.verbose ? new StreamRenderer(deps.stderr, { color: false }) : undefined;
-  const ui = createHeadlessUI({ approval: options.approval, emit, progress, warn });
+  const allow = { outsideWorkspace: options.allowOutsideWorkspace, riskyCommands: options.allowRiskyCommands };
+  const ui = createHeadlessUI({ approval: options.approval, allow, emit, progress, warn });
   let result: TurnResult;
   try {
     result = await deps.agent.runTurn(prompt, ui, deps.signal);

@@ -1,7 +1,8 @@
 import type { ThinkingLevel } from '../core/agent/thinking-level';
-import { describeFileLayer, projectSettingsFile, resolveLayeredSettings, settingsFileLayer, type SourceLayer } from '../core/config/layered-settings';
+import { describeFileLayer, projectSettingsFile, resolveLayeredSettings, settingsFileLayer, type ProjectEndpoint, type SourceLayer } from '../core/config/layered-settings';
 import { opendevPaths, resolveOpendevHome } from '../core/config/opendev-home';
-import { PROVIDER_ENV, ProviderSettingsSchema, type ProviderSettings } from '../core/config/provider-settings';
+import { PROVIDER_ENV, ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
+import type { IgnoredProjectSetting } from '../core/config/untrusted-project';
 import { buildRoleSettings, OPTIONAL_ROLES, type OptionalRole, type RoleOverride } from '../core/config/role-overrides';
 import { formatSettingsProblem } from '../core/config/settings-problem';
 import { settingsReport, type SettingsReport } from '../core/config/settings-report';
@@ -34,10 +35,18 @@ export interface CliSettings {
   maxIterations?: number;
   /** `web_search_provider` and `chromium_path`, for the web tools. */
   web: WebSettings;
+  /** The user's `secretEnvVars` (names or globs no child process may see, on top of the built-in list); [] when unset. */
+  secretEnvVars: string[];
+  /** The user's `secretPaths` (more locations no tool reads, on top of the built-in list); [] when unset. */
+  secretPaths: string[];
   /** Problems in the settings files, one line each, for stderr (the files are skipped or partly used, never fatal). */
   warnings: string[];
   /** For /config. */
   report: SettingsReport;
+  /** What the untrusted project's settings were not allowed to do (empty once trusted). */
+  untrusted: IgnoredProjectSetting[];
+  /** Endpoints the trusted project chose that wait for the user's yes (not used meanwhile). */
+  unconfirmedEndpoints: ProjectEndpoint[];
 }
 
 export interface CliSettingsInput {
@@ -48,6 +57,10 @@ export interface CliSettingsInput {
   files?: CliSettingsFiles;
   /** The raw arguments: `--approval` has a default, so only argv tells a typed `--approval semi-auto` from none. */
   argv?: readonly string[];
+  /** The user trusts the folder's configuration (core/trust); default not. */
+  projectTrusted?: boolean;
+  /** Whether the user confirmed sending a provider's key to an endpoint the project chose. */
+  endpointConfirmed?: (provider: ProviderKind, baseUrl: string) => boolean;
 }
 
 const NO_FILES: CliSettingsFiles = { user: { passthrough: {}, problems: [] } };
@@ -67,6 +80,8 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
     project: files.project,
     flags: flagsLayer(options, input.argv),
     defaults: { thinkingLevel: input.interactive ? 'medium' : 'off' },
+    projectTrusted: input.projectTrusted ?? false,
+    ...(input.endpointConfirmed ? { endpointConfirmed: input.endpointConfirmed } : {}),
   });
   if (layered.environmentProblems.length > 0) throw new UsageError(layered.environmentProblems.map((p) => p.message).join('; '));
   const v = layered.effective.values;
@@ -93,6 +108,8 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
     playbookLearning: v['playbook.learn'],
     ...(v.maxIterations !== undefined ? { maxIterations: v.maxIterations } : {}),
     web: { ...(v.web_search_provider ? { searchProvider: v.web_search_provider } : {}), ...(v.chromium_path ? { chromiumPath: v.chromium_path } : {}) },
+    secretEnvVars: v.secretEnvVars ?? [],
+    secretPaths: v.secretPaths ?? [],
     warnings,
     report: settingsReport(layered.effective, {
       order: [
@@ -105,6 +122,8 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
       apiKey: { set: parsed.data.apiKey !== undefined, source: `environment (${keyVar})` },
       problems: warnings.map((w) => w.replace(/^settings: /, '')),
     }),
+    untrusted: layered.untrusted,
+    unconfirmedEndpoints: layered.unconfirmedEndpoints,
   };
 }
 

@@ -33,8 +33,11 @@ export type StreamEvent =
   /** `args` is the parsed JSON when the model sent valid JSON, else the raw text. */
   | { type: 'tool_call'; id: string; name: string; args: unknown }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; summary: string; errorKind?: string }
-  /** How a request for consent was answered without a human; `kind` is `tool`, `doom_loop` or `plan`. */
-  | { type: 'approval'; tool: string; kind: string; decision: 'allow' | 'deny'; reason: string }
+  /**
+   * How a request for consent was answered without a human; `kind` is `tool`, `doom_loop` or `plan`;
+   * `concern`, on a refusal that no --approval level lifts: outside-workspace, protected, caution, hidden or secret.
+   */
+  | { type: 'approval'; tool: string; kind: string; decision: 'allow' | 'deny'; reason: string; concern?: string }
   | { type: 'notice'; level: 'info' | 'warning'; text: string }
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; reason: string }
   | { type: 'todos'; todos: readonly Todo[] }

@@ -1,4 +1,5 @@
 import type { TokenUsage } from './llm/provider';
+import type { MustAsk } from './safety/must-ask';
 import type { Todo } from './todos/todo';
 import type { ToolResult } from './tools/tool';
 
@@ -92,6 +93,13 @@ export interface ApprovalRequest {
    * it in a diff editor and let the user decide hunk by hunk (`partial`).
    */
   proposed?: FileChange;
+  /**
+   * Set when the ask is one a blanket approval must not answer (the approval gate fills it from the
+   * judgement): outside the workspace, protected configuration, a caution rule, a hidden command, a
+   * secret location. `kind`/`reason` is the strictest concern, `all` every one. Interactive front
+   * ends may show it; `opendev -p --approval auto` refuses such a request unless a flag covers it.
+   */
+  mustAsk?: MustAsk;
 }
 
 /** A file's text before and after an edit, as the tool compares it (edit_file: LF endings, no BOM); `path` is absolute. */
@@ -105,7 +113,11 @@ export type ApprovalDecision =
   | { action: 'allow' }
   /** Allow, and do not ask again for this kind of call. */
   | { action: 'always' }
-  | { action: 'deny'; feedback?: string }
+  /**
+   * `unattended`: refused by the front end's policy, nobody was asked (`opendev -p`); `feedback` is
+   * then the whole message the model reads, and the audit log says so.
+   */
+  | { action: 'deny'; feedback?: string; unattended?: boolean }
   | { action: 'edit'; command: string }
   /**
    * For a request with `proposed`: apply only these hunks, by index into

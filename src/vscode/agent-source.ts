@@ -8,22 +8,26 @@ import type { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import type { CommandTerminalPort } from '../core/host';
 import type { AgentSource } from './chat-agent';
+import type { FolderTrustPrompts } from './folder-trust';
 import { vscodeNotebookPort } from './notebook-port';
 import { openExternally } from './external-opener';
 import { readApprovalLevel, readMaxIterations, readPlaybookLearning, readProviderSettings, readThinkingLevel, readWebSettings } from './settings';
 import { vscodeSymbolPort } from './symbol-port';
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
- * (the controller gives the entry its id). `terminal` shows the commands the agent runs. */
-export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: CapabilityCatalog, terminal?: CommandTerminalPort): AgentSource {
+ * (the controller gives the entry its id). `terminal` shows the commands the agent runs; `trust`
+ * decides whether the folder's configuration applies and asks about it (without it: it does not). */
+export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: CapabilityCatalog, terminal?: CommandTerminalPort, trust?: FolderTrustPrompts): AgentSource {
   // The editor's language servers and notebook API: the symbol tools and notebook_edit run on them.
   const symbols = vscodeSymbolPort();
   const notebooks = vscodeNotebookPort();
-  return async (options = {}) => {
+  const source: AgentSource = async (options = {}) => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) {
       return { problem: { kind: 'error', id: '', text: 'Open a folder first: OpenDev works on the files of a workspace folder.' } };
     }
+    // First: a trusted folder's endpoint is confirmed (or not) before the settings are read.
+    const folderTrust = (await trust?.beforeAgent(options.sessionId)) ?? { projectTrusted: false, notices: [] };
     const outcome = await readProviderSettings(secrets);
     if (!outcome.ok) return { problem: { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' } };
     try {
@@ -42,7 +46,17 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
         web: readWebSettings(),
         // node-pty from our own node_modules first, else the copy VS Code ships.
         processes: { ptyPaths: appRootModules('node-pty') },
+        // Its hooks, allow rules and MCP servers only when VS Code and OpenDev both trust the folder.
+        projectTrusted: folderTrust.projectTrusted,
+        // What the folder's configuration was not allowed to do, once per session, in the chat.
+        notices: folderTrust.notices.map((text) => ({ text, level: 'warning' as const })),
       });
+      if (folderTrust.projectTrusted && trust?.stillTrusted() === false) {
+        // A configuration file changed while the agent read it: what it loaded may not be what the user trusted.
+        await agent.dispose().catch(() => undefined);
+        return source(options);
+      }
+      trust?.noticesShown(agent.sessionId, folderTrust.notices);
       return { agent, models: describeRoles(outcome.roles, (p) => PROVIDER_LABELS[p]) };
     } catch (err) {
       if (err instanceof MissingApiKeyError) {
@@ -60,6 +74,7 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
       throw err;
     }
   };
+  return source;
 }
 
 /** A module VS Code itself ships, under its app root (unpacked from the asar archive, or not packed at all). */

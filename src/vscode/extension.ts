@@ -4,12 +4,17 @@ import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
 import type { AnswerMessage, ChatEntry, ContextView, ExtensionToWebview } from '../shared/protocol';
 import { CapabilityCatalog } from '../core/llm/capabilities/catalog';
+import { resolveOpendevHome } from '../core/config/opendev-home';
+import { tightenOpendevHome } from '../core/config/private-home';
 import { vscodeAgentSource } from './agent-source';
+import { registerFolderTrust } from './folder-trust';
 import { ChatController } from './chat-controller';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat-view-provider';
 import { registerCommands } from './commands';
 import { createSlashCommands } from '../core/commands/slash-commands';
-import { AGENT_SETTINGS, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
+import { AGENT_SETTINGS, readSecretEnvVars, readSecretPaths, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
+import { configureSecretEnv } from '../core/process/child-env';
+import { configureSecretLocations } from '../core/safety/secret-locations';
 import { slashPort } from './slash-port';
 import { VscodeMentions } from './mentions/vscode-mentions';
 import { OpenDevTerminals, type TerminalViewApi } from './terminal/opendev-terminals';
@@ -65,7 +70,19 @@ export interface OpenDevApi {
 }
 
 export function activate(context: vscode.ExtensionContext): OpenDevApi {
+  // Every child (commands, tasks, hooks, MCP servers, the browser) gets the extension host's
+  // environment without the secret variables. The extension host is VS Code's process, not ours:
+  // its own environment stays as VS Code made it, and our keys come from Secret Storage, never from it.
+  configureSecretEnv({ extra: readSecretEnvVars() });
+  // No tool reads a secret location (keys, credentials); the user may name more.
+  configureSecretLocations({ secretPaths: readSecretPaths() });
   const log = vscode.window.createOutputChannel('OpenDev', { log: true });
+  // An older install's OPENDEV_HOME is made private, once, with a note (one stat when it already is).
+  void tightenOpendevHome(resolveOpendevHome()).then((note) => {
+    if (!note) return;
+    log.info(note);
+    void vscode.window.showInformationMessage(`OpenDev: ${note}`);
+  });
   const terminals = new OpenDevTerminals();
   const catalog = new CapabilityCatalog();
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -81,7 +98,9 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
   // Edits asking for approval also open in the diff editor, answerable there hunk by hunk.
   const diffApproval = new InlineDiffApproval();
   context.subscriptions.push(diffApproval);
-  const chat = new ChatController(vscodeAgentSource(context.secrets, catalog, terminals), {
+  // The folder's configuration applies once trusted (Workspace Trust and OpenDev's record); every answer rebuilds the agents.
+  const folderTrust = registerFolderTrust(context, () => rebuildAgents());
+  const chat = new ChatController(vscodeAgentSource(context.secrets, catalog, terminals, folderTrust), {
     slash: slashPort(slashCommands),
     thinkingLevel: readThinkingLevel(),
     workingDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
@@ -93,7 +112,7 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
   // Each OpenDev terminal has its own agent (its commands shown inline) and its own session.
   const agentTerminals = new AgentTerminals({
     workingDir: folder,
-    buildAgent: (port, options) => vscodeAgentSource(context.secrets, catalog, port)(options),
+    buildAgent: (port, options) => vscodeAgentSource(context.secrets, catalog, port, folderTrust)(options),
     commands: slashCommands,
     ...(sessions ? { store: sessions.store } : {}),
     generateTitles: sessionTitlesFromEnv(process.env) ?? true,
@@ -121,13 +140,22 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     vscode.workspace.onDidChangeConfiguration((e) => {
       // The thinking level applies to the running agent; provider, model and approvals need a new one.
       if (e.affectsConfiguration(`${SECTION}.thinkingLevel`)) applyThinkingLevel();
-      if (AGENT_SETTINGS.some((key) => e.affectsConfiguration(key))) rebuildAgents();
+      // The next child process already goes without them: no new agent needed.
+      if (e.affectsConfiguration(`${SECTION}.secretEnvVars`)) configureSecretEnv({ extra: readSecretEnvVars() });
+      if (e.affectsConfiguration(`${SECTION}.secretPaths`)) configureSecretLocations({ secretPaths: readSecretPaths() });
+      if (AGENT_SETTINGS.some((key) => e.affectsConfiguration(key))) {
+        rebuildAgents();
+        folderTrust.recheck(); // a trusted workspace's opendev.* values changed: ask again
+      }
     }),
     context.secrets.onDidChange(rebuildAgents),
-    // The project's .opendev/settings.json sits above opendev.*: an edit there is a settings change too.
+    // The project's configuration files sit above opendev.*: an edit there is a settings change too,
+    // and a trusted file that changed is trusted no more (the notification asks again).
     watchProjectSettings(() => {
       applyThinkingLevel();
+      if (!folderTrust.configFilesChanged()) return; // the agents were built with this content already
       rebuildAgents();
+      folderTrust.recheck();
     }),
     { dispose: () => chat.dispose() },
     { dispose: () => sessions?.dispose() },

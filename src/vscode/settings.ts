@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import {
   describeFileLayer,
+  EDITOR_SETTING_KEYS,
   editorSettingsLayer,
   projectSettingsFile,
   resolveLayeredSettings,
@@ -15,9 +16,18 @@ import type { ApprovalLevel } from '../core/safety/approval-level';
 import type { ThinkingLevel } from '../core/agent/thinking-level';
 import type { WebSettings } from '../core/web/web-settings';
 import { ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
+import { resolveOpendevHome } from '../core/config/opendev-home';
+import { projectTrustRequests, type TrustRequest } from '../core/session/trust-requests';
+import { PROJECT_CONFIG_FILES } from '../core/trust/project-files';
+import { readProjectTrust, type ProjectTrust, type ProjectTrustWhere } from '../core/trust/project-trust';
+import { isEndpointConfirmed, readTrust } from '../core/trust/trust-store';
 
 export const SECTION = 'opendev';
 const EDITOR_LABEL = 'VS Code settings';
+/** The workspace's and folder's opendev.* values (a repository's .vscode/settings.json): a project layer. */
+const WORKSPACE_LABEL = 'VS Code workspace settings';
+/** Their name in the trust record (OPENDEV_HOME/trust.json), next to the project's files. */
+export const WORKSPACE_TRUST_SOURCE = 'VS Code workspace settings (opendev.*)';
 const API_KEY_HINT = 'Store it with "OpenDev: Set API Key" (VS Code Secret Storage) instead.';
 
 export function secretKeyFor(provider: ProviderKind): string {
@@ -25,23 +35,85 @@ export function secretKeyFor(provider: ProviderKind): string {
 }
 
 /**
- * The agent settings of this window: defaults < environment < opendev.* (the user layer) <
- * <folder>/.opendev/settings.json. Read afresh each time (cheap), so /config and a new agent see
- * the files as they are now. Problems are shown once each; the file is never changed.
+ * The agent settings of this window: defaults < environment < the user's opendev.* values <
+ * the workspace's and folder's opendev.* values < <folder>/.opendev/settings.json. The last two are
+ * the repository's: until the user trusts the folder (VS Code's Workspace Trust and OpenDev's own
+ * record of its configuration, core/trust) they may only make things stricter. Read afresh each
+ * time (cheap), so /config and a new agent see the files as they are now. Problems are shown once
+ * each; the files are never changed.
  */
 function layeredSettings(): LayeredSettings {
+  return windowSettings().layered;
+}
+
+/** Whether this window's folder configuration may act with the user's authority, and what it asks for. */
+export interface FolderTrustState {
+  folder: string;
+  /** Where the trust record is read and written (OPENDEV_HOME, and the workspace's values by name). */
+  where: ProjectTrustWhere;
+  /** VS Code's Workspace Trust; false: Restricted Mode. */
+  editorTrusted: boolean;
+  /** OpenDev's record: the folder's configuration, as it is now, was trusted. */
+  trust: ProjectTrust;
+  /** Both: the configuration applies (its endpoints still wait for the user's yes, see layered.unconfirmedEndpoints). */
+  trusted: boolean;
+  layered: LayeredSettings;
+  /** Everything the configuration asks for that needs trust (settings, hooks, allow rules, MCP servers); empty once trusted. */
+  requests: TrustRequest[];
+}
+
+/** The folder's trust as it is now; undefined without a folder. */
+export function readFolderTrust(): FolderTrustState | undefined {
+  const { layered, trust } = windowSettings();
+  if (!trust) return undefined;
+  const requests = trust.trusted ? [] : projectTrustRequests({ home: trust.where.home, workspaceRoot: trust.folder, settings: layered.untrusted });
+  return { ...trust, layered, requests };
+}
+
+function windowSettings(): { layered: LayeredSettings; trust?: Omit<FolderTrustState, 'layered' | 'requests'> } {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const user = editorSettingsLayer((key) => {
-    // Only what the user set: the contributed defaults are the defaults layer, not the user's choice.
-    const inspected = config.inspect(key);
-    return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
-  }, EDITOR_LABEL);
+  // Only what was set: the contributed defaults are the defaults layer, not anyone's choice.
+  const user = editorSettingsLayer((key) => config.inspect(key)?.globalValue, EDITOR_LABEL);
+  const workspaceValues = workspaceOpendevValues(config);
+  const workspace = Object.keys(workspaceValues).length === 0 ? undefined : editorSettingsLayer((key) => workspaceValues[key], WORKSPACE_LABEL, 'project');
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const project = folder === undefined ? undefined : settingsFileLayer('project', projectSettingsFile(folder));
-  const layered = resolveLayeredSettings({ env: process.env, user, project });
+  const home = resolveOpendevHome();
+  let trust: Omit<FolderTrustState, 'layered' | 'requests'> | undefined;
+  if (folder !== undefined) {
+    const where: ProjectTrustWhere = { home, workspaceRoot: folder, extra: { [WORKSPACE_TRUST_SOURCE]: workspace ? JSON.stringify(workspaceValues) : undefined } };
+    const record = readProjectTrust(where);
+    if (record.problem) warnOnce(`${home}/trust.json cannot be used (${record.problem}); no folder counts as trusted until it is fixed or deleted.`);
+    const editorTrusted = vscode.workspace.isTrusted;
+    trust = { folder, where, editorTrusted, trust: record, trusted: editorTrusted && record.trusted };
+  }
+  const confirmed = readTrust(home);
+  const layered = resolveLayeredSettings({
+    env: process.env,
+    user,
+    workspace,
+    project,
+    projectTrusted: trust?.trusted ?? false,
+    endpointConfirmed: (provider, baseUrl) => confirmed.status === 'ok' && isEndpointConfirmed(confirmed.data, provider, baseUrl),
+  });
   for (const problem of layered.problems) if (!blocksTheAgent(problem)) warnOnce(describeProblem(problem));
   for (const problem of layered.environmentProblems) warnOnce(`${problem.message}; the variable is ignored.`);
-  return layered;
+  return { layered, ...(trust ? { trust } : {}) };
+}
+
+/**
+ * The opendev.* values the workspace (its .code-workspace file) or the folder (.vscode/settings.json)
+ * sets, the folder's first. In Restricted Mode VS Code hides the restricted ones (package.json
+ * `capabilities.untrustedWorkspaces`) from extensions altogether.
+ */
+function workspaceOpendevValues(config: vscode.WorkspaceConfiguration): Partial<Record<(typeof EDITOR_SETTING_KEYS)[number], unknown>> {
+  const values: Partial<Record<(typeof EDITOR_SETTING_KEYS)[number], unknown>> = {};
+  for (const key of EDITOR_SETTING_KEYS) {
+    const inspected = config.inspect(key);
+    const value = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    if (value !== undefined) values[key] = value;
+  }
+  return values;
 }
 
 export function currentProvider(): ProviderKind {
@@ -111,17 +183,60 @@ export function readWebSettings(): WebSettings {
   return { ...(v.web_search_provider ? { searchProvider: v.web_search_provider } : {}), ...(v.chromium_path ? { chromiumPath: v.chromium_path } : {}) };
 }
 
-/** The effective settings and their sources, for /config. */
+/**
+ * `opendev.secretEnvVars`: more variables no child process sees (child-env.ts). Only the user's own
+ * value counts (the setting is application-scoped, so VS Code refuses it in a workspace; a
+ * workspace or folder value is ignored here too); a bad entry is skipped with a warning.
+ */
+export function readSecretEnvVars(): string[] {
+  const value = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('secretEnvVars')?.globalValue;
+  if (value === undefined) return [];
+  const entries = Array.isArray(value) ? value : [value];
+  const names = entries.filter((e): e is string => typeof e === 'string' && SECRET_ENV_NAME.test(e.trim())).map((e) => e.trim());
+  if (!Array.isArray(value) || names.length !== entries.length) warnOnce('opendev.secretEnvVars takes a list of variable names or globs with * (for example MY_SERVICE_*); the other entries are ignored.');
+  return names;
+}
+
+const SECRET_ENV_NAME = /^[A-Za-z_*][A-Za-z0-9_*]*$/;
+
+/**
+ * `opendev.secretPaths`: more locations no tool reads and every command naming them asks about
+ * (secret-locations.ts). The user's own value only, like secretEnvVars; a bad entry is skipped with a warning.
+ */
+export function readSecretPaths(): string[] {
+  const value = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('secretPaths')?.globalValue;
+  if (value === undefined) return [];
+  const entries = Array.isArray(value) ? value : [value];
+  const paths = entries.filter((e): e is string => typeof e === 'string' && e.trim() !== '').map((e) => e.trim());
+  if (!Array.isArray(value) || paths.length !== entries.length) warnOnce('opendev.secretPaths takes a list of paths (for example ~/.config/my-service); the other entries are ignored.');
+  return paths;
+}
+
+/** The effective settings and their sources, for /config; what the folder's configuration was not allowed to do is among the problems. */
 export async function readSettingsReport(secrets: vscode.SecretStorage): Promise<SettingsReport> {
-  const layered = layeredSettings();
+  const state = readFolderTrust();
+  const layered = state?.layered ?? layeredSettings();
   const provider = layered.effective.values.provider;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const project = folder === undefined ? 'project .opendev/settings.json (no folder open)' : describeFileLayer('project', layered.sources.project, projectSettingsFile(folder));
+  const limited = state && !state.trusted ? ` — ${untrustedWhy(state)}: only stricter values apply` : '';
+  const project = folder === undefined ? 'project .opendev/settings.json (no folder open)' : `${describeFileLayer('project', layered.sources.project, projectSettingsFile(folder))}${limited}`;
+  const workspace = `workspace (${WORKSPACE_LABEL}, opendev.*)${layered.sources.workspace ? limited : ' (none)'}`;
   return settingsReport(layered.effective, {
-    order: ['defaults', 'environment', `user (${EDITOR_LABEL}, opendev.*)`, project],
+    order: ['defaults', 'environment', `user (${EDITOR_LABEL}, opendev.*)`, workspace, project],
     apiKey: { set: Boolean(await secrets.get(secretKeyFor(provider))), source: 'VS Code Secret Storage ("OpenDev: Set API Key")' },
-    problems: [...layered.problems.map(describeProblem), ...layered.environmentProblems.map((p) => `${p.message}; the variable is ignored.`)],
+    problems: [
+      ...layered.problems.map(describeProblem),
+      ...layered.environmentProblems.map((p) => `${p.message}; the variable is ignored.`),
+      ...(state?.requests ?? []).map((r) => `Not applied (${untrustedWhy(state!)}): ${r.what} (${r.source}).`),
+      ...layered.unconfirmedEndpoints.map((e) => `Not used until you confirm it: ${e.baseUrl} (${e.source}); run "OpenDev: Trust Folder Configuration…".`),
+    ],
   });
+}
+
+/** Why the folder's configuration does not apply, in words. */
+export function untrustedWhy(state: Pick<FolderTrustState, 'editorTrusted' | 'trust'>): string {
+  if (!state.editorTrusted) return "VS Code's Restricted Mode: the folder is not trusted";
+  return state.trust.state === 'changed' ? `changed since you trusted it: ${state.trust.changed.join(', ')}` : 'the folder is not trusted';
 }
 
 /** Settings whose change needs a new agent (provider, model, endpoint, approvals); the thinking level does not. */
@@ -133,14 +248,19 @@ function blocksTheAgent(p: SettingsProblem): boolean {
 }
 
 function describeProblem(p: SettingsProblem): string {
-  return formatSettingsProblem(p, { apiKeyHint: API_KEY_HINT, ...(p.source === EDITOR_LABEL ? { keyName: (k: string) => `opendev.${k}` } : {}) });
+  const keyName = p.source === EDITOR_LABEL ? (k: string) => `opendev.${k}` : p.source === WORKSPACE_LABEL ? (k: string) => `opendev.${k} (workspace settings)` : undefined;
+  return formatSettingsProblem(p, { apiKeyHint: API_KEY_HINT, ...(keyName ? { keyName } : {}) });
 }
 
-/** Calls `onChange` when the first folder's .opendev/settings.json is created, edited or deleted. */
+/**
+ * Calls `onChange` when one of the first folder's configuration files (PROJECT_CONFIG_FILES:
+ * .opendev/settings.json, its permissions.json, .claude/settings*.json, .mcp.json) is created,
+ * edited or deleted: its settings may apply differently, and a trusted one is trusted no more.
+ */
 export function watchProjectSettings(onChange: () => void): vscode.Disposable {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) return { dispose() {} };
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.opendev/settings.json'));
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${PROJECT_CONFIG_FILES.join(',')}}`));
   const subscriptions = [watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange)];
   return { dispose: () => [...subscriptions, watcher].forEach((d) => d.dispose()) };
 }

@@ -15,6 +15,8 @@ export interface HookWorkspace {
   script(name: string, body: string): string;
   /** Writes `.opendev/settings.json` with these `hooks`. */
   settings(hooks: Record<string, unknown>): void;
+  /** Writes the user's own `<home>/settings.json` with these `hooks` (they run in any folder, trusted or not). */
+  userSettings(hooks: Record<string, unknown>): void;
   /** The stdin JSON of every hook run logged with `logInput()`, oldest first. */
   inputs(): Array<Record<string, any>>;
 }
@@ -42,6 +44,9 @@ export function hookWorkspace(): HookWorkspace {
     settings(hooks) {
       writeFileSync(join(workspace, '.opendev', 'settings.json'), JSON.stringify({ hooks }, null, 2));
     },
+    userSettings(hooks) {
+      writeFileSync(join(home, 'settings.json'), JSON.stringify({ hooks }, null, 2));
+    },
     inputs() {
       const dir = join(workspace, '.hook-inputs');
       if (!existsSync(dir)) return [];
@@ -64,6 +69,8 @@ export function agentOn(ws: HookWorkspace, fake: FakeProvider, options: Partial<
     workspaceRoot: ws.workspace,
     home: ws.home,
     approvalLevel: 'auto',
+    // The test wrote the folder's hooks itself: it trusts them (the untrusted case has tests of its own).
+    projectTrusted: true,
     ...options,
   });
 }

@@ -7,7 +7,7 @@ import type { OpenDevApi } from '../../src/vscode/extension';
 import { SessionStore } from '../../src/core/session/session-store';
 import { allToolResults, lastUserText, type RecordedRequest } from '../fixtures/fake-provider';
 import { keystrokes, waitForScreen } from '../helpers/terminal-screen';
-import { clearSettings, fakeProviderSuite, processRunning as running, until, useSettings } from './support';
+import { clearSettings, fakeProviderSuite, processRunning as running, trustFolderConfiguration, until, untrustFolderConfiguration, useSettings } from './support';
 
 const SHIFT_TAB = '\x1b[Z';
 const CTRL_C = '\x03';
@@ -205,6 +205,7 @@ describe('OpenDev Agent terminal tabs', function () {
     const settingsDir = join(folder, '.opendev');
     mkdirSync(settingsDir, { recursive: true });
     writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: `cat > '${hookOut}'` }] }] } }));
+    await trustFolderConfiguration(); // a project hook runs only in a trusted folder
     let taskId: string | undefined;
     try {
       const id = await openTerminal(); // its agent reads the hooks now
@@ -240,6 +241,7 @@ describe('OpenDev Agent terminal tabs', function () {
       if (taskTab) await until(() => !vscode.window.terminals.includes(taskTab), 'the task tab to close');
       rmSync(settingsDir, { recursive: true, force: true });
       rmSync(hookOut, { force: true });
+      await untrustFolderConfiguration();
     }
   });
 
@@ -277,6 +279,7 @@ describe('OpenDev Agent terminal tabs', function () {
       JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'd="$OPENDEV_PROJECT_DIR/.hook-inputs"; mkdir -p "$d"; cat > "$d/$(date +%s%N).json"' }] }] } }),
     );
     const hookSessionIds = () => readdirSync(hookDir).sort().map((f) => JSON.parse(readFileSync(join(hookDir, f), 'utf8')).session_id as string);
+    await trustFolderConfiguration(); // a project hook runs only in a trusted folder
     try {
       const id = await openTerminal();
       fake.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
@@ -300,6 +303,7 @@ describe('OpenDev Agent terminal tabs', function () {
       fake.setResponder(undefined);
       rmSync(settingsDir, { recursive: true, force: true });
       rmSync(hookDir, { recursive: true, force: true });
+      await untrustFolderConfiguration();
     }
   });
 

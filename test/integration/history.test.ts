@@ -5,7 +5,7 @@ import { SessionStore } from '../../src/core/session/session-store';
 import type { ChatEntryOf, ExtensionToWebview } from '../../src/shared/protocol';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { toolResults } from '../fixtures/fake-provider';
-import { clearSettings, fakeProviderSuite, until, useSettings } from './support';
+import { clearSettings, fakeProviderSuite, trustFolderConfiguration, until, untrustFolderConfiguration, useSettings } from './support';
 
 type SessionsMessage = Extract<ExtensionToWebview, { type: 'sessions' }>;
 
@@ -37,9 +37,11 @@ describe('chat history in VS Code', function () {
       JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'd="$OPENDEV_PROJECT_DIR/.hook-inputs"; mkdir -p "$d"; cat > "$d/$(date +%s%N).json"' }] }] } }),
     );
     await new Promise((r) => setTimeout(r, 500)); // the extension watches the file and rebuilds the agent
+    await trustFolderConfiguration(); // a project hook runs only in a trusted folder
   });
-  after(() => {
+  after(async () => {
     for (const path of ['.opendev', '.hook-inputs', 'notes.txt', 'todo.txt']) rmSync(join(folder, path), { recursive: true, force: true });
+    await untrustFolderConfiguration();
   });
   beforeEach(() => {
     rmSync(hookLog(), { recursive: true, force: true });

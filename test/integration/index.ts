@@ -29,7 +29,10 @@ export async function run(): Promise<void> {
     // A plain substring of the full test title, not a regular expression.
     grep: process.env.OPENDEV_TEST_GREP || undefined,
   });
-  for (const file of findTests(__dirname)) mocha.addFile(file);
+  // *.restricted.test.js run only in the launcher's Restricted Mode pass (Workspace Trust on, the
+  // folder not trusted: run-in-vscode.mjs), the others only in the ordinary pass.
+  const restricted = process.env.OPENDEV_TEST_RESTRICTED_MODE === '1';
+  for (const file of findTests(__dirname)) if (file.endsWith('.restricted.test.js') === restricted) mocha.addFile(file);
   await new Promise<void>((resolve, reject) => {
     try {
       mocha.run(() => resolve());

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { allToolResults } from '../fixtures/fake-provider';
-import { fakeProviderSuite, until } from './support';
+import { fakeProviderSuite, trustFolderConfiguration, until, untrustFolderConfiguration } from './support';
 
 /**
  * Safety and persistence in the VS Code chat: the project's .opendev/settings.json layered over the
- * editor's settings, its hooks, the danger rules in auto mode, and Undo Last Step from the palette.
+ * editor's settings, its hooks (the folder's configuration trusted first: trust.test.ts shows what
+ * happens before), the danger rules in auto mode, and Undo Last Step from the palette.
  */
 describe('safety and persistence in VS Code', function () {
   this.timeout(120_000);
@@ -22,9 +23,10 @@ describe('safety and persistence in VS Code', function () {
     api = suite.api;
     folder = suite.folder;
   });
-  after(() => {
+  after(async () => {
     rmSync(join(folder, '.opendev'), { recursive: true, force: true });
     rmSync(join(folder, 'notes.txt'), { force: true });
+    await untrustFolderConfiguration();
   });
 
   it("the project's .opendev/settings.json chooses the model over the editor's settings, and its hook blocks a prompt", async () => {
@@ -37,6 +39,8 @@ describe('safety and persistence in VS Code', function () {
     );
     // The extension watches the project file and builds a new agent from it.
     await new Promise((r) => setTimeout(r, 500));
+    // Its hook runs only once the user trusts the folder's configuration.
+    await trustFolderConfiguration();
     api.newChat();
 
     fake.enqueue({ text: 'Hello.' });

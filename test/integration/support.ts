@@ -90,3 +90,49 @@ export function processRunning(pid: number): boolean {
     return false;
   }
 }
+
+/** A question OpenDev put to the user through vscode.window.showWarningMessage (a notification, or a modal dialog). */
+export interface AskedWarning {
+  message: string;
+  modal: boolean;
+  detail?: string;
+  items: string[];
+}
+
+/**
+ * Answers OpenDev's warning notifications and dialogs as the user would, until `restore()`: the one
+ * stand-in the suites use for VS Code's own dialogs (an extension-host test cannot click them).
+ * `answer` returns the button pressed (undefined: dismissed), or a promise of it for an answer the
+ * test gives later. Every question is recorded in `asked`.
+ */
+export function answerWarnings(answer: (asked: AskedWarning) => string | undefined | Promise<string | undefined>): { asked: AskedWarning[]; restore(): void } {
+  const window = vscode.window as { showWarningMessage: (...args: unknown[]) => Thenable<unknown> };
+  const real = window.showWarningMessage;
+  const asked: AskedWarning[] = [];
+  window.showWarningMessage = async (message: unknown, ...rest: unknown[]) => {
+    const options = typeof rest[0] === 'object' && rest[0] !== null ? (rest.shift() as vscode.MessageOptions) : {};
+    const question: AskedWarning = { message: String(message), modal: options.modal === true, ...(options.detail ? { detail: options.detail } : {}), items: rest.map(String) };
+    asked.push(question);
+    return answer(question);
+  };
+  return { asked, restore: () => void (window.showWarningMessage = real) };
+}
+
+/**
+ * Trusts the workspace folder's configuration as it is now, as the user would: "OpenDev: Trust Folder
+ * Configuration…" from the palette, Trust in its dialog (and "Don't send" for an endpoint it chose).
+ * For suites whose project hooks or settings must apply; `untrustFolderConfiguration` in their `after`.
+ */
+export async function trustFolderConfiguration(): Promise<AskedWarning[]> {
+  const dialogs = answerWarnings((q) => (q.items.includes('Trust') && q.modal ? 'Trust' : q.items.includes("Don't send") ? "Don't send" : undefined));
+  try {
+    await vscode.commands.executeCommand('opendev.trustFolder');
+  } finally {
+    dialogs.restore();
+  }
+  return dialogs.asked;
+}
+
+export async function untrustFolderConfiguration(): Promise<void> {
+  await vscode.commands.executeCommand('opendev.untrustFolder');
+}

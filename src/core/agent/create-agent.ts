@@ -6,6 +6,7 @@ import type { AgentHooks } from '../hooks/agent-hooks';
 import { SessionHooks } from '../hooks/session-hooks';
 import { composeLifecycles } from '../hooks/tool-hooks';
 import { loadHooksConfig } from '../hooks/config';
+import { readProjectTrust } from '../trust/project-trust';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
 import { CostTracker } from '../llm/cost-tracker';
 import { ModelRoles, type RoleSettings } from '../llm/model-roles';
@@ -82,6 +83,13 @@ export interface MainAgentOptions {
   mcp?: false | Pick<McpHubOptions, 'load' | 'eager' | 'timeouts' | 'unattended'>;
   /** `web_search_provider` and `chromium_path`; default DuckDuckGo and a browser found on the machine. */
   web?: WebSettings;
+  /**
+   * The user trusts the folder's configuration (core/trust): its hooks run, its allow rules apply and
+   * its MCP servers start without a question. Default: what OPENDEV_HOME/trust.json says now.
+   */
+  projectTrusted?: boolean;
+  /** Notices of the host's for the first turn's front end (what an untrusted folder was not allowed to do). */
+  notices?: ReadonlyArray<{ text: string; level: 'info' | 'warning' }>;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
@@ -121,15 +129,18 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const roles = new ModelRoles(options.roles, catalog);
   roles.forRole('action'); // fails now, not at the first message, when the key is missing
   const relay = createUiRelay();
+  for (const notice of options.notices ?? []) relay.ui.onNotice?.(notice.text, notice.level);
   // The web tools' browser starts on first use and closes with the session (dispose below).
   const web = new WebSession({ settings: options.web });
   const registry = createBuiltinRegistry(options.host, web);
   const approvalLevel = options.approvalLevel ?? 'semi-auto';
   const sessionId = options.sessionId ?? newSessionId();
+  const home = options.home ?? resolveOpendevHome();
+  const projectTrusted = options.projectTrusted ?? readProjectTrust({ home, workspaceRoot: options.workspaceRoot }).trusted;
   const services: SessionServices = {
     sessionId,
     scratchDir: join(opendevPaths(options.home ?? resolveOpendevHome()).scratchDir, sessionId),
-    preCompact: sessionPreCompactHook({ workspaceRoot: options.workspaceRoot, home: options.home, sessionId, onWarning: (m) => relay.ui.onNotice?.(`Hook: ${m}`, 'warning') }),
+    preCompact: sessionPreCompactHook({ workspaceRoot: options.workspaceRoot, home: options.home, projectTrusted, sessionId, onWarning: (m) => relay.ui.onNotice?.(`Hook: ${m}`, 'warning') }),
     registry,
     workspaceRoot: options.workspaceRoot,
     vars,
@@ -140,8 +151,8 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     processes: new ProcessManager({ home: options.home, ...options.processes }),
     files: new FileTimeTracker(),
     // Danger and permission rules (OPENDEV_HOME and .opendev/permissions.json), then the level; decisions to audit.jsonl.
-    lifecycle: sessionApprovalGate(registry, () => approvalLevel, { home: options.home ?? resolveOpendevHome(), workspaceRoot: options.workspaceRoot }),
-    hooks: sessionHooks(options, sessionId, relay.ui),
+    lifecycle: sessionApprovalGate(registry, () => approvalLevel, { home, workspaceRoot: options.workspaceRoot, projectTrusted }),
+    hooks: sessionHooks({ ...options, projectTrusted }, sessionId, relay.ui),
   };
   // Undo, after the approval step (only calls that really run are snapshotted); subagents' writes
   // count toward the main agent's step that spawned them.
@@ -160,7 +171,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   for (const warning of custom.warnings) relay.ui.onNotice?.(warning, 'warning');
   // MCP servers start on first use; their tools join the registry deferred (search_tools finds them).
   // Subagents have allow-lists, so they never see MCP tools.
-  const mcp = await sessionMcpHub(options, services, relay.ui);
+  const mcp = await sessionMcpHub({ ...options, projectTrusted }, services, relay.ui);
   const runSubagent: SubagentRunner = async (spec, task, run) => {
     // SubagentStart hooks may refuse the spawn (the model reads why) or give the subagent context.
     const start = await services.hooks.subagentStart(spec.name, run.agentId, run.signal);
@@ -174,7 +185,9 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     return { status, summary, history: [...agent.messages] };
   };
   const specs = mergeSpecs(BUILTIN_SUBAGENTS, custom.specs);
-  const manager = new SubagentManager({ specs, run: runSubagent, ui: relay.ui, isWriteTool: (tool) => registry.get(tool)?.readOnly === false });
+  // An MCP tool a custom agent names may not be registered yet: it counts as writing until known.
+  const isWriteTool = (tool: string) => registry.get(tool)?.readOnly === false || (registry.get(tool) === undefined && tool.startsWith('mcp__'));
+  const manager = new SubagentManager({ specs, run: runSubagent, ui: relay.ui, isWriteTool });
   services.manager = manager;
 
   // Phase 3, the main agent with every tool.
@@ -237,7 +250,8 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
 function buildSubagent(spec: SubagentSpec, roles: ModelRoles, services: SessionServices, hooks: AgentHooks): Agent {
   const allowed = new Set(subagentTools(spec));
   return new Agent({
-    identity: { name: spec.name, isSubagent: true, allowedTools: allowed },
+    // The Planner (planModeSafe) writes its plan file and nothing else, in every mode.
+    identity: { name: spec.name, isSubagent: true, allowedTools: allowed, ...(spec.planModeSafe ? { planFilesOnly: true } : {}) },
     roles,
     registry: services.registry,
     allowedTools: allowed,
@@ -293,7 +307,16 @@ function outputEconomy(services: SessionServices, canDelegate: boolean): { shape
 async function sessionMcpHub(options: MainAgentOptions, services: SessionServices, ui: UICallback): Promise<McpHub | undefined> {
   if (options.mcp === false) return undefined;
   // The turn's front end asks before a server the project defines first starts.
-  const hub = new McpHub({ registry: services.registry, workspaceRoot: options.workspaceRoot, home: options.home ?? resolveOpendevHome(), scratchDir: services.scratchDir, onWarning: (message) => ui.onNotice?.(message, 'warning'), ui, ...options.mcp });
+  const hub = new McpHub({
+    registry: services.registry,
+    workspaceRoot: options.workspaceRoot,
+    home: options.home ?? resolveOpendevHome(),
+    scratchDir: services.scratchDir,
+    onWarning: (message) => ui.onNotice?.(message, 'warning'),
+    ui,
+    workspaceTrusted: options.projectTrusted ?? false,
+    ...options.mcp,
+  });
   if (options.mcp?.eager) await hub.startAll();
   return hub;
 }
@@ -316,7 +339,7 @@ async function sessionUndo(options: MainAgentOptions, sessionId: string, registr
 
 /** The project's and the user's hooks (Claude Code format) for the session's agents. */
 function sessionHooks(options: MainAgentOptions, sessionId: string, ui: UICallback): SessionHooks {
-  const config = loadHooksConfig({ workspaceRoot: options.workspaceRoot, opendevHome: options.home });
+  const config = loadHooksConfig({ workspaceRoot: options.workspaceRoot, opendevHome: options.home, projectTrusted: options.projectTrusted });
   return new SessionHooks(config, {
     workspaceRoot: options.workspaceRoot,
     sessionId,

@@ -81,7 +81,9 @@ export class ToolDispatcher {
   private async runOne(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolResult> {
     ctx.ui.onToolStart({ id: call.id, name: call.name, args: call.arguments });
     let result: ToolResult;
-    const gate = (await this.lifecycle.before?.(call, ctx)) ?? { proceed: true as const, call };
+    // A call this agent may not make at all (plan mode, its allow-list) is refused before anyone is asked.
+    const refused = this.registry.refusal(call, ctx);
+    const gate = refused ? { proceed: false as const, result: refused } : ((await this.lifecycle.before?.(call, ctx)) ?? { proceed: true as const, call });
     if (!gate.proceed) result = gate.result;
     else {
       result = await this.registry.execute(gate.call, ctx);

@@ -27,6 +27,8 @@ const SCALARS = {
   maxIterations: z.number().int().min(1).max(MAX_ITERATIONS_LIMIT),
   web_search_provider: z.enum(WEB_SEARCH_PROVIDERS),
   chromium_path: z.string().trim().min(1),
+  secretEnvVars: z.array(z.string().trim().regex(/^[A-Za-z_*][A-Za-z0-9_*]*$/, 'a variable name, or a glob with *')).max(200),
+  secretPaths: z.array(z.string().trim().min(1)).max(200),
 } as const;
 
 const PASSTHROUGH = ['hooks', 'disableAllHooks', 'mcp_servers'] as const;

@@ -23,6 +23,10 @@ export type SettingValues = {
   web_search_provider: WebSearchProviderName;
   /** The Chromium or Chrome the web tools drive (OPENDEV_CHROMIUM wins over it); never taken from a project's file. */
   chromium_path: string;
+  /** More environment variables no child process may see (names or `*` globs), on top of the built-in list; user settings only. */
+  secretEnvVars: string[];
+  /** More paths no tool may read and every command naming them asks about (`~` allowed), on top of the built-in list; user settings only. */
+  secretPaths: string[];
 } & { [K in RoleKey]: RoleOverride };
 
 export type SettingKey = keyof SettingValues;
@@ -43,6 +47,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'maxIterations',
   'web_search_provider',
   'chromium_path',
+  'secretEnvVars',
+  'secretPaths',
   ...ROLE_KEYS,
 ];
 

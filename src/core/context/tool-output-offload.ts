@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import type { ToolCall } from '../messages';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import type { ToolResult } from '../tools/tool';
@@ -63,13 +64,13 @@ export function createToolOutputOffloader(options: ToolOutputOffloadOptions): Sh
 
 /** `<tool>-<end of the call id>.txt`, never overwriting (ids may repeat across resumed sessions). */
 async function saveOutput(dir: string, call: ToolCall, output: string, sequence: number): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   const tool = safeName(call.name).slice(0, 60) || 'tool';
   const id = safeName(call.id).slice(-8) || String(sequence);
   for (let attempt = 1; ; attempt++) {
     const path = join(dir, `${tool}-${id}${attempt > 1 ? `-${attempt}` : ''}.txt`);
     try {
-      await writeFile(path, output, { encoding: 'utf8', flag: 'wx' });
+      await writeFile(path, output, { encoding: 'utf8', flag: 'wx', mode: PRIVATE_FILE_MODE });
       return path;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 100) throw err;

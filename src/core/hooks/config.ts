@@ -12,12 +12,20 @@ export interface LoadedHooksConfig {
   warnings: string[];
   /** The files that contributed hooks, in merge order. */
   sources: string[];
+  /** Hooks of an untrusted project, not loaded: per file, the events they are for (or its `disableAllHooks`, not applied). */
+  untrusted: Array<{ file: string; events: string[]; count: number; disablesAll?: boolean }>;
 }
 
 export interface HooksConfigLocations {
   workspaceRoot: string;
   /** Default: `resolveOpendevHome()`. */
   opendevHome?: string;
+  /**
+   * The user trusts the folder's configuration (core/trust). Until then a hook from the project's
+   * files (.claude/, .opendev/) is a program of the repository's: it is listed, never run; so is
+   * their `disableAllHooks`, which would switch off the user's own hooks too.
+   */
+  projectTrusted?: boolean;
 }
 
 /**
@@ -37,7 +45,8 @@ export function hooksSettingsFiles(loc: HooksConfigLocations): string[] {
 
 /** Loads and merges every settings file's `hooks` (per event, in file order). Never throws. */
 export function loadHooksConfig(loc: HooksConfigLocations): LoadedHooksConfig {
-  const out: LoadedHooksConfig = { hooks: {}, disabled: false, warnings: [], sources: [] };
+  const out: LoadedHooksConfig = { hooks: {}, disabled: false, warnings: [], sources: [], untrusted: [] };
+  const userFile = hooksSettingsFiles(loc)[0];
   for (const file of hooksSettingsFiles(loc)) {
     // The same reader as the agent settings (src/core/config/layered-settings.ts): never throws, never writes.
     const read = readSettingsFile(file);
@@ -49,9 +58,20 @@ export function loadHooksConfig(loc: HooksConfigLocations): LoadedHooksConfig {
       continue;
     }
     const settings = read.settings;
-    if (settings.disableAllHooks === true) out.disabled = true;
+    const untrusted = file !== userFile && !loc.projectTrusted;
+    if (settings.disableAllHooks === true) {
+      // Turning every hook off would switch off the user's own (a PreToolUse policy, say): a trusted folder's choice.
+      if (untrusted) out.untrusted.push({ file, events: [], count: 0, disablesAll: true });
+      else out.disabled = true;
+    }
     if (settings.hooks === undefined) continue;
     const parsed = parseHooksConfig(settings.hooks, file);
+    if (untrusted) {
+      const events = Object.entries(parsed.hooks).filter(([, groups]) => (groups ?? []).some((g) => g.hooks.length > 0));
+      const count = events.reduce((n, [, groups]) => n + (groups ?? []).reduce((m, g) => m + g.hooks.length, 0), 0);
+      if (count > 0) out.untrusted.push({ file, events: events.map(([event]) => event), count });
+      continue;
+    }
     out.warnings.push(...parsed.warnings);
     if (Object.keys(parsed.hooks).length > 0) out.sources.push(file);
     out.hooks = mergeHooksConfigs(out.hooks, parsed.hooks);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnv } from '../process/child-env';
 import { parseHookStdout, type HookJsonOutput } from './hook-output';
 import { getMatchingHookGroups } from './matcher';
 import type { HookCommandResult, HookEvent, HookHandler, HookInput, HookRunOutcome, HooksConfig, PermissionDecision } from './types';
@@ -134,7 +135,8 @@ export async function runHooks(config: HooksConfig, input: HookInput, options: R
   if (handlers.length === 0) return outcome;
 
   const projectDir = options.projectDir ?? input.cwd;
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, CLAUDE_PROJECT_DIR: projectDir, OPENDEV_PROJECT_DIR: projectDir };
+  // Ours without the secret variables (child-env.ts), plus what the hook protocol adds.
+  const env: NodeJS.ProcessEnv = childEnv({ ...options.env, CLAUDE_PROJECT_DIR: projectDir, OPENDEV_PROJECT_DIR: projectDir });
   const stdin = JSON.stringify(input);
   const runOne = (h: HookHandler, detach = false) => {
     const seconds = typeof h.timeout === 'number' && h.timeout > 0 ? h.timeout : undefined;

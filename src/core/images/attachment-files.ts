@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import type { ImageAttachment } from '../messages';
 
 const EXTENSIONS: Record<ImageAttachment['mediaType'], string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
@@ -12,13 +13,13 @@ const EXTENSIONS: Record<ImageAttachment['mediaType'], string> = { 'image/png': 
  * order. Names: `<time>-<tag>-<n>-<original name>.<ext>`: readable, and never reused.
  */
 export async function saveAttachedImages(dir: string, images: readonly ImageAttachment[], now = new Date()): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   const stamp = `${now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}-${randomBytes(2).toString('hex')}`;
   const paths: string[] = [];
   for (const [i, image] of images.entries()) {
     const base = (image.name ?? 'image').replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[^\w.-]+/g, '_').slice(0, 60) || 'image';
     const path = join(dir, `${stamp}-${i + 1}-${base}.${EXTENSIONS[image.mediaType]}`);
-    await writeFile(path, Buffer.from(image.data, 'base64'), { flag: 'wx' });
+    await writeFile(path, Buffer.from(image.data, 'base64'), { flag: 'wx', mode: PRIVATE_FILE_MODE });
     paths.push(path);
   }
   return paths;

@@ -4,11 +4,14 @@
 //   project  <workspace>/.opendev/settings.json   "mcp_servers"
 // A full entry replaces a lower one; an entry with only `enabled` (or `disabled`) switches a lower
 // one on or off. Nothing here throws: a bad file or entry is a warning naming the file and server.
+// `${VAR}` in an entry expands from the environment; in an entry of .mcp.json or the project's
+// settings a secret variable (child-env.ts) expands as if unset: only the user's own servers get keys.
 import { join } from 'node:path';
 import { z } from 'zod';
 import { opendevPaths } from '../config/opendev-home';
 import { projectSettingsFile } from '../config/layered-settings';
-import { expandServerEntry } from './expand-env-vars';
+import { environmentWithSecrets, isSecretEnvName } from '../process/child-env';
+import { expandServerEntry, type SecretGuard } from './expand-env-vars';
 import { SERVER_NAME_PATTERN } from './mcp-names';
 import { readMcpServers, type McpServersKey } from './mcp-settings-file';
 import { McpServerConfigSchema, type McpConfigSource, type McpServerEntry } from './mcp-types';
@@ -22,8 +25,9 @@ export interface LoadedMcpConfig {
 /** Keys an entry may have without defining a server: it only switches one defined lower. */
 const TOGGLE_KEYS = new Set(['enabled', 'disabled', 'description']);
 
+/** `env`: where `${VAR}` comes from; by default process.env with the secrets the CLI took out of it back in. */
 export function loadMcpConfig(options: { home: string; workspaceRoot: string; env?: NodeJS.ProcessEnv }): LoadedMcpConfig {
-  const env = options.env ?? process.env;
+  const env = options.env ?? environmentWithSecrets();
   const servers = new Map<string, McpServerEntry>();
   const warnings: string[] = [];
   const layers: Array<{ source: McpConfigSource; file: string; key: McpServersKey }> = [
@@ -55,7 +59,8 @@ export function loadMcpConfig(options: { home: string; workspaceRoot: string; en
         continue;
       }
       const missing = new Set<string>();
-      const { disabled: _disabled, ...rest } = expandServerEntry(entry, env, missing);
+      const guard: SecretGuard | undefined = layer.source === 'user' ? undefined : { withhold: isSecretEnvName, withheld: new Set() };
+      const { disabled: _disabled, ...rest } = expandServerEntry(entry, env, missing, guard);
       const parsed = McpServerConfigSchema.safeParse(rest);
       if (!parsed.success) {
         problem(describeInvalid(entry, parsed.error));
@@ -63,6 +68,10 @@ export function loadMcpConfig(options: { home: string; workspaceRoot: string; en
       }
       if (missing.size > 0) {
         warnings.push(`${layer.file}: MCP server "${name}": ${[...missing].map((v) => `\${${v}}`).join(', ')} ${missing.size === 1 ? 'is' : 'are'} not set in the environment (replaced by an empty string).`);
+      }
+      if (guard && guard.withheld.size > 0) {
+        const names = [...guard.withheld].map((v) => `\${${v}}`).join(', ');
+        warnings.push(`${layer.file}: MCP server "${name}": ${names} ${guard.withheld.size === 1 ? 'is a secret variable' : 'are secret variables'}, which only a server in your own settings may use (treated as unset).`);
       }
       servers.set(name, { name, config: parsed.data, source: layer.source, file: layer.file, enabled: enabled ?? true });
     }

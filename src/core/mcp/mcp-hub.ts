@@ -34,6 +34,8 @@ export interface McpHubOptions {
   onWarning?: (message: string) => void;
   /** The front end of the running turn (the session's relay): asks before a project's server first starts. */
   ui?: UICallback;
+  /** The user trusts the folder's whole configuration (core/trust), .mcp.json as it is now included: its servers start without asking. */
+  workspaceTrusted?: boolean;
   /** Nobody can answer (`opendev -p`): a project's servers start only when trusted before (`opendev mcp trust`). */
   unattended?: boolean;
 }
@@ -56,7 +58,7 @@ export class McpHub implements McpHubApi {
 
   constructor(private readonly options: McpHubOptions) {
     this.catalog = new McpToolCatalog({ registry: options.registry, eager: options.eager, scratchDir: options.scratchDir });
-    this.trust = new McpTrustGate({ home: options.home, workspaceRoot: options.workspaceRoot, ui: options.ui, unattended: options.unattended, onWarning: options.onWarning });
+    this.trust = new McpTrustGate({ home: options.home, workspaceRoot: options.workspaceRoot, ui: options.ui, unattended: options.unattended, workspaceTrusted: options.workspaceTrusted, onWarning: options.onWarning });
     this.apply(this.read());
     options.registry.addResolver((name, signal) => this.resolveTool(name, signal));
   }

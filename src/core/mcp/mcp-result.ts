@@ -2,8 +2,9 @@
 // carry text only, so text is joined as is, images and audio are saved to the session's scratch
 // folder with a note giving the path, embedded text resources are inlined, binary ones and
 // resource links become one-line notes. `isError` is a failed call the model reads.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { summaryLine, toolFailure, type ToolResult } from '../tools/tool';
 import { byteSize, mcpText } from './mcp-texts';
@@ -65,8 +66,8 @@ async function saveMedia(data: string, mimeType: string, ctx: McpResultContext, 
   if (!ctx.mediaDir) return { reason: 'this session has no scratch folder' };
   const path = join(ctx.mediaDir, `${ctx.toolName}-${Date.now()}-${index}.${extensionOf(mimeType)}`);
   try {
-    await mkdir(ctx.mediaDir, { recursive: true });
-    await writeFile(path, Buffer.from(data, 'base64'));
+    await mkdirPrivate(ctx.mediaDir);
+    await writeFile(path, Buffer.from(data, 'base64'), { mode: PRIVATE_FILE_MODE });
     return { path };
   } catch (err) {
     return { reason: (err as Error).message };

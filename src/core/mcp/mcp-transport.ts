@@ -20,8 +20,9 @@ export function createTransport(config: McpServerConfig, cwd: string, stderr: Ta
     const transport = new StdioClientTransport({
       command: config.command,
       args: config.args,
-      // The SDK passes a safe minimum of the environment (PATH, HOME, USER, SHELL, TERM, LOGNAME);
-      // anything else a server needs comes from its entry's `env` (with ${VAR} expanded).
+      // The SDK passes a safe minimum of the environment (its getDefaultEnvironment(): PATH, HOME,
+      // USER, SHELL, TERM, LOGNAME, nothing secret) and then this `env`: the entry's own variables,
+      // `${VAR}` expanded, where a project's entry gets no secret variable (mcp-config.ts).
       env: config.env,
       cwd: resolve(cwd, config.cwd ?? '.'),
       stderr: 'pipe',

@@ -18,6 +18,8 @@ export interface McpTrustGateOptions {
   ui?: UICallback;
   /** Nobody can answer (`opendev -p`): project servers start only when trusted before. */
   unattended?: boolean;
+  /** The user trusted the folder's configuration as it is (core/trust): that covers the servers it defines. */
+  workspaceTrusted?: boolean;
   /** A problem the user should know of (a broken trust file, a trust that could not be saved). */
   onWarning?: (message: string) => void;
 }
@@ -43,7 +45,7 @@ export class McpTrustGate {
   /** Undefined for the user's own servers, which never ask. */
   state(entry: McpServerEntry): McpTrustState | undefined {
     if (entry.source === 'user') return undefined;
-    if (this.remembered(entry)) return 'trusted';
+    if (this.options.workspaceTrusted || this.remembered(entry)) return 'trusted';
     const answer = this.answers.get(this.key(entry));
     return answer ?? 'ask';
   }

@@ -4,13 +4,10 @@
 // names of its environment variables, working folder; or URL and header names), so a definition
 // that changes asks again. A broken file is reported, trusts nothing and is never overwritten.
 import { createHash } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
-import { readSettingsFile } from '../config/settings-file';
-import { withFileLock } from '../session/file-lock';
-import { writeFileAtomic } from '../tools/edit/atomic-write';
+import { readRecordFile, updateRecordFile } from '../trust/json-record-file';
+import { trustedWorkspaceKey } from '../trust/trust-store';
 import type { McpServerConfig } from './mcp-types';
 
 const TrustRecordSchema = z.object({
@@ -39,12 +36,7 @@ export function trustFile(home: string): string {
 
 /** The workspace as records name it: absolute, symbolic links followed (the CLI and VS Code may reach it by different paths). */
 export function trustWorkspace(workspaceRoot: string): string {
-  const absolute = resolve(workspaceRoot);
-  try {
-    return realpathSync.native(absolute);
-  } catch {
-    return absolute;
-  }
+  return trustedWorkspaceKey(workspaceRoot);
 }
 
 /** What a server runs, as hashed and as shown in the question: secrets (environment and header values) are left out. */
@@ -67,15 +59,8 @@ export function commandLine(config: McpServerConfig): string {
 }
 
 export function readTrustFile(file: string): TrustFileRead {
-  const read = readSettingsFile(file);
-  if (read.status === 'missing') return { status: 'ok', records: [] };
-  if (read.status !== 'ok') return { status: 'broken', problem: read.problem };
-  const parsed = TrustFileSchema.safeParse(read.settings);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { status: 'broken', problem: issue ? `${issue.path.join('.') || 'the file'}: ${issue.message}` : 'it is not a trust file' };
-  }
-  return { status: 'ok', records: parsed.data.trusted };
+  const read = readRecordFile(file, TrustFileSchema, () => ({ version: 1 as const, trusted: [] }));
+  return read.status === 'ok' ? { status: 'ok', records: read.data.trusted } : read;
 }
 
 export function isTrusted(records: readonly TrustRecord[], key: TrustKey): boolean {
@@ -98,22 +83,6 @@ export function forgetTrust(file: string, workspace: string, server: string): Pr
   return update(file, (records) => records.filter((r) => !(r.workspace === workspace && r.server === server)));
 }
 
-async function update(file: string, change: (records: TrustRecord[]) => TrustRecord[]): Promise<string | undefined> {
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    return await withFileLock(`${file}.lock`, async () => {
-      const read = readTrustFile(file);
-      if (read.status === 'broken') return `${file} cannot be used (${read.problem}); fix or delete it. OpenDev leaves it as it is.`;
-      const records = change(read.records);
-      if (JSON.stringify(records) === JSON.stringify(read.records)) return undefined;
-      const mode = await stat(file).then(
-        (s) => s.mode & 0o777,
-        () => 0o600,
-      );
-      await writeFileAtomic(file, `${JSON.stringify({ version: 1, trusted: records }, null, 2)}\n`, { mode });
-      return undefined;
-    });
-  } catch (err) {
-    return `Could not write ${file} (${(err as Error).message}); it is unchanged.`;
-  }
+function update(file: string, change: (records: TrustRecord[]) => TrustRecord[]): Promise<string | undefined> {
+  return updateRecordFile(file, TrustFileSchema, () => ({ version: 1 as const, trusted: [] }), (data) => ({ version: 1 as const, trusted: change(data.trusted) }));
 }

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { childEnv } from '../process/child-env';
 
 /** The diff's cap, like read_file's output: head and tail kept. */
 export const MAX_DIFF_CHARS = 30_000;
@@ -7,7 +8,7 @@ const TIMEOUT_MS = 10_000;
 
 function git(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
+    execFile('git', args, { cwd, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: childEnv({ GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }) }, (err, stdout, stderr) => {
       if (err) reject(new Error((stderr || err.message).trim().split('\n')[0] || 'git failed'));
       else resolve(stdout);
     });

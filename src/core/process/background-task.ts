@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { childEnv } from './foreground-runner';
+import { PRIVATE_FILE_MODE } from '../config/private-files';
+import { childEnv } from './child-env';
 import { HeadTailBuffer, LineTail } from './output-buffer';
 import { groupAlive, shellCommand, signalGroup, terminateGroup, trackGroup, untrackGroup } from './process-group';
 import type { PtyModule } from './pty-loader';
@@ -122,7 +123,7 @@ export class BackgroundTask {
   constructor(private readonly options: BackgroundTaskOptions) {
     this.buffer = new HeadTailBuffer(options.headChars, options.tailChars);
     this.tail = new LineTail(options.keepLines);
-    this.file = createWriteStream(options.outputFile, { flags: 'a' });
+    this.file = createWriteStream(options.outputFile, { flags: 'a', mode: PRIVATE_FILE_MODE });
     this.file.on('error', () => {}); // a full disk must not crash the host; the in-memory copies remain
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
     this.info = {

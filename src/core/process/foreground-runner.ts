@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnv } from './child-env';
 import { HeadTailBuffer } from './output-buffer';
 import { groupAlive, shellCommand, terminateGroup, trackGroup, untrackGroup } from './process-group';
 import { collapseCarriageReturns, TerminalTextCleaner } from './terminal-text';
@@ -9,7 +10,7 @@ export type ForegroundStatus = 'exited' | 'idle_timeout' | 'timeout' | 'aborted'
 export interface ForegroundRequest {
   command: string;
   cwd: string;
-  /** Added to the inherited environment. */
+  /** Added to the inherited environment (which has no secret variables: see child-env.ts). */
   env: Record<string, string>;
   idleMs: number;
   absoluteMs: number;
@@ -44,16 +45,6 @@ export interface ForegroundOutcome {
 
 /** After the shell exits, how long to wait for its pipes to close (a backgrounded grandchild may hold them). */
 const DRAIN_MS = 200;
-
-/** The environment children get: ours plus the additions, minus what would confuse them. */
-export function childEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  // The VS Code extension host runs with this set; a `code` or `electron` child would act as Node.
-  delete env.ELECTRON_RUN_AS_NODE;
-  delete env.ELECTRON_NO_ATTACH_CONSOLE;
-  return { ...env, ...extra };
-}
 
 /**
  * Stage 4–6 for a foreground command: `bash -c` with stdin from /dev/null and piped output, leading

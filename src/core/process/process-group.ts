@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { childEnv } from './child-env';
 
 /**
  * Process groups: every command the agent runs leads its own group (foreground: `detached: true`;
@@ -20,7 +21,7 @@ export function shellCommand(command: string): { file: string; args: string[] } 
 export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
   if (isWindows) {
     if (signal === 'SIGKILL' || signal === 'SIGTERM') {
-      const r = spawnSync('taskkill', ['/pid', String(pid), '/T', ...(signal === 'SIGKILL' ? ['/F'] : [])], { stdio: 'ignore' });
+      const r = spawnSync('taskkill', ['/pid', String(pid), '/T', ...(signal === 'SIGKILL' ? ['/F'] : [])], { stdio: 'ignore', env: childEnv() });
       return r.status === 0;
     }
     return false;

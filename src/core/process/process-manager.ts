@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { opendevPaths } from '../config/opendev-home';
+import { mkdirPrivateSync } from '../config/private-files';
 import type { CommandView } from '../host';
 import { BackgroundTask, type TaskInfo } from './background-task';
 import { runForeground, type ForegroundOutcome } from './foreground-runner';
@@ -147,7 +148,7 @@ export class ProcessManager {
     if (running >= this.limits.maxRunningTasks) {
       throw new Error(`${running} background tasks are already running (the limit is ${this.limits.maxRunningTasks}). Stop one with kill_process first (list_processes shows them).`);
     }
-    mkdirSync(this.tasksDir, { recursive: true });
+    mkdirPrivateSync(this.tasksDir);
     const id = this.newTaskId();
     const task = new BackgroundTask({
       id,

@@ -15,6 +15,7 @@ import type { ApprovalLevel } from './approval-level';
 import { AuditLog, auditLogFile, type AuditEntry } from './audit-log';
 import { judgeCall } from './call-judge';
 import type { Judgement } from './judgement';
+import { mustAskOf } from './must-ask';
 import { PermissionStore } from './permission-store';
 
 export interface ApprovalGateOptions {
@@ -69,7 +70,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
       const judge = (a: Record<string, unknown>) =>
         judgeCall(
           { name: call.name, args: a, fileTool: tool.category === 'file', autoApproveEdits: ctx.mode.autoApproveEdits },
-          { rules: permissions.rules(), level: level(), workspaceRoot: ctx.workspaceRoot },
+          { rules: permissions.rules(), level: level(), workspaceRoot: ctx.workspaceRoot, ...(ctx.readableDirs ? { readableDirs: ctx.readableDirs } : {}) },
         );
       const audit = (entry: Omit<AuditEntry, 'time' | 'tool' | 'level' | 'summary'>, a: Record<string, unknown>) => {
         const line: AuditEntry = { time: new Date().toISOString(), tool: call.name, summary: summaryOf(a), level: level(), ...entry };
@@ -119,6 +120,11 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
             return run;
           }
           case 'deny':
+            // Refused by the front end's policy (opendev -p): nobody was asked, and its message is the whole answer.
+            if (decision.unattended && decision.feedback) {
+              audit({ action: 'deny', decidedBy: 'unattended', ...facts(judgement) }, current);
+              return { proceed: false, result: toolFailure('permission', decision.feedback) };
+            }
             audit({ action: 'deny', decidedBy: 'user', asked, ...facts(judgement) }, current);
             return refuse('rejected', 'user_denied', call.name, judgement, decision.feedback ? `: ${sentence(decision.feedback)}` : '.');
           case 'partial': {
@@ -158,7 +164,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
  * The gate of a session: the workspace's permission files (problems reported on the first call)
  * and the project's audit log under `OPENDEV_HOME/projects/<project>/audit.jsonl`.
  */
-export function sessionApprovalGate(registry: ToolRegistry, level: () => ApprovalLevel, where: { home: string; workspaceRoot: string }): ApprovalGate {
+export function sessionApprovalGate(registry: ToolRegistry, level: () => ApprovalLevel, where: { home: string; workspaceRoot: string; projectTrusted?: boolean }): ApprovalGate {
   return approvalGate(registry, level, {
     permissions: PermissionStore.load(where),
     audit: new AuditLog(auditLogFile(where.home, where.workspaceRoot)),
@@ -184,6 +190,8 @@ async function describe(toolName: string, args: Record<string, unknown>, rawArgs
   const why = judgement.reason ? ` (${judgement.reason})` : '';
   const request: ApprovalRequest = { kind: 'tool', toolName, title: `${title}${why}`, args: rawArgs };
   if (command !== undefined) request.command = command;
+  const mustAsk = mustAskOf(judgement);
+  if (mustAsk) request.mustAsk = mustAsk;
   if (toolName === 'edit_file') {
     const preview = await previewEdit(ctx.workspaceRoot, args).catch(() => undefined);
     if (preview) {

@@ -1,6 +1,7 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { opendevPaths } from '../config/opendev-home';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import { encodeProjectPath } from '../session/session-store';
 import type { ApprovalLevel } from './approval-level';
 import type { Decider } from './judgement';
@@ -47,10 +48,10 @@ export class AuditLog {
     this.queue = this.queue.then(async () => {
       try {
         if (!this.madeDir) {
-          await mkdir(dirname(this.file), { recursive: true });
+          await mkdirPrivate(dirname(this.file));
           this.madeDir = true;
         }
-        await appendFile(this.file, line, 'utf8');
+        await appendFile(this.file, line, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
       } catch (err) {
         if (this.warned) return;
         this.warned = true;

@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { judgeCommand } from './command-judge';
 import { ruleRef, type JudgeContext, type Judgement } from './judgement';
 import { ruleMatches, type RuleSubject } from './permission-rule';
-import { boundaryConcern } from './workspace-boundary';
+import { checkBoundary } from './workspace-boundary';
 
 export interface CallFacts {
   name: string;
@@ -28,8 +28,8 @@ export function judgeCall(call: CallFacts, ctx: JudgeContext): Judgement {
   else if (ctx.level === 'auto' || (call.fileTool && call.autoApproveEdits)) judgement = { action: 'allow', decidedBy: 'level' };
   else judgement = { action: 'ask', decidedBy: 'level' };
   if (judgement.action === 'deny' || path === undefined) return judgement;
-  const concern = boundaryConcern(path, { workspaceRoot: ctx.workspaceRoot, home: ctx.home });
-  return concern ? { ...judgement, action: 'ask', decidedBy: 'boundary', reason: concern, askAlways: true } : judgement;
+  const concern = checkBoundary(path, { workspaceRoot: ctx.workspaceRoot, home: ctx.home });
+  return concern ? { ...judgement, action: 'ask', decidedBy: 'boundary', reason: concern.reason, askAlways: true, boundaryKind: concern.kind } : judgement;
 }
 
 /** A file path as rules see it: workspace-relative with `/` (absolute when outside), and absolute. */

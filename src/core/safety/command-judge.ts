@@ -5,7 +5,8 @@ import { splitCommand } from './command-split';
 import { ruleRef, type JudgeContext, type Judgement, type PartVerdict } from './judgement';
 import { ruleMatches, type PermissionRule, type RuleSubject } from './permission-rule';
 import { isKnownSafePart } from './safe-commands';
-import { boundaryConcern } from './workspace-boundary';
+import { secretConcern } from './command-secrets';
+import { checkBoundary } from './workspace-boundary';
 
 /**
  * Judges a command line: the danger rules first (nothing overrides them), then every simple
@@ -13,7 +14,8 @@ import { boundaryConcern } from './workspace-boundary';
  * the approval level. The line is allowed only when every part is, and denied when any part is.
  * The level alone never approves nested commands, several lines or writes by redirection; an
  * allow rule covers redirections only when it says so (`redirects: true`); writes outside the
- * workspace always ask; hidden expansions and unreadable lines always ask.
+ * workspace and commands naming a secret location always ask; hidden expansions and unreadable
+ * lines always ask.
  */
 export function judgeCommand(command: string, ctx: JudgeContext): Judgement {
   const split = splitCommand(command);
@@ -38,6 +40,7 @@ const ASK_WEIGHT: Record<PartVerdict['decidedBy'], number> = { boundary: 6, dang
 function verdictOf(action: Judgement['action'], v: PartVerdict, parts: PartVerdict[]): Judgement {
   const out: Judgement = { action, decidedBy: v.decidedBy, parts };
   if (v.rule) out.rule = ruleRef(v.rule);
+  if (v.boundaryKind) out.boundaryKind = v.boundaryKind;
   const reason = v.reason ?? (action === 'deny' && v.rule ? `\`${v.part.text}\` is denied by the rule ${v.rule.id}` : undefined);
   if (reason) out.reason = reason;
   return out;
@@ -64,9 +67,14 @@ function judgePart(part: CommandPart, split: SplitCommand, ctx: JudgeContext): P
   const rule = ctx.rules.find((r) => r.type !== 'danger' && ruleMatches(r, subject));
   const verdict = rule ? ruleVerdict(part, rule) : levelVerdict(part, split, ctx);
   if (verdict.action !== 'deny') {
+    // A secret location asks at every level, and no allow rule covers it.
+    const secret = secretConcern(part, ctx);
+    if (secret) return { part, action: 'ask', decidedBy: 'boundary', reason: secret, ...(rule ? { rule } : {}) };
     // The boundary is the reason worth telling, even when the part asks anyway.
-    const concern = part.writes.map((w) => boundaryConcern(w.target, { workspaceRoot: ctx.workspaceRoot, home: ctx.home, cwdUnknown: part.afterCd })).find(Boolean);
-    if (concern) return { part, action: 'ask', decidedBy: 'boundary', reason: concern, ...(rule ? { rule } : {}) };
+    // Protected first: with several targets, the one no flag may approve is the one to tell.
+    const concerns = part.writes.map((w) => checkBoundary(w.target, { workspaceRoot: ctx.workspaceRoot, home: ctx.home, cwdUnknown: part.afterCd }));
+    const concern = concerns.find((c) => c?.kind === 'protected') ?? concerns.find(Boolean);
+    if (concern) return { part, action: 'ask', decidedBy: 'boundary', reason: concern.reason, boundaryKind: concern.kind, ...(rule ? { rule } : {}) };
   }
   return verdict;
 }

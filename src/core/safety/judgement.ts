@@ -1,6 +1,7 @@
 import type { ApprovalLevel } from './approval-level';
 import type { CommandPart } from './command-part';
 import type { PermissionRule, RuleAction, RuleSource } from './permission-rule';
+import type { BoundaryKind } from './workspace-boundary';
 
 /** Who settled a call: a danger rule, a permission rule, the approval level, the workspace boundary, the user. */
 export type Decider = 'danger' | 'rule' | 'level' | 'boundary' | 'user' | 'unattended';
@@ -16,6 +17,8 @@ export interface Judgement {
   parts?: PartVerdict[];
   /** The ask comes from something no "Always allow" may cover (a boundary, a hidden expansion). */
   askAlways?: boolean;
+  /** When decidedBy is 'boundary': which side of it (a headless run approves neither without a person or a flag). */
+  boundaryKind?: BoundaryKind;
 }
 
 export interface PartVerdict {
@@ -25,6 +28,7 @@ export interface PartVerdict {
   rule?: PermissionRule;
   reason?: string;
   askAlways?: boolean;
+  boundaryKind?: BoundaryKind;
 }
 
 export interface JudgeContext {
@@ -33,6 +37,8 @@ export interface JudgeContext {
   level: ApprovalLevel;
   workspaceRoot: string;
   home?: string;
+  /** The session's own readable folders (scratch, skills): a command may name them although they sit in the OpenDev home. */
+  readableDirs?: readonly string[];
 }
 
 export function ruleRef(rule: PermissionRule): { id: string; source: RuleSource } {

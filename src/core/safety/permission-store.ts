@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { opendevPaths } from '../config/opendev-home';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import { writeFileAtomic } from '../tools/edit/atomic-write';
 import { DEFAULT_CAUTION_RULES } from './default-rules';
 import { compareRules, ruleEntrySchema, ruleFromEntry, ruleKey, type PermissionRule, type RuleEntry, type RuleSource } from './permission-rule';
@@ -38,12 +39,18 @@ export class PermissionStore {
     private readonly userFile?: string,
   ) {}
 
-  static load(options: { home: string; workspaceRoot: string }): PermissionStore {
+  /**
+   * `projectTrusted`: the user trusts the folder's configuration (core/trust). Until then the
+   * project's file may only make things stricter: its ask, deny and danger rules apply, its allow
+   * rules do not.
+   */
+  static load(options: { home: string; workspaceRoot: string; projectTrusted?: boolean }): PermissionStore {
     const userFile = opendevPaths(options.home).permissionsFile;
     const user = readPermissionsFile(userFile, 'user');
-    const project = readPermissionsFile(projectPermissionsFile(options.workspaceRoot), 'project');
+    const project = projectRules(options.workspaceRoot, options.projectTrusted ?? false);
     const here = resolve(options.workspaceRoot);
-    const projectKeys = new Set(project.rules.map(ruleKey));
+    // Only a trusted project's rule replaces the user's rule of the same kind: an untrusted one adds.
+    const projectKeys = new Set(options.projectTrusted ? project.rules.map(ruleKey) : []);
     const userRules = user.rules.filter((r) => (r.workspace === undefined || resolve(r.workspace) === here) && !projectKeys.has(ruleKey(r)));
     return new PermissionStore(options.workspaceRoot, [...userRules, ...project.rules], [...user.warnings, ...project.warnings], userFile);
   }
@@ -72,6 +79,13 @@ export class PermissionStore {
     this.writing = saved;
     return saved;
   }
+}
+
+/** The project's rules as they may apply: all once trusted, else all but the allow rules (listed in `untrusted`). */
+export function projectRules(workspaceRoot: string, trusted: boolean): PermissionFileLoad & { untrusted: PermissionRule[] } {
+  const read = readPermissionsFile(projectPermissionsFile(workspaceRoot), 'project');
+  if (trusted) return { ...read, untrusted: [] };
+  return { rules: read.rules.filter((r) => r.action !== 'allow'), warnings: read.warnings, untrusted: read.rules.filter((r) => r.action === 'allow') };
 }
 
 export function projectPermissionsFile(workspaceRoot: string): string {
@@ -127,8 +141,8 @@ async function appendRules(file: string, entries: readonly RuleEntry[]): Promise
       parsed.rules.push(entry);
       present.add(entryKey(entry));
     }
-    await mkdir(dirname(file), { recursive: true });
-    await writeFileAtomic(file, `${JSON.stringify(parsed, null, 2)}\n`);
+    await mkdirPrivate(dirname(file));
+    await writeFileAtomic(file, `${JSON.stringify(parsed, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
     return undefined;
   } catch (err) {
     return `Could not save "Always allow" to ${file} (${(err as Error).message}); it holds for this session only.`;

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../config/private-files';
 
 /** What a file looked like after our last read or write (undefined: it did not exist). */
 export type FileState = { size: number; mtimeMs: number } | undefined;
@@ -28,7 +29,7 @@ export function sameState(a: FileState, b: FileState): boolean {
 export async function writeFileDurably(file: string, text: string): Promise<FileState> {
   const temp = tempName(file);
   try {
-    const handle = await open(temp, 'w');
+    const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
     try {
       await handle.writeFile(text, 'utf8');
       await handle.sync();
@@ -50,7 +51,7 @@ export async function writeFileDurably(file: string, text: string): Promise<File
  * to `from`, so what was saved before stays exactly as it was.
  */
 export async function writeLinesAt(file: string, from: number, text: string): Promise<FileState> {
-  const handle = await open(file, constants.O_WRONLY | constants.O_CREAT, 0o644);
+  const handle = await open(file, constants.O_WRONLY | constants.O_CREAT, PRIVATE_FILE_MODE);
   try {
     const { size } = await handle.stat();
     if (size > from) await handle.truncate(from);

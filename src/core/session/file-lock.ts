@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { PRIVATE_FILE_MODE } from '../config/private-files';
 
 export interface LockOptions {
   /** Give up after waiting this long for another process (paper: 10 s). */
@@ -99,7 +100,7 @@ async function acquire(lockFile: string, options: LockOptions): Promise<string> 
 async function tryCreate(lockFile: string, holder: LockHolder): Promise<boolean> {
   const temp = `${lockFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(temp, JSON.stringify(holder), 'utf8');
+    await writeFile(temp, JSON.stringify(holder), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     await link(temp, lockFile);
     return true;
   } catch (err) {
@@ -115,7 +116,7 @@ async function tryCreate(lockFile: string, holder: LockHolder): Promise<boolean>
 async function createExclusive(lockFile: string, holder: LockHolder): Promise<boolean> {
   let handle;
   try {
-    handle = await open(lockFile, 'wx');
+    handle = await open(lockFile, 'wx', PRIVATE_FILE_MODE);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;

@@ -4,9 +4,10 @@
 // holds the session's lock file, so two front ends never interleave lines; a writer that finds the
 // transcript changed by another process since it last saw it continues in a new session instead of
 // overwriting (nothing is lost either way). A crash at any instant leaves every file readable.
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { opendevPaths, resolveOpendevHome } from '../config/opendev-home';
+import { mkdirPrivate } from '../config/private-files';
 import type { Message } from '../messages';
 import type { CostSnapshot } from '../ui';
 import { fileState, sameState, SessionWriteError, TEMP_FILE_PATTERN, writeFailure, writeFileDurably, writeLinesAt } from './durable-files';
@@ -238,7 +239,7 @@ export class SessionStore {
   }
 
   private async locked<T>(dir: string, id: string, fn: () => Promise<T>): Promise<T> {
-    await mkdir(dir, { recursive: true });
+    await mkdirPrivate(dir);
     return withFileLock(sessionFiles(dir, id).lock, fn, this.reader.lock);
   }
 

@@ -31,7 +31,8 @@ export interface SubagentSpec {
   uiOnly?: boolean;
   /**
    * May be spawned in plan mode although its tools can write: the Planner, whose one write is its
-   * plan file. Every other type with a write-capable tool is refused in plan mode.
+   * plan file, held to it in every mode (its identity's `planFilesOnly`: the registry refuses any
+   * other write). Every other type with a write-capable tool is refused in plan mode.
    */
   planModeSafe?: boolean;
   /** Where it was defined: builtin, the project's .opendev/agents or the user's ~/.opendev/agents. */

@@ -1,9 +1,11 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
+import { SecretLocations } from '../safety/secret-locations';
+import { sectionText } from '../template-text';
 import { ToolError, type Tool } from './tool';
-import { displayPath, resolveInWorkspace } from './workspace-path';
+import { displayPath, linkOutside, resolveInWorkspace } from './workspace-path';
 
 export const MAX_LIST_RESULTS = 500;
 /** Never listed (paper): dependency, cache and VCS folders and macOS metadata. */
@@ -23,6 +25,10 @@ interface Entry {
   name: string;
   dir: boolean;
   depth: number;
+  /** A symbolic link: where it points (as written in the link), and whether that leaves the workspace. */
+  link?: { target: string; outside: boolean };
+  /** A secret location (a folder under a workspace that holds one, such as a home folder): shown, never entered. */
+  secret?: boolean;
 }
 
 /** A folder tree (or the paths matching a glob), without ignored files, capped at 500 entries. */
@@ -40,7 +46,7 @@ export const listFilesTool: Tool<typeof schema> = {
     const cap = Math.min(args.max_results ?? MAX_LIST_RESULTS, MAX_LIST_RESULTS);
     const ignore = await GitIgnore.forFolder(ctx.workspaceRoot, absolute);
     const prefix = shown === '.' ? '' : `${shown.split(sep).join('/')}/`;
-    const walk = (visit: (entry: Entry) => boolean) => walkTree(absolute, prefix, ignore, visit);
+    const walk = (visit: (entry: Entry) => boolean) => walkTree(ctx.workspaceRoot, absolute, prefix, ignore, visit);
 
     if (args.pattern) {
       const matcher = globMatcher(args.pattern);
@@ -53,7 +59,7 @@ export const listFilesTool: Tool<typeof schema> = {
         return total < MAX_COUNTED;
       });
       matches.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-      const lines = matches.map((e) => `${prefix}${e.rel}${e.dir ? '/' : ''}`);
+      const lines = matches.map((e) => entryLine(e, `${prefix}${e.rel}`));
       const omitted = omittedNote(total, matches.length, 'matches');
       const head = total === 0 ? `No paths under ${shown} match ${args.pattern}.` : `${total} path${total === 1 ? '' : 's'} under ${shown} match${total === 1 ? 'es' : ''} ${args.pattern}:`;
       return {
@@ -89,9 +95,11 @@ function omittedNote(total: number, shown: number, what: string): string {
 /**
  * Breadth first, so a capped listing still shows every top-level entry; folders before files,
  * each alphabetically. Ignored entries are skipped and ignored folders not entered; symbolic
- * links are listed but not followed. `visit` returns false to stop.
+ * links are listed as links (with their target) but never followed; secret folders are shown but
+ * not entered. `visit` returns false to stop.
  */
-async function walkTree(root: string, prefix: string, ignore: GitIgnore, visit: (entry: Entry) => boolean): Promise<void> {
+async function walkTree(workspaceRoot: string, root: string, prefix: string, ignore: GitIgnore, visit: (entry: Entry) => boolean): Promise<void> {
+  const secrets = new SecretLocations({ workspace: workspaceRoot });
   let level: Array<{ path: string; rel: string; ignore: GitIgnore }> = [{ path: root, rel: '', ignore }];
   for (let depth = 0; level.length > 0; depth++) {
     const next: typeof level = [];
@@ -105,8 +113,14 @@ async function walkTree(root: string, prefix: string, ignore: GitIgnore, visit: 
         .filter((e) => !rules.ignores(`${prefix}${e.rel}`, e.dir))
         .sort((a, b) => (a.dir !== b.dir ? (a.dir ? -1 : 1) : a.d.name < b.d.name ? -1 : a.d.name > b.d.name ? 1 : 0));
       for (const e of entries) {
-        if (!visit({ rel: e.rel, name: e.d.name, dir: e.dir, depth })) return;
-        if (e.dir) next.push({ path: join(folder.path, e.d.name), rel: e.rel, ignore: rules });
+        const path = join(folder.path, e.d.name);
+        const entry: Entry = { rel: e.rel, name: e.d.name, dir: e.dir, depth };
+        if (e.d.isSymbolicLink()) {
+          const target = await readlink(path).catch(() => '?');
+          entry.link = { target, outside: linkOutside(workspaceRoot, path) !== undefined };
+        } else if (e.dir && secrets.locateWritten(path)) entry.secret = true;
+        if (!visit(entry)) return;
+        if (e.dir && !entry.secret) next.push({ path, rel: e.rel, ignore: rules });
       }
     }
     level = next;
@@ -125,13 +139,23 @@ function renderTree(entries: Entry[]): string {
   const out: string[] = [];
   const render = (parent: string) => {
     for (const e of children.get(parent) ?? []) {
-      out.push(`${'  '.repeat(e.depth)}${e.name}${e.dir ? '/' : ''}`);
+      out.push(`${'  '.repeat(e.depth)}${entryLine(e, e.name)}`);
       if (e.dir) render(e.rel);
     }
   };
   render('');
   return out.join('\n');
 }
+
+/** One entry as listed: folders end with "/", links show their target, secret folders say so. */
+function entryLine(e: Entry, name: string): string {
+  if (e.link?.outside) return sectionText(TEXTS, 'listed_link', { NAME: name, TARGET: e.link.target });
+  if (e.link) return `${name} -> ${e.link.target}`;
+  if (e.secret) return sectionText(TEXTS, 'listed_secret', { NAME: name });
+  return `${name}${e.dir ? '/' : ''}`;
+}
+
+const TEXTS = 'safety/workspace-path.md';
 
 // ── glob ────────────────────────────────────────────────────────────────────────────────────
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ToolSchema } from '../llm/provider';
-import { loadTemplate } from '../templates';
+import { toolArgumentsObject, type ToolCall } from '../messages';
+import { isPlanFile } from '../safety/workspace-boundary';
+import { loadTemplate, renderTemplate } from '../templates';
 import { compactJsonSchema } from './compact-json-schema';
 import { summaryLine, ToolError, toolFailure, type ReviewedToolCall, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
 
@@ -100,14 +102,14 @@ export class ToolRegistry {
       }));
   }
 
-  /** `call.review` (set by the approval gate) reaches the tool as `ctx.review`. */
-  async execute(call: ReviewedToolCall, ctx: ToolExecutionContext): Promise<ToolResult> {
+  /**
+   * Why this agent may not make this call at all, whatever anyone would answer: a tool outside its
+   * allow-list, a write in plan mode, a Planner's write to anything but its plan file. The dispatcher
+   * asks before the approval step (nobody is asked about a call that cannot run); execute again.
+   */
+  refusal(call: ToolCall, ctx: ToolExecutionContext): ToolResult | undefined {
     const tool = this.tools.get(call.name);
-    if (!tool) {
-      // Deferred (MCP) tools stay out of the list: there may be hundreds; search_tools finds them.
-      const listed = this.names().filter((n) => !this.tools.get(n)!.deferred);
-      return toolFailure('not_found', `Unknown tool "${call.name}". Available tools: ${listed.join(', ')}.`);
-    }
+    if (!tool) return undefined;
     if (ctx.agent.allowedTools && !ctx.agent.allowedTools.has(tool.name)) {
       return toolFailure('permission', `${call.name} is not available to the ${ctx.agent.name} agent. Use one of: ${[...ctx.agent.allowedTools].join(', ')}.`);
     }
@@ -117,6 +119,26 @@ export class ToolRegistry {
         `${call.name} changes the workspace, which plan mode does not allow. Finish the plan and present it with present_plan; edits can run once the user approves it.`,
       );
     }
+    if (ctx.agent.planFilesOnly && !tool.readOnly) {
+      const path = toolArgumentsObject(call.arguments).file_path;
+      if (tool.category !== 'file' || typeof path !== 'string' || !isPlanFile(path, { workspaceRoot: ctx.workspaceRoot })) {
+        const template = loadTemplate('plan/planner-writes-only-plan.md') ?? '${TOOL} is refused: the Planner writes only its plan file, a markdown file directly in .opendev/plans/.';
+        return toolFailure('permission', renderTemplate(template, { TOOL: call.name, TARGET: typeof path === 'string' ? `\`${path}\`` : 'the workspace' }));
+      }
+    }
+    return undefined;
+  }
+
+  /** `call.review` (set by the approval gate) reaches the tool as `ctx.review`. */
+  async execute(call: ReviewedToolCall, ctx: ToolExecutionContext): Promise<ToolResult> {
+    const tool = this.tools.get(call.name);
+    if (!tool) {
+      // Deferred (MCP) tools stay out of the list: there may be hundreds; search_tools finds them.
+      const listed = this.names().filter((n) => !this.tools.get(n)!.deferred);
+      return toolFailure('not_found', `Unknown tool "${call.name}". Available tools: ${listed.join(', ')}.`);
+    }
+    const refused = this.refusal(call, ctx);
+    if (refused) return refused;
     let raw: unknown;
     try {
       raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);

@@ -7,6 +7,7 @@ import { searchAst } from './search/ast-search';
 import { formatOutcome } from './search/format';
 import { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_RESULTS } from './search/limits';
 import type { CaseMode } from './search/ripgrep';
+import { secretExcludes } from './search/secret-excludes';
 import { searchText, type SearchTarget } from './search/text-search';
 
 const required = (name: string, what: string) => ({
@@ -99,5 +100,6 @@ async function resolveTarget(workspaceRoot: string, path: string | undefined): P
   const rel = displayPath(workspaceRoot, absolute);
   const info = await stat(absolute).catch(() => undefined);
   if (!info) throw new ToolError('not_found', `${rel} does not exist. Check the path with list_files, or search the whole workspace by leaving path out.`);
-  return { rel: rel === '.' ? '' : rel.split(sep).join('/'), isFile: !info.isDirectory() };
+  // The resolver refused a path that is, or leads to, a place outside the workspace or a secret; rg follows no link while it walks.
+  return { rel: rel === '.' ? '' : rel.split(sep).join('/'), isFile: !info.isDirectory(), exclude: secretExcludes(workspaceRoot) };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SubagentLauncher, SubagentOutcome } from '../subagents/launcher';
 import { normalizeTypeName, unknownTypeMessage } from '../subagents/specs';
+import { loadTemplateSections, renderTemplate } from '../templates';
 import { toolFailure, type Tool, type ToolResult } from './tool';
 
 const schema = z.object({
@@ -36,8 +37,9 @@ export const spawnSubagentTool: Tool<typeof schema> = {
     const wanted = normalizeTypeName(args.subagent_type);
     const type = types.find((t) => normalizeTypeName(t.name) === wanted);
     if (!type && !args.resume) return toolFailure('not_found', unknownTypeMessage(args.subagent_type, types));
-    if (ctx.mode.mode === 'plan') {
-      const refusal = planModeRefusal(type?.name ?? args.subagent_type, launcher);
+    // Checked before every spawn, foreground, background or resumed, whoever defined the type.
+    if (ctx.mode.mode === 'plan' || ctx.agent.planFilesOnly) {
+      const refusal = planModeRefusal(type?.name ?? args.subagent_type, launcher, ctx.mode.mode === 'plan' ? 'plan_mode' : 'planner');
       if (refusal) return refusal;
     }
     const outcome = await launcher.spawn(
@@ -54,15 +56,13 @@ export const spawnSubagentTool: Tool<typeof schema> = {
   },
 };
 
-/** Plan mode changes nothing, through a subagent either: a type with write-capable tools is refused. */
-function planModeRefusal(type: string, launcher: SubagentLauncher): ToolResult | undefined {
+/** Plan mode (and the Planner) changes nothing, through a subagent either: a type with write-capable tools is refused. */
+function planModeRefusal(type: string, launcher: SubagentLauncher, section: 'plan_mode' | 'planner'): ToolResult | undefined {
   const writes = launcher.writeToolsOf?.(type) ?? [];
   if (writes.length === 0) return undefined;
   const allowed = launcher.types().filter((t) => (launcher.writeToolsOf?.(t.name) ?? []).length === 0).map((t) => t.name);
-  return toolFailure(
-    'permission',
-    `${type} can change the workspace (${writes.join(', ')}), which plan mode does not allow. In plan mode, spawn only ${allowed.join(', ')}; ${type} can run once the user approves the plan.`,
-  );
+  const template = loadTemplateSections('plan/spawn-refused.md').get(section) ?? '${TYPE} can change the workspace (${TOOLS}), which is not allowed here.';
+  return toolFailure('permission', renderTemplate(template, { TYPE: type, TOOLS: writes.join(', '), ALLOWED: allowed.length > 0 ? allowed.join(', ') : 'no subagent' }));
 }
 
 /** A subagent outcome as the parent reads it (shared with get_subagent_output). */

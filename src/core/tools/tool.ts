@@ -41,6 +41,11 @@ export interface AgentIdentity {
   isSubagent: boolean;
   /** The tools this agent may call (its schema); undefined = all. Checked again at dispatch (batch_tool). */
   allowedTools?: ReadonlySet<string>;
+  /**
+   * The Planner: it changes nothing but its plan file (a markdown file directly in `.opendev/plans/`),
+   * and spawns no type that can write, in any mode.
+   */
+  planFilesOnly?: boolean;
 }
 
 /** Plan mode and the approvals a plan grants (approve_auto lets the plan's edits run unasked). */

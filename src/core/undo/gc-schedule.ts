@@ -1,5 +1,6 @@
 import { readdir, stat, utimes, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../config/private-files';
 import type { ShadowRepo } from './shadow-repo';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,7 +19,7 @@ export async function gcIfDue(repo: ShadowRepo, options: { now?: () => number; s
   const last = await stat(marker).then((s) => s.mtimeMs).catch(() => undefined);
   const due = last !== undefined && now - last >= DAY_MS;
   if (last === undefined || due) {
-    await writeFile(marker, `${new Date(now).toISOString()}\n`);
+    await writeFile(marker, `${new Date(now).toISOString()}\n`, { mode: PRIVATE_FILE_MODE });
     await utimes(marker, now / 1000, now / 1000);
   }
   // A new store starts its day now: nothing to collect yet.

@@ -1,6 +1,7 @@
-import { appendFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 
 /** One file-changing tool call (write_file, edit_file, run_command, any tool that is not read-only). */
 export const OperationRecordSchema = z.object({
@@ -129,10 +130,10 @@ export class OperationLog {
       try {
         if (!this.started) {
           this.started = true;
-          await mkdir(dirname(this.file), { recursive: true });
+          await mkdirPrivate(dirname(this.file));
           await trimIfLarge(this.file);
         }
-        await appendFile(this.file, `${JSON.stringify(record)}\n`);
+        await appendFile(this.file, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE });
       } catch (err) {
         if (this.warned) return;
         this.warned = true;
@@ -169,6 +170,6 @@ async function trimIfLarge(file: string): Promise<void> {
   const text = await readFile(file, 'utf8');
   const tail = text.slice(text.length - MAX_LOG_BYTES / 2);
   const kept = tail.slice(tail.indexOf('\n') + 1);
-  await writeFile(`${file}.tmp`, kept);
+  await writeFile(`${file}.tmp`, kept, { mode: PRIVATE_FILE_MODE });
   await rename(`${file}.tmp`, file);
 }

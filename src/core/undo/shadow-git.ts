@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { devNull, setPriority } from 'node:os';
+import { childEnv } from '../process/child-env';
 
 /** Where a shadow-git command runs: OpenDev's own repository, the user's files as its work tree. */
 export interface ShadowGitTarget {
@@ -29,13 +30,22 @@ export interface GitRunOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
+ * Every file git writes in the shadow repository is the user's alone (0600, folders 0700, read-only
+ * objects 0400), whatever the umask: `core.sharedRepository` given as an octal mode overrides it.
+ * Given on every command, not only at `init`, so a repository made before this setting is covered
+ * too. It changes only the repository's own files: what a restore writes into the workspace keeps
+ * the modes the user's umask gives it.
+ */
+const PRIVATE_REPOSITORY = ['-c', 'core.sharedRepository=0600'] as const;
+
+/**
  * The environment of every shadow-git command. Every inherited `GIT_*` variable goes (a `GIT_DIR`,
  * `GIT_INDEX_FILE` or `GIT_OBJECT_DIRECTORY` from the user's shell or a git hook would point git at
  * the user's repository); the user's global and system config are not read (an `autocrlf` there
  * would break byte-identical restores, an `fsmonitor` would run programs); paths are literal, so a
- * file named `*.ts` is that file and not a pattern.
+ * file named `*.ts` is that file and not a pattern. The base has no secret variables (child-env.ts).
  */
-export function shadowGitEnv(target: ShadowGitTarget, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function shadowGitEnv(target: ShadowGitTarget, base: NodeJS.ProcessEnv = childEnv()): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(base)) if (!key.startsWith('GIT_')) env[key] = value;
   return {
@@ -58,7 +68,7 @@ export function shadowGitEnv(target: ShadowGitTarget, base: NodeJS.ProcessEnv = 
 /** Runs `git <args>` against the shadow repository; never throws for a non-zero exit (the caller decides). */
 export function runShadowGit(target: ShadowGitTarget, args: readonly string[], options: GitRunOptions = {}): Promise<GitRun> {
   return new Promise((resolve) => {
-    const child = spawn('git', args, { cwd: target.workTree, env: shadowGitEnv(target), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', [...PRIVATE_REPOSITORY, ...args], { cwd: target.workTree, env: shadowGitEnv(target), stdio: ['pipe', 'pipe', 'pipe'] });
     if (options.lowPriority && child.pid !== undefined) {
       try {
         setPriority(child.pid, 19);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import { SHADOW_ATTRIBUTES } from './shadow-excludes';
 import { runShadowGit, ShadowGitError, splitNul, type GitRunOptions, type ShadowGitTarget } from './shadow-git';
 
@@ -56,12 +57,12 @@ export class ShadowRepo {
   }
 
   private async init(): Promise<void> {
-    await mkdir(join(this.gitDir, 'indexes'), { recursive: true });
+    await mkdirPrivate(join(this.gitDir, 'indexes'));
     await this.git(['init', '--quiet', '--template=']);
     await this.git(['config', '--unset', 'core.worktree']).catch(() => undefined);
     for (const [key, value] of SHADOW_CONFIG) await this.git(['config', key, value]);
-    await mkdir(join(this.gitDir, 'info'), { recursive: true });
-    await writeFile(join(this.gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
+    await mkdirPrivate(join(this.gitDir, 'info'));
+    await writeFile(join(this.gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES, { mode: PRIVATE_FILE_MODE });
     // The empty blob stands in for nested repositories' placeholders (see SnapshotTaker).
     await this.git(['hash-object', '-w', '--stdin'], { input: '' });
   }
@@ -89,8 +90,8 @@ export class ShadowRepo {
   }
 
   async writeInfoFile(name: 'exclude', text: string): Promise<void> {
-    await mkdir(join(this.gitDir, 'info'), { recursive: true });
-    await writeFile(join(this.gitDir, 'info', name), text);
+    await mkdirPrivate(join(this.gitDir, 'info'));
+    await writeFile(join(this.gitDir, 'info', name), text, { mode: PRIVATE_FILE_MODE });
   }
 
   /** Whether a snapshot's tree is still in the object store (the weekly prune drops old ones). */

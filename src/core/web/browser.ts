@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { childEnv } from '../process/child-env';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import { checkHost, refusalError, systemLookup, type HostLookup, type HostVerdict } from './address-guard';
 import { CHROMIUM_ENV } from './web-settings';
@@ -189,7 +190,8 @@ export class BrowserSession {
     try {
       const { chromium } = await import('playwright-core');
       // The CLI handles Ctrl+C itself (it stops the agent, not the process); playwright still kills the browser on exit.
-      browser = await chromium.launch({ executablePath: location.path, headless: true, handleSIGINT: false, args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+      // The browser gets our environment without the secret variables (playwright's default is all of process.env).
+      browser = await chromium.launch({ executablePath: location.path, headless: true, handleSIGINT: false, env: childEnv(), args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
     } catch (err) {
       const message = ((err as Error).message ?? String(err)).split('\n')[0]!;
       throw new BrowserUnavailableError(browserText('launch_failed', { PATH: location.path, ERROR: message }));

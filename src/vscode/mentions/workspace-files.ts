@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { containedFiles } from '../../core/mentions/contained-files';
 import { foldersOf, type PathCandidate } from '../../core/mentions/fuzzy-path-match';
 
 /** How many files completion looks at: enough for most projects, bounded for huge ones. */
@@ -8,8 +9,9 @@ const FRESH_MS = 10_000;
 
 /**
  * The workspace's files and folders for `@` completion, listed through `vscode.workspace.findFiles`
- * with the project's excludes (`files.exclude` and `search.exclude`), capped. A bare `@` lists
- * afresh; the letters typed after it reuse that listing.
+ * with the project's excludes (`files.exclude` and `search.exclude`), capped, without what a
+ * symbolic link leads to outside the workspace or into a secret location (findFiles follows links).
+ * A bare `@` lists afresh; the letters typed after it reuse that listing.
  */
 export class WorkspaceFiles {
   private cached: { at: number; candidates: Promise<PathCandidate[]> } | undefined;
@@ -26,7 +28,10 @@ export class WorkspaceFiles {
 }
 
 async function list(): Promise<PathCandidate[]> {
-  const uris = await vscode.workspace.findFiles('**/*', excludeGlob(), MAX_SCANNED_FILES);
+  const found = await vscode.workspace.findFiles('**/*', excludeGlob(), MAX_SCANNED_FILES);
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const kept = new Set(root === undefined ? [] : await containedFiles(root, found.map((uri) => uri.fsPath)));
+  const uris = found.filter((uri) => kept.has(uri.fsPath));
   const files = uris.map((uri) => vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/'));
   return [...files.map((path) => ({ path, kind: 'file' as const })), ...foldersOf(files).map((path) => ({ path, kind: 'folder' as const }))];
 }

@@ -4,7 +4,7 @@ import { settingsFromEnv, thinkingLevel } from '../../../src/cli/settings-from-e
 
 describe('CLI flags', () => {
   it('parses every flag, with defaults', () => {
-    const o = parseCliArgs(['-p', 'do it', '-C', '/tmp', '--provider', 'anthropic', '-m', 'claude-x', '--approval', 'auto', '--thinking', 'high', '--output-format', 'stream-json', '--resume', 'abcd1234', '--max-iterations', '12', '-v']);
+    const o = parseCliArgs(['-p', 'do it', '-C', '/tmp', '--provider', 'anthropic', '-m', 'claude-x', '--approval', 'auto', '--thinking', 'high', '--output-format', 'stream-json', '--resume', 'abcd1234', '--max-iterations', '12', '-v', '--allow-outside-workspace', '--allow-risky-commands']);
     assert.deepEqual(
       { ...o },
       {
@@ -19,6 +19,8 @@ describe('CLI flags', () => {
         resume: 'abcd1234',
         maxIterations: 12,
         verbose: true,
+        allowOutsideWorkspace: true,
+        allowRiskyCommands: true,
         version: false,
         help: false,
       },
@@ -27,6 +29,7 @@ describe('CLI flags', () => {
     assert.equal(d.approval, 'semi-auto');
     assert.equal(d.outputFormat, 'text');
     assert.equal(d.thinking, undefined);
+    assert.deepEqual([d.allowOutsideWorkspace, d.allowRiskyCommands], [false, false]);
     assert.equal(parseCliArgs(['-c', '-p', 'x']).continue, true);
   });
 
@@ -35,6 +38,7 @@ describe('CLI flags', () => {
     assert.throws(() => parseCliArgs(['-p', '   ']), /--prompt is empty/);
     assert.throws(() => parseCliArgs(['--max-iterations', '5000']), /at most 1000/);
     assert.throws(() => parseCliArgs(['--continue=yes']), /--continue does not take a value/);
+    assert.throws(() => parseCliArgs(['--allow-risky-commands']), /--allow-risky-commands needs -p/);
   });
 
   it('thinking: the flag, else OPENDEV_THINKING, else off for -p and medium interactively', () => {

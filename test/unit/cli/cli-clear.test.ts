@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { SessionStore } from '../../../src/core/session/session-store';
 import { FakeProvider } from '../../fixtures/fake-provider';
 import { hookGroup, hookWorkspace, logInput, type HookWorkspace } from '../../helpers/hook-workspace';
+import { trustFolder } from '../../helpers/trust-folder';
 import { newHome, opendev } from './cli-harness';
 
 describe('opendev CLI /clear', function () {
@@ -24,6 +25,7 @@ describe('opendev CLI /clear', function () {
 
   it('starts the next conversation on a new agent: the saved session has its id, and SessionStart hears "clear" with it', async () => {
     ws.settings({ SessionStart: hookGroup(logInput), SessionEnd: hookGroup(logInput) });
+    await trustFolder(home, ws.workspace); // the test's own hooks: the folder is trusted
     fake.enqueue({ text: 'First answer.' }, { text: 'Second answer.' });
     const r = await opendev(['-C', ws.workspace, '--thinking', 'off'], env(), { input: 'first question\n/clear\nsecond question\n/exit\n' });
     assert.equal(r.code, 0, r.stderr);

@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { FakeProvider } from '../../fixtures/fake-provider';
 import { hookGroup, hookWorkspace, logInput, type HookWorkspace } from '../../helpers/hook-workspace';
+import { trustFolder } from '../../helpers/trust-folder';
 import { newHome, opendev } from './cli-harness';
 
 describe('opendev CLI with hooks', function () {
@@ -21,6 +22,7 @@ describe('opendev CLI with hooks', function () {
 
   it('-p: a UserPromptSubmit hook that exits 2 refuses the prompt: exit 1, the reason on stderr, no model call', async () => {
     ws.settings({ UserPromptSubmit: hookGroup('grep -q password && { echo "prompts must not contain passwords" >&2; exit 2; }; exit 0') });
+    await trustFolder(home, ws.workspace); // the test's own hooks: the folder is trusted
     const r = await opendev(['-p', 'log in with password hunter2', '-C', ws.workspace], env());
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /UserPromptSubmit hook blocked this prompt: prompts must not contain passwords/);
@@ -37,6 +39,7 @@ describe('opendev CLI with hooks', function () {
 
   it('-p: SessionStart and SessionEnd hooks run around the session, and the CLI exits', async () => {
     ws.settings({ SessionStart: hookGroup(logInput), SessionEnd: hookGroup(logInput) });
+    await trustFolder(home, ws.workspace); // the test's own hooks: the folder is trusted
     fake.enqueue({ text: 'Hello.' });
     const r = await opendev(['-p', 'hi', '-C', ws.workspace], env());
     assert.equal(r.code, 0, r.stderr);

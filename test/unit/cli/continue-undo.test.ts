@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeProvider, toolResults } from '../../fixtures/fake-provider';
 import { hookGroup, hookWorkspace, logInput, type HookWorkspace } from '../../helpers/hook-workspace';
+import { trustFolder } from '../../helpers/trust-folder';
 import { newHome, opendev } from './cli-harness';
 
 describe('opendev CLI: --continue keeps the session id (undo, scratch folder, hooks)', function () {
@@ -18,11 +19,12 @@ describe('opendev CLI: --continue keeps the session id (undo, scratch folder, ho
 
   before(() => fake.start());
   after(() => fake.stop());
-  beforeEach(() => {
+  beforeEach(async () => {
     fake.reset();
     home = newHome();
     ws = hookWorkspace();
     ws.settings({ UserPromptSubmit: hookGroup(logInput) });
+    await trustFolder(home, ws.workspace); // the test's own hooks: the folder is trusted
   });
 
   it('a step written by one process is undone by /undo in the next one, resumed with --continue', async () => {

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { parseCliArgs, UsageError } from '../../../src/cli/args';
 import { readCliSettingsFiles, resolveCliSettings, settingsFromEnv, thinkingLevel } from '../../../src/cli/settings-from-env';
 import { FakeProvider } from '../../fixtures/fake-provider';
+import { trustFolder } from '../../helpers/trust-folder';
 import { newHome, opendev, workspace } from './cli-harness';
 
 const write = (file: string, value: unknown) => {
@@ -29,7 +30,8 @@ describe('CLI settings: defaults < environment < ~/.opendev/settings.json < .ope
   const projectFile = () => join(ws, '.opendev', 'settings.json');
   const resolve = (argv: string[], env: NodeJS.ProcessEnv = {}, interactive = false) => {
     const full = { OPENDEV_HOME: home, ...env };
-    return resolveCliSettings({ options: parseCliArgs(argv), argv, env: full, interactive, files: readCliSettingsFiles(full, ws) });
+    // The precedence of a folder the user trusts, its endpoints confirmed (test/unit/cli/cli-trust.test.ts: the untrusted case).
+    return resolveCliSettings({ options: parseCliArgs(argv), argv, env: full, interactive, files: readCliSettingsFiles(full, ws), projectTrusted: true, endpointConfirmed: () => true });
   };
 
   it('each key: the environment, then the user file, then the project file, then the flag wins', () => {
@@ -142,8 +144,9 @@ describe('opendev -p with settings files', () => {
     assert.equal(readFileSync(projectFile(), 'utf8'), broken);
   });
 
-  it('approvalLevel from the project file governs -p; a typed --approval wins', async () => {
+  it('approvalLevel from the (trusted) project file governs -p; a typed --approval wins', async () => {
     write(projectFile(), { approvalLevel: 'auto' });
+    await trustFolder(home, ws);
     fake.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command: 'touch made-by-agent.txt' } }] }, { text: 'Made it.' });
     let r = await opendev(['-p', 'make a file'], env(), { cwd: ws });
     assert.equal(r.code, 0, r.stderr);

@@ -53,6 +53,7 @@ describe('the chat’s agent: rebuilt on settings changes, renewed by /clear, on
           workspaceRoot: workspace,
           home,
           thinkingLevel: 'off',
+          projectTrusted: true, // the test's own hooks
           ...(options?.sessionId ? { sessionId: options.sessionId } : {}),
         });
         built.push(agent);

@@ -1,5 +1,6 @@
-import { mkdir, open, readdir } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../config/private-files';
 import type { Message } from '../../messages';
 import { originalContent } from './observation-stages';
 import { attachedImagesNote } from '../../images/image-texts';
@@ -22,14 +23,14 @@ const MAX_NAME_TRIES = 20;
 
 /** Writes the archive and returns its absolute path. The number continues the folder's compactions. */
 export async function writeHistoryArchive(dir: string, messages: readonly Message[], info: ArchiveInfo, now = new Date()): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   const taken = (await readdir(dir)).map((f) => Number(NAME.exec(f)?.[1] ?? 0));
   let n = Math.max(0, ...taken) + 1;
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   for (let attempt = 0; attempt < MAX_NAME_TRIES; attempt++, n++) {
     const path = join(dir, `compaction-${n}-${stamp}.md`);
     // `wx`: a subagent compacting at the same moment takes the next number instead of overwriting.
-    const handle = await open(path, 'wx').catch((err: NodeJS.ErrnoException) => {
+    const handle = await open(path, 'wx', PRIVATE_FILE_MODE).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EEXIST') return undefined;
       throw err;
     });

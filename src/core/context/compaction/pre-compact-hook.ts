@@ -36,8 +36,8 @@ export function preCompactHook(config: LoadedHooksConfig | HooksConfig, session:
 }
 
 /** The project's and the user's PreCompact hooks for a session (settings files read once, now). */
-export function sessionPreCompactHook(loc: { workspaceRoot: string; home?: string; sessionId: string; onWarning?: (message: string) => void }): BeforeCompaction {
-  const config = loadHooksConfig({ workspaceRoot: loc.workspaceRoot, opendevHome: loc.home });
+export function sessionPreCompactHook(loc: { workspaceRoot: string; home?: string; projectTrusted?: boolean; sessionId: string; onWarning?: (message: string) => void }): BeforeCompaction {
+  const config = loadHooksConfig({ workspaceRoot: loc.workspaceRoot, opendevHome: loc.home, projectTrusted: loc.projectTrusted });
   const session: HookCallOptions = { workspaceRoot: loc.workspaceRoot, sessionId: loc.sessionId };
   if (loc.onWarning) session.onWarning = loc.onWarning;
   return preCompactHook(config, session);

@@ -1,7 +1,8 @@
 // The on-disk models.dev cache (§2.5.4): `<dir>/<provider>.json` holds one provider object exactly as
 // models.dev serves it, and `<dir>/.last_sync` the time of the last successful download.
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../config/private-files';
 import { parseProvider, type ModelsDevCatalogue } from './models-dev';
 
 export const LAST_SYNC_FILE = '.last_sync';
@@ -54,17 +55,17 @@ export class ProviderCache {
 
   /** Writes every provider (temp file + rename, so a reader never sees half a file), then the marker. */
   async write(rawProviders: Record<string, unknown>, now: number): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await mkdirPrivate(this.dir);
     const suffix = `.${process.pid}.${Date.now().toString(36)}.tmp`;
     for (const [id, raw] of Object.entries(rawProviders)) {
       const name = fileName(id);
       if (!name) continue;
       const target = join(this.dir, name);
-      await writeFile(target + suffix, JSON.stringify(raw), 'utf8');
+      await writeFile(target + suffix, JSON.stringify(raw), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
       await rename(target + suffix, target);
     }
     const marker = join(this.dir, LAST_SYNC_FILE);
-    await writeFile(marker + suffix, new Date(now).toISOString() + '\n', 'utf8');
+    await writeFile(marker + suffix, new Date(now).toISOString() + '\n', { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     await rename(marker + suffix, marker);
   }
 }

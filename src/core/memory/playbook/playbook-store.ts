@@ -3,9 +3,10 @@
 // modification time or size changes, so edits the user makes to the file are picked up. A file that
 // is not a valid playbook is moved aside as `playbook.json.corrupt-<time>` and a fresh one starts.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { opendevPaths, resolveOpendevHome } from '../../config/opendev-home';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../config/private-files';
 import { encodeProjectPath } from '../../session/session-store';
 import { emptyPlaybook, PlaybookSchema, type Playbook } from './bullet';
 
@@ -89,10 +90,10 @@ export class PlaybookStore {
   }
 
   private async write(playbook: Playbook): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
+    await mkdirPrivate(dirname(this.path));
     const temp = `${this.path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
     try {
-      await writeFile(temp, `${JSON.stringify(playbook, null, 2)}\n`, 'utf8');
+      await writeFile(temp, `${JSON.stringify(playbook, null, 2)}\n`, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
       await rename(temp, this.path);
     } catch (err) {
       await rm(temp, { force: true });

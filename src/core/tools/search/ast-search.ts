@@ -161,7 +161,7 @@ async function listFiles(request: AstSearchRequest, language: AstLanguage, budge
   const rgPath = findRipgrep(request.host);
   if (rgPath) {
     try {
-      const listed = await ripgrepFiles(rgPath, request.workspaceRoot, request.target.rel === '' ? '.' : request.target.rel, request.glob, budget);
+      const listed = await ripgrepFiles(rgPath, request.workspaceRoot, request.target.rel === '' ? '.' : request.target.rel, request.glob, budget, request.target.exclude);
       if (listed.exitCode === 2 && /error parsing glob/.test(listed.stderr)) {
         throw new ToolError('syntax', `The glob ${JSON.stringify(request.glob)} is invalid: ${listed.stderr.trim()}.`);
       }
@@ -173,7 +173,7 @@ async function listFiles(request: AstSearchRequest, language: AstLanguage, budge
   }
   const glob = request.glob ? new GlobFilter(request.glob) : undefined;
   const files: string[] = [];
-  for await (const path of walkFiles({ workspaceRoot: request.workspaceRoot, start: request.target.rel, glob, signal: budget.signal })) {
+  for await (const path of walkFiles({ workspaceRoot: request.workspaceRoot, start: request.target.rel, glob, exclude: request.target.exclude, signal: budget.signal })) {
     if (keep(path)) files.push(path);
   }
   return files;

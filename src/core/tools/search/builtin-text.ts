@@ -10,6 +10,8 @@ export interface BuiltinTextQuery {
   /** Workspace-relative path searched ('' for the root), forward slashes. */
   start: string;
   startIsFile: boolean;
+  /** Never searched (gitignore syntax from the workspace root). */
+  exclude?: readonly string[];
   regex: RegExp;
   glob?: GlobFilter;
   contextLines: number;
@@ -22,7 +24,7 @@ export interface BuiltinTextQuery {
  * (walkFiles), JavaScript regular expressions, and the same per-file results.
  */
 export async function builtinTextSearch(query: BuiltinTextQuery, collector: MatchCollector): Promise<void> {
-  const files = query.startIsFile ? single(query.start) : walkFiles({ workspaceRoot: query.workspaceRoot, start: query.start, glob: query.glob, signal: query.signal });
+  const files = query.startIsFile ? single(query.start) : walkFiles({ workspaceRoot: query.workspaceRoot, start: query.start, glob: query.glob, exclude: query.exclude, signal: query.signal });
   for await (const path of files) {
     if (query.signal.aborted) return;
     const text = await readSearchableText(join(query.workspaceRoot, path));

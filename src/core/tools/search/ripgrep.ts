@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnv } from '../../process/child-env';
 import type { SearchBudget } from './budget';
 import { LineSplitter, normalizeRgPath, RG_MAX_COLUMNS, RgOutputReader } from './rg-output';
 import type { MatchCollector } from './results';
@@ -13,6 +14,8 @@ export interface RgTextQuery {
   maxResults: number;
   /** Use the PCRE2 engine (look-around, backreferences). */
   pcre2?: boolean;
+  /** Never searched, after the glob so it wins (gitignore syntax from the workspace root): the secret locations inside it. */
+  exclude?: readonly string[];
 }
 
 export interface RgRun {
@@ -44,6 +47,7 @@ export function textSearchArgs(query: RgTextQuery, mode: 'tool' | 'plain', targe
     caseFlag,
     ...(query.pcre2 ? ['--pcre2'] : []),
     ...(query.glob ? ['--glob', query.glob] : []),
+    ...excludeFlags(query.exclude),
     '--regexp',
     query.pattern,
     '--',
@@ -60,7 +64,7 @@ export async function ripgrepText(rgPath: string, cwd: string, query: RgTextQuer
 }
 
 /** `rg --files`: the files ripgrep would search under `target`, workspace-relative and sorted. */
-export async function ripgrepFiles(rgPath: string, cwd: string, target: string, glob: string | undefined, budget: SearchBudget): Promise<RgRun & { files: string[] }> {
+export async function ripgrepFiles(rgPath: string, cwd: string, target: string, glob: string | undefined, budget: SearchBudget, exclude?: readonly string[]): Promise<RgRun & { files: string[] }> {
   const files: string[] = [];
   const sink = {
     wantsLine: () => true,
@@ -68,14 +72,19 @@ export async function ripgrepFiles(rgPath: string, cwd: string, target: string, 
       if (line.length > 0) files.push(normalizeRgPath(line.toString('utf8')));
     },
   };
-  const run = await runRipgrep(rgPath, cwd, ['--files', ...BASE_FLAGS, ...(glob ? ['--glob', glob] : []), '--', target], budget, new LineSplitter(sink));
+  const run = await runRipgrep(rgPath, cwd, ['--files', ...BASE_FLAGS, ...(glob ? ['--glob', glob] : []), ...excludeFlags(exclude), '--', target], budget, new LineSplitter(sink));
   files.sort();
   return { ...run, files };
 }
 
+/** `--glob !…` for each excluded path: a later glob wins over the user's. */
+function excludeFlags(exclude: readonly string[] | undefined): string[] {
+  return (exclude ?? []).flatMap((line) => ['--glob', `!${line}`]);
+}
+
 function runRipgrep(rgPath: string, cwd: string, args: string[], budget: SearchBudget, stdout: LineSplitter): Promise<RgRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(rgPath, args, { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const kill = (): void => {
       child.kill('SIGKILL');
     };

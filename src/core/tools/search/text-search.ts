@@ -14,6 +14,8 @@ export interface SearchTarget {
   /** Workspace-relative, forward slashes, '' for the root. */
   rel: string;
   isFile: boolean;
+  /** Never searched (gitignore syntax from the workspace root): the secret locations inside the workspace. */
+  exclude?: readonly string[];
 }
 
 export interface TextSearchRequest {
@@ -65,6 +67,7 @@ async function withRipgrep(rgPath: string, request: TextSearchRequest): Promise<
     contextLines: request.contextLines,
     caseMode: request.caseMode,
     maxResults: request.maxResults,
+    ...(request.target.exclude ? { exclude: request.target.exclude } : {}),
   };
   const target = request.target.rel === '' ? '.' : request.target.rel;
   const budget = new SearchBudget(request.signal, request.timeoutMs ?? SEARCH_TIMEOUT_MS);
@@ -118,6 +121,7 @@ async function withBuiltin(request: TextSearchRequest, notice: string): Promise<
         workspaceRoot: request.workspaceRoot,
         start: request.target.rel,
         startIsFile: request.target.isFile,
+        ...(request.target.exclude ? { exclude: request.target.exclude } : {}),
         regex,
         glob,
         contextLines: request.contextLines,

@@ -10,6 +10,8 @@ export interface WalkOptions {
   /** Workspace-relative folder to start from ('' for the root), forward slashes. */
   start: string;
   glob?: GlobFilter;
+  /** Never walked (gitignore syntax from the workspace root, whatever the repository's .gitignore says): the secret locations. */
+  exclude?: readonly string[];
   signal: AbortSignal;
 }
 
@@ -26,10 +28,11 @@ export async function* walkFiles(options: WalkOptions): AsyncGenerator<string> {
     const rules = await loadGitignore(options.workspaceRoot, segments.slice(0, i).join('/'));
     if (rules) stack.push(rules);
   }
-  yield* walkDir(options, options.start, stack);
+  const excluded = options.exclude?.length ? new GitignoreRules('', options.exclude.join('\n')) : undefined;
+  yield* walkDir(options, options.start, stack, excluded);
 }
 
-async function* walkDir(options: WalkOptions, dir: string, parentStack: GitignoreRules[]): AsyncGenerator<string> {
+async function* walkDir(options: WalkOptions, dir: string, parentStack: GitignoreRules[], excluded: GitignoreRules | undefined): AsyncGenerator<string> {
   if (options.signal.aborted) return;
   const own = await loadGitignore(options.workspaceRoot, dir);
   const stack = own ? [...parentStack, own] : parentStack;
@@ -44,9 +47,10 @@ async function* walkDir(options: WalkOptions, dir: string, parentStack: Gitignor
     if (options.signal.aborted) return;
     if (entry.name.startsWith('.') || DEFAULT_IGNORED_NAMES.has(entry.name)) continue;
     const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (excluded?.verdict(rel, entry.isDirectory()) === 'ignore') continue;
     if (entry.isDirectory()) {
       if (isIgnored(stack, rel, true) || options.glob?.prunesDir(rel)) continue;
-      yield* walkDir(options, rel, stack);
+      yield* walkDir(options, rel, stack, excluded);
     } else if (entry.isFile()) {
       if (isIgnored(stack, rel, false)) continue;
       if (options.glob && !options.glob.acceptsFile(rel)) continue;

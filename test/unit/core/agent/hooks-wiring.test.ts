@@ -25,6 +25,7 @@ describe('hooks through the agent factory', function () {
       workspaceRoot: workspace,
       home: join(workspace, '.home'),
       approvalLevel: 'auto',
+      projectTrusted: true, // the test's own hooks
     });
 
   it('a PreToolUse hook that exits 2 refuses the command, and the model reads why', async () => {

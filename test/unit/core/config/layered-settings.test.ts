@@ -26,7 +26,9 @@ describe('layered settings', () => {
   };
   const userFile = () => join(home, 'settings.json');
   const projectFile = () => projectSettingsFile(ws);
-  const load = (env: NodeJS.ProcessEnv = {}, flags?: SettingsLayer) => loadLayeredSettings({ env, home, workspaceRoot: ws, flags });
+  // The precedence rules are those of a folder the user trusts (the untrusted case is tested below).
+  const load = (env: NodeJS.ProcessEnv = {}, flags?: SettingsLayer) => loadLayeredSettings({ env, home, workspaceRoot: ws, flags, projectTrusted: true, endpointConfirmed: () => true });
+  const loadUntrusted = (env: NodeJS.ProcessEnv = {}) => loadLayeredSettings({ env, home, workspaceRoot: ws });
 
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'opendev-settings-'));
@@ -36,6 +38,57 @@ describe('layered settings', () => {
     mkdirSync(ws, { recursive: true });
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  describe('an untrusted folder may only make things stricter', () => {
+    it('its endpoint, provider and role endpoints are not applied, and each is reported in words', () => {
+      write(userFile(), { provider: 'openai', baseUrl: 'http://127.0.0.1:2/user' });
+      write(projectFile(), { provider: 'anthropic', baseUrl: 'http://127.0.0.1:9/theirs', model: 'project-model', roles: { compact: { model: 'small', baseUrl: 'http://127.0.0.1:9/c' }, vision: { model: 'eye' } } });
+      const r = loadUntrusted();
+      assert.equal(r.effective.values.provider, 'openai');
+      assert.equal(r.effective.values.baseUrl, 'http://127.0.0.1:2/user');
+      assert.equal(r.effective.values.model, 'project-model', 'choosing a model is allowed');
+      assert.deepEqual(r.effective.values['roles.compact'], { model: 'small' }, 'the role keeps its model, not its endpoint');
+      assert.deepEqual(r.effective.values['roles.vision'], { model: 'eye' });
+      assert.deepEqual(r.untrusted.map((u) => u.what), [
+        'switch the provider to anthropic',
+        'send requests (with your API key) to http://127.0.0.1:9/theirs',
+        "send the compact model's requests (with your API key) to http://127.0.0.1:9/c",
+      ]);
+      assert.ok(r.untrusted.every((u) => u.source === projectFile()));
+    });
+
+    it('the approval level may go down, never up; the context window may shrink, never grow', () => {
+      write(userFile(), { approvalLevel: 'semi-auto', contextWindow: 64_000 });
+      write(projectFile(), { approvalLevel: 'manual', contextWindow: 32_000 });
+      let r = loadUntrusted();
+      assert.equal(r.effective.values.approvalLevel, 'manual');
+      assert.equal(r.effective.values.contextWindow, 32_000);
+      assert.deepEqual(r.untrusted, []);
+      write(projectFile(), { approvalLevel: 'auto', contextWindow: 1_000_000 });
+      r = loadUntrusted();
+      assert.equal(r.effective.values.approvalLevel, 'semi-auto');
+      assert.equal(r.effective.values.contextWindow, 64_000);
+      assert.deepEqual(r.untrusted.map((u) => u.key), ['approvalLevel', 'contextWindow']);
+    });
+
+    it('trusted, an endpoint the project chose is used only once the user confirmed it', () => {
+      write(projectFile(), { baseUrl: 'http://127.0.0.1:9/theirs', roles: { thinking: { model: 't', baseUrl: 'http://127.0.0.1:9/t' } } });
+      let r = loadLayeredSettings({ env: {}, home, workspaceRoot: ws, projectTrusted: true });
+      assert.equal(r.effective.values.baseUrl, undefined);
+      assert.deepEqual(r.effective.values['roles.thinking'], { model: 't' });
+      assert.deepEqual(r.unconfirmedEndpoints.map((e) => `${e.role} ${e.provider} ${e.baseUrl}`), ['action openai http://127.0.0.1:9/theirs', 'thinking openai http://127.0.0.1:9/t']);
+      r = loadLayeredSettings({ env: {}, home, workspaceRoot: ws, projectTrusted: true, endpointConfirmed: (_p, url) => url.endsWith('/theirs') });
+      assert.equal(r.effective.values.baseUrl, 'http://127.0.0.1:9/theirs');
+      assert.deepEqual(r.unconfirmedEndpoints.map((e) => e.role), ['thinking']);
+    });
+
+    it('the user’s own endpoint needs no confirmation', () => {
+      write(userFile(), { baseUrl: 'http://127.0.0.1:2/user' });
+      const r = loadLayeredSettings({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:3/env' }, home, workspaceRoot: ws, projectTrusted: true });
+      assert.equal(r.effective.values.baseUrl, 'http://127.0.0.1:2/user');
+      assert.deepEqual(r.unconfirmedEndpoints, []);
+    });
+  });
 
   describe('precedence: defaults < environment < user < project < flags', () => {
     // One value per layer for every key; each step up must win, and say where it came from.
@@ -51,6 +104,8 @@ describe('layered settings', () => {
       maxIterations: [undefined, 10, 20, 30],
       web_search_provider: [undefined, 'searxng', 'duckduckgo', 'searxng'],
       chromium_path: [undefined, '/user/chromium', '/project/chromium', '/flag/chromium'],
+      secretEnvVars: [undefined, ['USER_*'], ['PROJECT_*'], ['FLAG_*']],
+      secretPaths: [undefined, ['~/user-secret'], ['~/project-secret'], ['~/flag-secret']],
       'roles.thinking': ['env-think', { model: 'user-think' }, { model: 'project-think' }, { model: 'flag-think' }],
       'roles.critique': ['env-critic', { model: 'user-critic' }, { model: 'project-critic' }, { model: 'flag-critic' }],
       'roles.vision': ['env-vision', { model: 'user-vision' }, { model: 'project-vision' }, { model: 'flag-vision' }],
@@ -106,8 +161,8 @@ describe('layered settings', () => {
       write(projectFile(), fileOf(keys.map((k) => [k, perLayer[k][2]])));
       r = load(env);
       for (const key of keys) {
-        // A project may not choose the browser the web tools launch: the user's choice stays (tested below).
-        const layer = key === 'chromium_path' ? 1 : 2;
+        // A project may not choose the browser the web tools launch, nor shorten the secret lists: the user's choice stays (tested below).
+        const layer = key === 'chromium_path' || key === 'secretEnvVars' || key === 'secretPaths' ? 1 : 2;
         assert.deepEqual(r.effective.values[key], perLayer[key][layer], key);
         assert.deepEqual(r.effective.sources[key], layer === 1 ? { layer: 'user', origin: userFile() } : { layer: 'project', origin: projectFile() }, key);
       }
@@ -181,6 +236,24 @@ describe('layered settings', () => {
       assert.equal(r.effective.values.baseUrl, undefined);
       assert.deepEqual(r.problems.map((p) => [p.kind, p.key, p.source]), [['invalid-value', 'baseUrl', 'VS Code settings']]);
     });
+
+    it("the workspace's opendev.* values are a project layer: ignored until trusted, then their endpoint waits for the user's yes", () => {
+      const workspace = editorSettingsLayer((key) => ({ baseUrl: 'http://127.0.0.1:9/their', model: 'their-model', approvalLevel: 'auto' })[key as string], 'VS Code workspace settings', 'project');
+      const user = editor({ baseUrl: 'http://127.0.0.1:8/mine', approvalLevel: 'manual' });
+      const untrusted = resolveLayeredSettings({ env: {}, user, workspace });
+      assert.equal(untrusted.effective.values.baseUrl, 'http://127.0.0.1:8/mine');
+      assert.equal(untrusted.effective.values.approvalLevel, 'manual');
+      assert.equal(untrusted.effective.values.model, 'their-model', 'a model choice is harmless');
+      assert.deepEqual(untrusted.effective.sources.model, { layer: 'project', origin: 'opendev.model in the workspace settings' });
+      assert.deepEqual(untrusted.untrusted.map((i) => [i.source, i.key]), [['VS Code workspace settings', 'baseUrl'], ['VS Code workspace settings', 'approvalLevel']]);
+
+      const trusted = resolveLayeredSettings({ env: {}, user, workspace, projectTrusted: true });
+      assert.equal(trusted.effective.values.baseUrl, 'http://127.0.0.1:8/mine', 'an unconfirmed endpoint is not used');
+      assert.equal(trusted.effective.values.approvalLevel, 'auto');
+      assert.deepEqual(trusted.unconfirmedEndpoints.map((e) => [e.baseUrl, e.source]), [['http://127.0.0.1:9/their', 'opendev.baseUrl in the workspace settings']]);
+      const confirmed = resolveLayeredSettings({ env: {}, user, workspace, projectTrusted: true, endpointConfirmed: (p, url) => p === 'openai' && url === 'http://127.0.0.1:9/their' });
+      assert.equal(confirmed.effective.values.baseUrl, 'http://127.0.0.1:9/their');
+    });
   });
 
   describe('bad input', () => {
@@ -251,9 +324,12 @@ describe('layered settings', () => {
       const r = load();
       assert.deepEqual(r.passthrough.project, { hooks, mcp_servers: mcp });
       assert.deepEqual(r.problems.map((p) => p.kind), ['invalid-value'], 'credentials inside mcp_servers are for the server, not reported');
-      const loaded = loadHooksConfig({ workspaceRoot: ws, opendevHome: home });
+      const loaded = loadHooksConfig({ workspaceRoot: ws, opendevHome: home, projectTrusted: true });
       assert.deepEqual(loaded.warnings, []);
       assert.deepEqual(loaded.hooks.PreToolUse!.map((g) => g.hooks[0]!.command), ['echo claude', 'echo project'], 'a bad agent setting does not cost the hooks');
+      const untrusted = loadHooksConfig({ workspaceRoot: ws, opendevHome: home });
+      assert.deepEqual(untrusted.hooks, {}, 'an untrusted folder runs none of its hooks');
+      assert.deepEqual(untrusted.untrusted.map((u) => `${u.file} ${u.events.join(',')} ${u.count}`), [`${join(ws, '.claude', 'settings.json')} PreToolUse 1`, `${projectFile()} PreToolUse 1`]);
     });
   });
 

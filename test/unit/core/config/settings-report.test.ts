@@ -27,6 +27,7 @@ describe('/config', () => {
       env: { OPENDEV_PROVIDER: 'openai', OPENAI_BASE_URL: 'https://me:hunter2@proxy.example.com/v1?token=abc' },
       home,
       workspaceRoot: ws,
+      projectTrusted: true,
       flags: { kind: 'flags', label: 'flags', values: { maxIterations: 7 }, origins: { maxIterations: '--max-iterations' } },
     });
     const problems = layered.problems.map((p) => formatSettingsProblem(p, { apiKeyHint: 'Set OPENAI_API_KEY instead.' }));

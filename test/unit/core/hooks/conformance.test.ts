@@ -131,7 +131,7 @@ describe('hooks conformance (../shared/peer/hooks)', () => {
           mkdirSync(project, { recursive: true });
           mkdirSync(home, { recursive: true });
           fixture(project, home);
-          const loaded = loadHooksConfig({ workspaceRoot: project, opendevHome: home });
+          const loaded = loadHooksConfig({ workspaceRoot: project, opendevHome: home, projectTrusted: true });
           for (const a of asserts) check(loaded, a, c.id);
           if (title.startsWith('handles malformed')) assert.ok(loaded.warnings.some((w) => w.includes('not valid JSON')), 'a malformed file is reported');
         } else {

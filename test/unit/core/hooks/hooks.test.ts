@@ -84,7 +84,7 @@ describe('hooks', () => {
       write(join(home, 'settings.json'), { hooks: on('PreToolUse', 'echo global') });
       write(join(ws, '.claude', 'settings.json'), { hooks: { ...on('PreToolUse', 'echo claude'), ...on('Stop', 'echo stop') } });
       write(join(ws, '.opendev', 'settings.json'), { hooks: on('PreToolUse', 'echo project') });
-      const loaded = loadHooksConfig({ workspaceRoot: ws, opendevHome: home });
+      const loaded = loadHooksConfig({ workspaceRoot: ws, opendevHome: home, projectTrusted: true });
       assert.deepEqual(loaded.warnings, []);
       assert.deepEqual(loaded.hooks.PreToolUse!.map((g) => g.hooks[0]!.command), ['echo global', 'echo claude', 'echo project']);
       assert.equal(loaded.hooks.Stop!.length, 1);
@@ -96,7 +96,7 @@ describe('hooks', () => {
       const ws = join(root, 'ws');
       write(join(home, 'settings.json'), '{ nope');
       write(join(ws, '.opendev', 'settings.json'), { hooks: { PreToolUse: [{ hooks: [{ type: 'command' }, cmd('echo ok')] }, 'junk'], Stop: 'x' } });
-      const loaded = loadHooksConfig({ workspaceRoot: ws, opendevHome: home });
+      const loaded = loadHooksConfig({ workspaceRoot: ws, opendevHome: home, projectTrusted: true });
       assert.equal(loaded.warnings.length, 4, loaded.warnings.join('\n'));
       assert.deepEqual(loaded.hooks.PreToolUse, [{ hooks: [cmd('echo ok')] }]);
     });
@@ -104,7 +104,7 @@ describe('hooks', () => {
     it('disableAllHooks: the lifecycle runs nothing', async () => {
       const ws = join(root, 'ws');
       write(join(ws, '.opendev', 'settings.json'), { disableAllHooks: true, hooks: on('PreToolUse', 'exit 2') });
-      const loaded = loadHooksConfig({ workspaceRoot: ws, opendevHome: join(root, 'home') });
+      const loaded = loadHooksConfig({ workspaceRoot: ws, opendevHome: join(root, "home"), projectTrusted: true });
       const gate = await hooksLifecycle(loaded, { workspaceRoot: ws, sessionId: 's' }).before!({ id: '1', name: 't', arguments: '{}' }, toolContext({ workspaceRoot: ws }));
       assert.equal(gate.proceed, true);
     });

@@ -1,6 +1,7 @@
 // MCP through the real factory and the fake provider: a session with 3 real servers and 100+ MCP
 // tools pays nothing for them up front, discovers them through search_tools or a direct call, and
-// every MCP call goes through the PreToolUse hooks and the approval step like any other call.
+// every MCP call goes through the PreToolUse hooks and the approval step like any other call. The
+// folder is not trusted, so each project server asks before its first start (the user's hooks run).
 import * as assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +46,7 @@ describe('MCP in a session (factory + fake provider + 3 real servers)', function
   const actionRequests = () => fake.requests.filter((r) => harnessCallOf(r) === 'action');
 
   it('the first request carries no MCP schema, only search_tools and a line per server; found tools join the next request; a direct call works and joins too', async () => {
-    ws.settings({ PreToolUse: hookGroup(logInput, { matcher: 'mcp__.*' }) });
+    ws.userSettings({ PreToolUse: hookGroup(logInput, { matcher: 'mcp__.*' }) });
     fake.setResponder(
       scriptedHarness(
         [
@@ -58,7 +59,7 @@ describe('MCP in a session (factory + fake provider + 3 real servers)', function
       ),
     );
     const approvals: ApprovalRequest[] = [];
-    agent = await agentOn(ws, fake, { approvalLevel: 'semi-auto' });
+    agent = await agentOn(ws, fake, { approvalLevel: 'semi-auto', projectTrusted: false });
     assert.ok(agent.mcp, 'the agent exposes its MCP hub');
     assert.deepEqual(agent.mcp.list().map((s) => `${s.name}:${s.state}:${s.source}`), ['files:stopped:mcp.json', 'memory:stopped:mcp.json', 'acme:stopped:mcp.json']);
 
@@ -102,7 +103,7 @@ describe('MCP in a session (factory + fake provider + 3 real servers)', function
   });
 
   it('a denied approval or a PreToolUse hook that blocks stops the MCP call before the server sees it', async () => {
-    ws.settings({ PreToolUse: hookGroup('cat >/dev/null; echo "no graph writes today" >&2; exit 2', { matcher: 'mcp__memory__create_.*' }) });
+    ws.userSettings({ PreToolUse: hookGroup('cat >/dev/null; echo "no graph writes today" >&2; exit 2', { matcher: 'mcp__memory__create_.*' }) });
     fake.setResponder(
       scriptedHarness(
         [
@@ -117,7 +118,7 @@ describe('MCP in a session (factory + fake provider + 3 real servers)', function
         'lesson',
       ),
     );
-    agent = await agentOn(ws, fake, { approvalLevel: 'semi-auto' });
+    agent = await agentOn(ws, fake, { approvalLevel: 'semi-auto', projectTrusted: false });
     const asked: string[] = [];
     // The project's servers may start; every call is denied.
     const answer = async (req: ApprovalRequest) => (req.toolName.startsWith('MCP server ') ? { action: 'allow' as const } : (asked.push(req.toolName), { action: 'deny' as const }));
@@ -132,7 +133,7 @@ describe('MCP in a session (factory + fake provider + 3 real servers)', function
 
   it('approval level auto skips the call approvals but not the question before a project server first starts', async () => {
     fake.setResponder(scriptedHarness([{ toolCalls: [{ id: 'read', name: 'mcp__memory__read_graph', arguments: {} }] }, { toolCalls: [{ id: 'again', name: 'mcp__memory__read_graph', arguments: {} }] }, { text: 'Empty.' }], 'lesson'));
-    agent = await agentOn(ws, fake, { approvalLevel: 'auto' });
+    agent = await agentOn(ws, fake, { approvalLevel: 'auto', projectTrusted: false });
     const asked: string[] = [];
     await agent.runTurn('what is in the graph?', recordingUI({ requestApproval: async (req) => (asked.push(req.title), { action: 'allow' }) }));
     assert.deepEqual(asked.map((t) => t.replace(/ from .*/, '')), ['Start MCP server memory'], 'one question, for the server, none for the calls');

@@ -156,15 +156,15 @@ describe('MCP trust: a project-defined server asks before its first start', func
     assert.deepEqual(state(hub), ['acme:running:trusted']);
   });
 
-  it('untrust forgets it (the file keeps the mode it has): the next session asks again', async () => {
+  it('untrust forgets it (the file is made private again, 0600): the next session asks again', async () => {
     const { hub } = session([project()]);
     await hub.setTrust('acme', true);
     assert.deepEqual(state(hub), ['acme:stopped:trusted']);
-    chmodSync(trustFile(), 0o644); // the user's choice of mode is kept through later writes
+    chmodSync(trustFile(), 0o644); // an older, open file: the next write closes it (OPENDEV_HOME is private)
     const forgot = await hub.setTrust('acme', false);
     assert.match(forgot.message, /MCP server "acme" is no longer trusted in .*: it asks before its next start\./);
     assert.deepEqual(JSON.parse(readFileSync(trustFile(), 'utf8')).trusted, []);
-    assert.equal(statSync(trustFile()).mode & 0o777, 0o644);
+    assert.equal(statSync(trustFile()).mode & 0o777, 0o600);
     const front = answering('deny');
     await session([project()], { ui: front.ui }).search('forecast');
     assert.equal(front.asked.length, 1);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TaskInfo } from '../../../../src/core/process/background-task';
@@ -41,6 +41,20 @@ describe('ProcessManager: background tasks', function () {
     assert.equal(done.exitCode, 0);
     assert.match(readFileSync(done.outputFile, 'utf8'), /one\r?\ntwo/);
     assert.equal(done.outputFile, join(dir, 'tasks', `${info.id}.log`));
+  });
+
+  it('keeps task output private: the tasks folder 0700, each output file 0600', async () => {
+    const umask = process.umask(0o022);
+    try {
+      const info = start('echo secret output');
+      const done = await manager.waitForTask(info.id, 5000);
+      // The file stream closes after the task ends: wait for its content.
+      await until(() => existsSync(done.outputFile) && readFileSync(done.outputFile, 'utf8').includes('secret output'), 5000, 'the output file');
+      assert.equal((statSync(join(dir, 'tasks')).mode & 0o777).toString(8), '700');
+      assert.equal((statSync(done.outputFile).mode & 0o777).toString(8), '600');
+    } finally {
+      process.umask(umask);
+    }
   });
 
   it('FAILED on a non-zero exit; listeners hear every change', async () => {

@@ -122,7 +122,7 @@ describe('approval gate', () => {
     };
     const gateWithLog = (level: ApprovalLevel) => {
       const audit = new AuditLog(auditLogFile(home, root));
-      return { audit, gate: approvalGate(registry, () => level, { permissions: PermissionStore.load({ home, workspaceRoot: root }), audit }) };
+      return { audit, gate: approvalGate(registry, () => level, { permissions: PermissionStore.load({ home, workspaceRoot: root, projectTrusted: true }), audit }) };
     };
 
     beforeEach(() => {
@@ -201,9 +201,9 @@ describe('approval gate', () => {
       writeFileSync(join(home, 'permissions.json'), '{"rules": [ oops');
       mkdirSync(join(root, '.opendev'));
       writeFileSync(projectPermissionsFile(root), JSON.stringify({ rules: [{ type: 'prefix', pattern: 'touch', action: 'allow' }, { type: 'prefix', action: 'allow' }] }));
-      const gate = sessionApprovalGate(registry, () => 'semi-auto', { home, workspaceRoot: root });
+      const gate = sessionApprovalGate(registry, () => 'semi-auto', { home, workspaceRoot: root, projectTrusted: true });
       assert.equal((await call(gate, 'run_command', { command: 'ls' })).ok, true);
-      assert.equal((await call(gate, 'run_command', { command: 'touch t.txt' })).ok, true, 'the project file still applies');
+      assert.equal((await call(gate, 'run_command', { command: 'touch t.txt' })).ok, true, 'the (trusted) project file still applies');
       answers = [{ action: 'always' }];
       assert.equal((await call(gate, 'run_command', { command: 'mkdir d' })).ok, true);
       assert.equal(notices.filter((n) => /not valid JSON/.test(n)).length, 2, 'once on load, once when "Always allow" could not be saved');

@@ -77,24 +77,41 @@ describe('permission rules', () => {
     it('reads user and project rules; the project wins for the same pattern; other user rules still apply', () => {
       write(userFile(), { rules: [{ type: 'prefix', pattern: 'npm test', action: 'deny' }, { type: 'prefix', pattern: 'make', action: 'allow' }] });
       write(projectPermissionsFile(workspace), { rules: [{ type: 'prefix', pattern: 'npm test', action: 'allow' }] });
-      const store = PermissionStore.load({ home, workspaceRoot: workspace });
+      const store = PermissionStore.load({ home, workspaceRoot: workspace, projectTrusted: true });
       assert.deepEqual(store.warnings, []);
       assert.equal(decide(store, 'npm test'), 'allow', 'project rule replaced the user rule');
       assert.equal(decide(store, 'make build'), 'allow');
       assert.equal(decide(store, 'npm publish'), 'ask');
     });
 
+    it('an untrusted folder: its allow rules do not apply and replace no user rule; its ask and deny rules do', () => {
+      write(userFile(), { rules: [{ type: 'prefix', pattern: 'npm test', action: 'deny' }] });
+      write(projectPermissionsFile(workspace), {
+        rules: [
+          { type: 'pattern', pattern: '*', action: 'allow', priority: 99 },
+          { type: 'prefix', pattern: 'npm test', action: 'allow' },
+          { type: 'prefix', pattern: 'git push', action: 'deny' },
+          { type: 'prefix', pattern: 'ls', action: 'ask' },
+        ],
+      });
+      const store = PermissionStore.load({ home, workspaceRoot: workspace });
+      assert.equal(decide(store, 'npm test'), 'deny', 'the user rule stands');
+      assert.equal(decide(store, 'touch x'), 'ask', 'allow * is ignored');
+      assert.equal(decide(store, 'git push origin main'), 'deny');
+      assert.equal(decide(store, 'ls', 'auto'), 'ask', 'an ask rule makes even auto ask');
+    });
+
     it('a corrupt or hand-broken file is reported and ignored, never changed; the other file still applies', () => {
       write(userFile(), '{ "rules": [ { "type": "prefix", ');
       write(projectPermissionsFile(workspace), { rules: [{ type: 'prefix', pattern: 'make', action: 'allow' }] });
-      const store = PermissionStore.load({ home, workspaceRoot: workspace });
+      const store = PermissionStore.load({ home, workspaceRoot: workspace, projectTrusted: true });
       assert.equal(store.warnings.length, 1);
       assert.match(store.warnings[0]!, /permissions\.json is not valid JSON .*ignored until it is fixed/);
       assert.equal(decide(store, 'make'), 'allow');
       assert.equal(readFileSync(userFile(), 'utf8'), '{ "rules": [ { "type": "prefix", ');
 
       write(userFile(), { allow: ['npm *'] });
-      assert.match(PermissionStore.load({ home, workspaceRoot: workspace }).warnings[0]!, /is not of the form \{ "rules"/);
+      assert.match(PermissionStore.load({ home, workspaceRoot: workspace, projectTrusted: true }).warnings[0]!, /is not of the form \{ "rules"/);
     });
 
     it('an invalid rule is skipped with a reason; the valid ones apply', () => {
@@ -107,7 +124,7 @@ describe('permission rules', () => {
           { type: 'prefix', pattern: 'x', action: 'allow', priority: 100 },
         ],
       });
-      const store = PermissionStore.load({ home, workspaceRoot: workspace });
+      const store = PermissionStore.load({ home, workspaceRoot: workspace, projectTrusted: true });
       assert.equal(store.warnings.length, 4);
       assert.match(store.warnings.join('\n'), /rule 2 is ignored: .*acton/);
       assert.match(store.warnings.join('\n'), /rule 3 is ignored: invalid regular expression/);
@@ -119,7 +136,7 @@ describe('permission rules', () => {
     it('user danger rules refuse at priority 100, whatever else allows', () => {
       write(userFile(), { rules: [{ type: 'danger', pattern: 'terraform destroy*' }, { type: 'pattern', pattern: '*', action: 'allow', priority: 99 }] });
       write(projectPermissionsFile(workspace), { rules: [{ type: 'prefix', pattern: 'terraform', action: 'allow', priority: 99 }] });
-      const store = PermissionStore.load({ home, workspaceRoot: workspace });
+      const store = PermissionStore.load({ home, workspaceRoot: workspace, projectTrusted: true });
       const verdict = judgeCommand('terraform plan && terraform destroy -auto-approve', { rules: store.rules(), level: 'auto', workspaceRoot: workspace });
       assert.equal(verdict.action, 'deny');
       assert.equal(verdict.decidedBy, 'danger');
@@ -127,7 +144,7 @@ describe('permission rules', () => {
 
     it('"Always allow" rules are saved to the user file (atomically, scoped to the workspace) and hold in a new store', async () => {
       write(userFile(), { rules: [{ type: 'prefix', pattern: 'make', action: 'allow' }], note: 'kept' });
-      const first = PermissionStore.load({ home, workspaceRoot: workspace });
+      const first = PermissionStore.load({ home, workspaceRoot: workspace, projectTrusted: true });
       assert.equal(decide(first, 'npm test'), 'ask');
       assert.equal(await first.remember([{ type: 'prefix', pattern: 'npm test', action: 'allow', workspace }]), undefined);
       assert.equal(decide(first, 'npm test'), 'allow', 'at once for the session');
@@ -136,7 +153,7 @@ describe('permission rules', () => {
       assert.deepEqual(saved.rules.map((r) => r.pattern), ['make', 'npm test']);
       assert.equal(saved.rules[1]!.workspace, workspace);
 
-      assert.equal(decide(PermissionStore.load({ home, workspaceRoot: workspace }), 'npm test'), 'allow', 'after a restart');
+      assert.equal(decide(PermissionStore.load({ home, workspaceRoot: workspace, projectTrusted: true }), 'npm test'), 'allow', 'after a restart');
       const elsewhere = mkdtempSync(join(tmpdir(), 'opendev-perm-other-'));
       assert.equal(decide(PermissionStore.load({ home, workspaceRoot: elsewhere }), 'npm test'), 'ask', 'not in another workspace');
       rmSync(elsewhere, { recursive: true, force: true });
@@ -144,7 +161,7 @@ describe('permission rules', () => {
 
     it('never overwrites a damaged user file: "Always allow" then holds for the session only, with a warning', async () => {
       write(userFile(), 'not json at all');
-      const store = PermissionStore.load({ home, workspaceRoot: workspace });
+      const store = PermissionStore.load({ home, workspaceRoot: workspace, projectTrusted: true });
       const warning = await store.remember([{ type: 'prefix', pattern: 'npm test', action: 'allow', workspace }]);
       assert.match(warning ?? '', /not valid JSON.*this session only/);
       assert.equal(readFileSync(userFile(), 'utf8'), 'not json at all');
@@ -152,10 +169,10 @@ describe('permission rules', () => {
     });
 
     it('keeps the built-in caution rules: git reset asks even in Auto unless a rule above priority 90 allows it', () => {
-      const store = PermissionStore.load({ home, workspaceRoot: workspace });
+      const store = PermissionStore.load({ home, workspaceRoot: workspace, projectTrusted: true });
       assert.equal(decide(store, 'git reset --hard', 'auto'), 'ask');
       write(userFile(), { rules: [{ type: 'prefix', pattern: 'git reset', action: 'allow', priority: CAUTION_PRIORITY + 1 }] });
-      assert.equal(decide(PermissionStore.load({ home, workspaceRoot: workspace }), 'git reset --hard', 'auto'), 'allow');
+      assert.equal(decide(PermissionStore.load({ home, workspaceRoot: workspace, projectTrusted: true }), 'git reset --hard', 'auto'), 'allow');
     });
   });
 });

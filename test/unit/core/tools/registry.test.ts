@@ -1,5 +1,10 @@
 import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { ToolDispatcher } from '../../../../src/core/agent/tool-dispatcher';
+import { approvalGate } from '../../../../src/core/safety/approval-gate';
 import { createBuiltinRegistry } from '../../../../src/core/tools/builtin-tools';
 import { MAX_DISCOVERED, ToolRegistry } from '../../../../src/core/tools/registry';
 import { toolContext } from '../../../helpers/tool-context';
@@ -60,6 +65,30 @@ describe('ToolRegistry in plan mode', () => {
     assert.match(r.output, /plan mode does not allow/);
     assert.equal(ran, false);
     assert.equal((await registry.execute({ id: '2', name: 'read_file', arguments: '{"file_path":"package.json"}' }, ctx)).ok, true);
+  });
+});
+
+describe('ToolRegistry.refusal: before the approval step', () => {
+  it('nobody is asked about a call that cannot run (plan mode, the Planner off its plan file); a plan file still asks at Semi-Auto', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'opendev-refusal-'));
+    const registry = createBuiltinRegistry();
+    const asked: string[] = [];
+    const ui = { onTextDelta() {}, onToolStart() {}, onToolEnd() {}, requestApproval: async (req: { title: string }) => (asked.push(req.title), { action: 'allow' as const }) };
+    const dispatch = async (args: Record<string, unknown>, overrides: Parameters<typeof toolContext>[0]) => {
+      const [r] = await new ToolDispatcher(registry, approvalGate(registry, () => 'semi-auto')).dispatch([{ id: 'c', name: 'write_file', arguments: JSON.stringify(args) }], toolContext({ ...overrides, ui }));
+      return r!;
+    };
+    const planMode = await dispatch({ file_path: 'a.txt', content: 'x' }, { workspaceRoot: root, mode: { mode: 'plan', autoApproveEdits: false } });
+    assert.match(planMode.output, /plan mode does not allow/);
+    const planner = { name: 'Planner', isSubagent: true, planFilesOnly: true };
+    const source = await dispatch({ file_path: 'src/a.ts', content: 'x', create_dirs: true }, { workspaceRoot: root, agent: planner });
+    assert.match(source.output, /^Error \(permission\): write_file cannot change `src\/a\.ts`: the Planner writes only its plan file/);
+    assert.deepEqual(asked, [], 'nobody was asked about either');
+    assert.equal(existsSync(join(root, 'src/a.ts')), false);
+    const plan = await dispatch({ file_path: '.opendev/plans/a.md', content: '# Plan', create_dirs: true }, { workspaceRoot: root, agent: planner });
+    assert.equal(plan.ok, true, plan.output);
+    assert.equal(asked.length, 1, 'the plan file is an ordinary write: Semi-Auto asks');
+    rmSync(root, { recursive: true, force: true });
   });
 });
 

@@ -48,6 +48,7 @@ describe('full compaction through the agent factory (fake provider)', function (
       workspaceRoot: workspace,
       home: join(workspace, '.home'),
       approvalLevel: 'auto',
+      projectTrusted: true, // the test's own PreCompact hooks
     });
     return agent;
   };

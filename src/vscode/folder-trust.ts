@@ -1,0 +1,271 @@
+// VS Code's side of the trust boundary (core/trust, DESIGN.md "Trust and containment"). A folder's
+// configuration — its .vscode/settings.json opendev.* values, .opendev/, .claude/ and .mcp.json —
+// acts with the user's authority only once VS Code trusts the folder (Workspace Trust) and the user
+// trusted that configuration as it is now in OpenDev. Until then:
+//   - the chat says once per session what was not applied and how to trust (a notice);
+//   - a notification asks once per window and per content: Trust / Not now / Show details;
+// and once trusted, each endpoint the folder chose is confirmed ("Send your key to …?") before any
+// request goes there. Every answer rebuilds the agents before their next message.
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { PROVIDER_LABELS } from '../core/config/provider-settings';
+import type { ProjectEndpoint } from '../core/config/layered-settings';
+import { formatTrustRequests, type TrustRequest } from '../core/session/trust-requests';
+import { projectFingerprint } from '../core/trust/project-files';
+import { trustProject, untrustProject } from '../core/trust/project-trust';
+import { confirmEndpoint, endpointKey } from '../core/trust/trust-store';
+import { readFolderTrust, untrustedWhy, type FolderTrustState } from './settings';
+
+export const TRUST_COMMAND = 'opendev.trustFolder';
+export const UNTRUST_COMMAND = 'opendev.untrustFolder';
+const TRUST_HINT = 'To review and trust it: "OpenDev: Trust Folder Configuration…" in the Command Palette.';
+const MANAGE_HINT = 'To use it, trust the folder in VS Code (Manage Workspace Trust)';
+/** How many requests the notification names before "and N more" (Show details lists them all). */
+const CARD_ITEMS = 3;
+
+/** What a new agent is built with: whether the folder's configuration applies, and the chat's notices. */
+export interface AgentTrust {
+  projectTrusted: boolean;
+  notices: string[];
+}
+
+export class FolderTrustPrompts {
+  /** Folder and fingerprint of each configuration the notification asked about in this window. */
+  private readonly offered = new Set<string>();
+  /** Endpoints asked about in this window ("Don't send" is not asked again at every new agent). */
+  private readonly askedEndpoints = new Set<string>();
+  /** Notices each session has shown (an agent rebuilt in the same session does not repeat them). */
+  private readonly told = new Set<string>();
+  /** The configuration files' content the last agent was built with, or the watcher last reported. */
+  private lastSeen: string | undefined;
+
+  /** `onTrustChanged`: the agents rebuild before their next message. */
+  constructor(private readonly onTrustChanged: () => void) {
+    this.lastSeen = this.filesNow();
+  }
+
+  /**
+   * The watcher reported a configuration file: true when its content differs from what the agents
+   * were last built with (the watcher's events may come after a new agent already read the file;
+   * rebuilding then would only lose that session's answers, such as which MCP servers may start).
+   */
+  configFilesChanged(): boolean {
+    const now = this.filesNow();
+    if (now === this.lastSeen) return false;
+    this.lastSeen = now;
+    return true;
+  }
+
+  private filesNow(): string | undefined {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    return folder === undefined ? undefined : JSON.stringify(projectFingerprint(folder));
+  }
+
+  /**
+   * Before a new agent is built: endpoints of a trusted folder asked about (awaited: no request may
+   * go there before the answer), the notification offered when the folder asks for trust (not
+   * awaited), and the notices `sessionId` has not shown yet.
+   */
+  async beforeAgent(sessionId: string | undefined): Promise<AgentTrust> {
+    let state = readFolderTrust();
+    if (!state) return { projectTrusted: false, notices: [] };
+    // The files changed before their watcher said so: the other agents were built with the old content.
+    const files = this.filesNow();
+    if (files !== this.lastSeen) {
+      this.lastSeen = files;
+      this.onTrustChanged();
+    }
+    if (state.trusted && state.layered.unconfirmedEndpoints.some((e) => !this.askedEndpoints.has(endpointId(e)))) {
+      if (await this.confirmEndpoints(state, false)) state = readFolderTrust() ?? state;
+    }
+    if (!state.trust.trusted && state.requests.length > 0) this.offer(state);
+    const notices = noticesOf(state).filter((text) => sessionId === undefined || !this.told.has(`${sessionId}\0${text}`));
+    return { projectTrusted: state.trusted, notices };
+  }
+
+  /** Whether the folder's configuration is, right now, the one the user trusted (checked after an agent loaded it). */
+  stillTrusted(): boolean {
+    return readFolderTrust()?.trusted === true;
+  }
+
+  /** The agent of `sessionId` was built with these notices: the session has shown them. */
+  noticesShown(sessionId: string | undefined, notices: readonly string[]): void {
+    if (sessionId !== undefined) for (const text of notices) this.told.add(`${sessionId}\0${text}`);
+  }
+
+  /** A configuration file or the workspace's opendev.* values changed: a trusted folder that changed asks again, naming what changed. */
+  recheck(): void {
+    const state = readFolderTrust();
+    if (state?.trust.state === 'changed' && state.requests.length > 0) this.offer(state);
+  }
+
+  /** "OpenDev: Trust Folder Configuration…": shows the whole list, asks, trusts; then the endpoints. */
+  async trustCommand(): Promise<void> {
+    const state = readFolderTrust();
+    if (!state) {
+      void vscode.window.showInformationMessage('OpenDev: open a folder first; trust belongs to a folder.');
+      return;
+    }
+    if (state.trust.trusted) {
+      if (!state.editorTrusted) return this.explainRestrictedMode(`OpenDev already trusts the configuration of ${state.folder}`);
+      if (state.layered.unconfirmedEndpoints.length > 0) {
+        await this.confirmEndpoints(state, true);
+        return;
+      }
+      void vscode.window.showInformationMessage(`OpenDev: the configuration of ${state.folder} is trusted as it is now.`);
+      return;
+    }
+    if (state.requests.length === 0) {
+      void vscode.window.showInformationMessage(`OpenDev: the configuration of ${state.folder} asks for nothing that needs your trust.`);
+      return;
+    }
+    if (await this.askToTrust(state)) await this.trust(state);
+  }
+
+  /** "OpenDev: Stop Trusting Folder Configuration". */
+  async untrustCommand(): Promise<void> {
+    const state = readFolderTrust();
+    if (!state) {
+      void vscode.window.showInformationMessage('OpenDev: open a folder first; trust belongs to a folder.');
+      return;
+    }
+    const problem = await untrustProject(state.where);
+    if (problem) {
+      void vscode.window.showErrorMessage(`OpenDev: ${problem}`);
+      return;
+    }
+    for (const key of [...this.offered]) if (key.startsWith(`${state.folder}\0`)) this.offered.delete(key);
+    this.onTrustChanged();
+    void vscode.window.showInformationMessage(`OpenDev: the configuration of ${state.folder} is no longer trusted; from the next message on it is not applied (and asked about).`);
+  }
+
+  /** The notification, once per window for each content of the configuration. */
+  private offer(state: FolderTrustState): void {
+    const key = `${state.folder}\0${JSON.stringify(state.trust.fingerprint)}`;
+    if (this.offered.has(key)) return;
+    this.offered.add(key);
+    void this.card(state);
+  }
+
+  private async card(state: FolderTrustState): Promise<void> {
+    const answer = await vscode.window.showWarningMessage(cardText(state), 'Trust', 'Not now', 'Show details');
+    if (answer === 'Trust' || (answer === 'Show details' && (await this.askToTrust(state)))) await this.trust(state);
+  }
+
+  /** The whole list in a modal dialog: Trust, or Cancel. */
+  private async askToTrust(state: FolderTrustState): Promise<boolean> {
+    const opening = state.trust.state === 'changed' ? `It changed since you trusted it (${state.trust.changed.join(', ')}). It now wants to:` : 'It wants to:';
+    const detail = [
+      formatTrustRequests(state.requests, opening),
+      '',
+      'Trust applies to these files as they are now: a change to any of them asks again. An endpoint it chooses still asks before your API key goes there.',
+    ].join('\n');
+    const answer = await vscode.window.showWarningMessage(`Trust the OpenDev configuration of ${basename(state.folder)}?`, { modal: true, detail }, 'Trust');
+    return answer === 'Trust';
+  }
+
+  /** Trusts the configuration as it was shown (not as it may be by now), then asks about its endpoints. */
+  private async trust(state: FolderTrustState): Promise<void> {
+    const problem = await trustProject(state.where, state.trust.fingerprint);
+    if (problem) {
+      void vscode.window.showErrorMessage(`OpenDev: ${problem}`);
+      return;
+    }
+    this.onTrustChanged();
+    if (!vscode.workspace.isTrusted) return this.explainRestrictedMode(`OpenDev now trusts the configuration of ${state.folder}`);
+    const now = readFolderTrust();
+    if (now?.trust.state === 'changed') {
+      void vscode.window.showWarningMessage(`OpenDev: the configuration of ${state.folder} changed while you were asked (${now.trust.changed.join(', ')}); it is not trusted.`);
+      return;
+    }
+    void vscode.window.showInformationMessage(`OpenDev: the configuration of ${state.folder} is trusted as it is now; a change to any of its files asks again.`);
+    if (now) await this.confirmEndpoints(now, true);
+  }
+
+  /** Workspace Trust comes first: say so and open VS Code's own page for it. */
+  private async explainRestrictedMode(done: string): Promise<void> {
+    void vscode.window.showInformationMessage(
+      `${done}, but VS Code's Restricted Mode is on for this folder: the configuration applies once you trust the folder in VS Code too (Manage Workspace Trust, opening now).`,
+    );
+    await vscode.commands.executeCommand('workbench.trust.manage');
+  }
+
+  /**
+   * "Send your <provider> API key to <url>?" for each endpoint the trusted folder chose that the user
+   * has not confirmed (`again`: also those already asked in this window). True when one was confirmed.
+   */
+  private async confirmEndpoints(state: FolderTrustState, again: boolean): Promise<boolean> {
+    let confirmed = false;
+    for (const endpoint of state.layered.unconfirmedEndpoints) {
+      const id = endpointId(endpoint);
+      if (!again && this.askedEndpoints.has(id)) continue;
+      this.askedEndpoints.add(id);
+      const provider = PROVIDER_LABELS[endpoint.provider];
+      const answer = await vscode.window.showWarningMessage(
+        `Send your ${provider} API key to ${endpoint.baseUrl}?`,
+        {
+          modal: true,
+          detail: `This folder's settings (${endpoint.source}) send the ${roleName(endpoint)} model's requests there. OpenDev sends your key only to endpoints you confirm; until then the requests go to your own endpoint.`,
+        },
+        'Send',
+        "Don't send",
+      );
+      if (answer !== 'Send') continue;
+      const problem = await confirmEndpoint(state.where.home, endpoint.provider, endpoint.baseUrl);
+      if (problem) void vscode.window.showErrorMessage(`OpenDev: ${problem}`);
+      else confirmed = true;
+    }
+    if (confirmed) this.onTrustChanged();
+    return confirmed;
+  }
+}
+
+/** The palette commands and the Workspace Trust event; `onTrustChanged` rebuilds the agents. */
+export function registerFolderTrust(context: vscode.ExtensionContext, onTrustChanged: () => void): FolderTrustPrompts {
+  const prompts = new FolderTrustPrompts(onTrustChanged);
+  context.subscriptions.push(
+    vscode.commands.registerCommand(TRUST_COMMAND, () => prompts.trustCommand()),
+    vscode.commands.registerCommand(UNTRUST_COMMAND, () => prompts.untrustCommand()),
+    // Restricted Mode ends: the folder's configuration (if OpenDev trusts it too) applies from the next message.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      onTrustChanged();
+      prompts.recheck();
+    }),
+  );
+  return prompts;
+}
+
+/** The chat's notices for an agent built now: what is not applied and how to trust, and endpoints not used. */
+function noticesOf(state: FolderTrustState): string[] {
+  const out: string[] = [];
+  if (!state.editorTrusted) {
+    const opening = `VS Code's Restricted Mode is on for this folder, so OpenDev works with your own settings only: the folder's OpenDev configuration (opendev.* in its workspace settings, .opendev/, .claude/, .mcp.json) is not applied.`;
+    const then = state.trust.trusted ? '.' : ', then its configuration in OpenDev ("OpenDev: Trust Folder Configuration…").';
+    out.push(formatTrustRequests(state.requests, state.requests.length > 0 ? `${opening} It wants to:` : opening, `${MANAGE_HINT}${then}`));
+  } else if (!state.trust.trusted && state.requests.length > 0) {
+    out.push(formatTrustRequests(state.requests, `This folder's OpenDev configuration is not applied (${untrustedWhy(state)}). It wants to:`, TRUST_HINT));
+  }
+  for (const e of state.layered.unconfirmedEndpoints) {
+    out.push(`Not used: ${e.baseUrl} (${e.source}, for the ${roleName(e)} model). Your ${PROVIDER_LABELS[e.provider]} key goes only to endpoints you confirmed; requests go to your own endpoint. ${TRUST_HINT.replace('review and trust it', 'confirm it')}`);
+  }
+  return out;
+}
+
+/** "This folder's OpenDev settings want to: send requests (with your API key) to http://…, run 2 hooks (SessionStart), …". */
+function cardText(state: FolderTrustState): string {
+  const named = state.requests.slice(0, CARD_ITEMS).map((r: TrustRequest) => r.what);
+  const more = state.requests.length - named.length;
+  const list = `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  const restricted = state.editorTrusted ? '' : " (VS Code's Restricted Mode is on: Trust opens Manage Workspace Trust)";
+  return state.trust.state === 'changed'
+    ? `OpenDev: this folder's OpenDev settings changed since you trusted them (${state.trust.changed.join(', ')}). They now want to: ${list}.${restricted}`
+    : `OpenDev: this folder's OpenDev settings want to: ${list}.${restricted}`;
+}
+
+function roleName(e: ProjectEndpoint): string {
+  return e.role === 'action' ? 'main' : e.role;
+}
+
+function endpointId(e: ProjectEndpoint): string {
+  return `${e.provider} ${endpointKey(e.baseUrl)}`;
+}

@@ -7,6 +7,7 @@ import { SessionHooks } from '../hooks/session-hooks';
 import { composeLifecycles } from '../hooks/tool-hooks';
 import { loadHooksConfig } from '../hooks/config';
 import { readProjectTrust } from '../trust/project-trust';
+import { MCP_CONFIG_SOURCES, unchangedSince } from '../trust/project-files';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
 import { CostTracker } from '../llm/cost-tracker';
 import { ModelRoles, type RoleSettings } from '../llm/model-roles';
@@ -314,7 +315,7 @@ async function sessionMcpHub(options: MainAgentOptions, services: SessionService
     scratchDir: services.scratchDir,
     onWarning: (message) => ui.onNotice?.(message, 'warning'),
     ui,
-    workspaceTrusted: options.projectTrusted ?? false,
+    workspaceTrusted: options.projectTrusted ? unchangedSince(options.workspaceRoot, MCP_CONFIG_SOURCES) : () => false,
     ...options.mcp,
   });
   if (options.mcp?.eager) await hub.startAll();

@@ -34,8 +34,8 @@ export interface McpHubOptions {
   onWarning?: (message: string) => void;
   /** The front end of the running turn (the session's relay): asks before a project's server first starts. */
   ui?: UICallback;
-  /** The user trusts the folder's whole configuration (core/trust), .mcp.json as it is now included: its servers start without asking. */
-  workspaceTrusted?: boolean;
+  /** The user trusts the folder's configuration (core/trust) and its MCP files are still what was trusted: its servers start without asking. */
+  workspaceTrusted?: () => boolean;
   /** Nobody can answer (`opendev -p`): a project's servers start only when trusted before (`opendev mcp trust`). */
   unattended?: boolean;
 }

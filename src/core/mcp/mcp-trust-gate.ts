@@ -18,8 +18,11 @@ export interface McpTrustGateOptions {
   ui?: UICallback;
   /** Nobody can answer (`opendev -p`): project servers start only when trusted before. */
   unattended?: boolean;
-  /** The user trusted the folder's configuration as it is (core/trust): that covers the servers it defines. */
-  workspaceTrusted?: boolean;
+  /**
+   * The user trusted the folder's configuration (core/trust): that covers the servers it defines, as
+   * long as the files that define them are what was trusted (a Refresh re-reads them). Asked at every check.
+   */
+  workspaceTrusted?: () => boolean;
   /** A problem the user should know of (a broken trust file, a trust that could not be saved). */
   onWarning?: (message: string) => void;
 }
@@ -45,7 +48,7 @@ export class McpTrustGate {
   /** Undefined for the user's own servers, which never ask. */
   state(entry: McpServerEntry): McpTrustState | undefined {
     if (entry.source === 'user') return undefined;
-    if (this.options.workspaceTrusted || this.remembered(entry)) return 'trusted';
+    if (this.options.workspaceTrusted?.() || this.remembered(entry)) return 'trusted';
     const answer = this.answers.get(this.key(entry));
     return answer ?? 'ask';
   }

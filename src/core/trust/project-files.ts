@@ -14,6 +14,18 @@ export const PROJECT_CONFIG_FILES = [
   '.mcp.json',
 ] as const;
 
+/** The files that define a project's MCP servers. */
+export const MCP_CONFIG_SOURCES = ['.mcp.json', '.opendev/settings.json'] as const;
+
+/** Whether `sources` still have the content they have now: a trust given to the folder holds only for that content. */
+export function unchangedSince(workspaceRoot: string, sources: readonly string[]): () => boolean {
+  const at = projectFingerprint(workspaceRoot);
+  return () => {
+    const now = projectFingerprint(workspaceRoot);
+    return sources.every((s) => now[s] === at[s]);
+  };
+}
+
 /** What is absent has this hash, so a file that appears later changes the fingerprint too. */
 export const ABSENT = 'absent';
 

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MCP_CONFIG_SOURCES, unchangedSince } from '../../../../src/core/trust/project-files';
 import { McpHub, type McpHubOptions } from '../../../../src/core/mcp/mcp-hub';
 import type { McpServerEntry } from '../../../../src/core/mcp/mcp-types';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
@@ -53,6 +54,18 @@ describe('MCP trust: a project-defined server asks before its first start', func
   });
   afterEach(async () => {
     await Promise.all(hubs.splice(0).map((h) => h.dispose()));
+  });
+
+  it('a trusted folder counts as consent, only while its MCP files are what was trusted', async () => {
+    writeFileSync(join(workspace, '.mcp.json'), '{"mcpServers":{}}');
+    const front = answering('deny');
+    const { hub, search } = session([project()], { ui: front.ui, workspaceTrusted: unchangedSince(workspace, MCP_CONFIG_SOURCES) });
+    assert.deepEqual(state(hub), ['acme:stopped:trusted']);
+    // The file changes after the folder was trusted (a pull; a Refresh re-reads it): its servers ask again.
+    writeFileSync(join(workspace, '.mcp.json'), '{"mcpServers":{"acme":{}}}');
+    assert.deepEqual(state(hub), ['acme:stopped:ask']);
+    await search('forecast');
+    assert.equal(front.asked.length, 1);
   });
 
   it('asks once, with the file and the command line; Allow starts it for this session only', async () => {

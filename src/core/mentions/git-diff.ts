@@ -6,9 +6,15 @@ export const MAX_DIFF_CHARS = 30_000;
 const HEAD_TAIL = 12_000;
 const TIMEOUT_MS = 10_000;
 
+/**
+ * A folder's own .git/config can name programs git runs while it reads (an fsmonitor, a textconv
+ * driver): reading the user's changes for an @git mention must not run them.
+ */
+const NO_REPOSITORY_PROGRAMS = ['-c', 'core.fsmonitor=false'];
+
 function git(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: childEnv({ GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }) }, (err, stdout, stderr) => {
+    execFile('git', [...NO_REPOSITORY_PROGRAMS, ...args], { cwd, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: childEnv({ GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }) }, (err, stdout, stderr) => {
       if (err) reject(new Error((stderr || err.message).trim().split('\n')[0] || 'git failed'));
       else resolve(stdout);
     });
@@ -25,8 +31,8 @@ export async function workingTreeDiff(cwd: string, maxChars = MAX_DIFF_CHARS): P
   if (inside.trim() !== 'true') throw new Error('the workspace is not a git repository');
   const hasHead = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD']).then(() => true, () => false);
   const diff = hasHead
-    ? await git(cwd, ['diff', '--no-color', '--no-ext-diff', 'HEAD'])
-    : (await git(cwd, ['diff', '--no-color', '--no-ext-diff', '--cached'])) + (await git(cwd, ['diff', '--no-color', '--no-ext-diff']));
+    ? await git(cwd, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD'])
+    : (await git(cwd, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--cached'])) + (await git(cwd, ['diff', '--no-color', '--no-ext-diff', '--no-textconv']));
   const untracked = (await git(cwd, ['ls-files', '--others', '--exclude-standard'])).split('\n').filter(Boolean);
   const parts = [diff.trimEnd() || 'No changes to tracked files.'];
   if (untracked.length > 0) {

@@ -1,0 +1,26 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { workingTreeDiff } from '../../../../src/core/mentions/git-diff';
+
+describe('@git: the working tree diff', () => {
+  it('runs no program the repository’s own .git/config names (fsmonitor), and still shows the change', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'opendev-gitdiff-'));
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo });
+    git('init', '-q');
+    writeFileSync(join(repo, 'a.txt'), 'one\n');
+    git('add', 'a.txt');
+    git('commit', '-qm', 'first');
+    const marker = join(repo, 'fsmonitor-ran');
+    const hook = join(repo, 'fsmonitor.sh');
+    writeFileSync(hook, `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(hook, 0o755);
+    git('config', 'core.fsmonitor', hook);
+    writeFileSync(join(repo, 'a.txt'), 'one\ntwo\n');
+    const diff = await workingTreeDiff(repo);
+    assert.match(diff, /\+two/);
+    assert.equal(existsSync(marker), false, 'the repository’s fsmonitor program did not run');
+  });
+});

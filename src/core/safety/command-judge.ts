@@ -69,7 +69,7 @@ function judgePart(part: CommandPart, split: SplitCommand, ctx: JudgeContext): P
   if (verdict.action !== 'deny') {
     // A secret location asks at every level, and no allow rule covers it.
     const secret = secretConcern(part, ctx);
-    if (secret) return { part, action: 'ask', decidedBy: 'boundary', reason: secret, ...(rule ? { rule } : {}) };
+    if (secret) return { part, action: 'ask', decidedBy: 'boundary', reason: secret, boundaryKind: 'secret', ...(rule ? { rule } : {}) };
     // The boundary is the reason worth telling, even when the part asks anyway.
     // Protected first: with several targets, the one no flag may approve is the one to tell.
     const concerns = part.writes.map((w) => checkBoundary(w.target, { workspaceRoot: ctx.workspaceRoot, home: ctx.home, cwdUnknown: part.afterCd }));

@@ -56,8 +56,7 @@ function concernsOfPart(v: VerdictFacts, add: (kind: MustAskKind, reason: string
   }
 }
 
-/** A boundary verdict without a kind (a secret location, a future check) reads as the strictest kind it can be. */
+/** A boundary verdict without a kind (a future check) reads as the strictest kind it can be. */
 function boundaryKindOf(v: VerdictFacts): MustAskKind {
-  if (v.boundaryKind) return v.boundaryKind;
-  return /\bsecret\b/i.test(v.reason ?? '') ? 'secret' : 'protected';
+  return v.boundaryKind ?? 'protected';
 }

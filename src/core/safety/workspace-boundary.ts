@@ -28,7 +28,8 @@ const PROTECTED: readonly ProtectedEntry[] = [
 /** The one place under `.opendev/` that configures nothing: the Planner's plan files. */
 export const PLANS_FOLDER = '.opendev/plans';
 
-export type BoundaryKind = 'outside-workspace' | 'protected';
+/** What a boundary verdict is about; `secret` comes from a command naming a secret location (command-secrets.ts). */
+export type BoundaryKind = 'outside-workspace' | 'protected' | 'secret';
 
 /** Why a write needs a person: it leaves the workspace (or its target is unknown), or it changes protected configuration. */
 export interface BoundaryConcern {

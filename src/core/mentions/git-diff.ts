@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { childEnv } from '../process/child-env';
+import { repositoryGitPrograms } from '../safety/repository-git-programs';
 
 /** The diff's cap, like read_file's output: head and tail kept. */
 export const MAX_DIFF_CHARS = 30_000;
@@ -29,6 +30,9 @@ function git(cwd: string, args: string[]): Promise<string> {
 export async function workingTreeDiff(cwd: string, maxChars = MAX_DIFF_CHARS): Promise<string> {
   const inside = await git(cwd, ['rev-parse', '--is-inside-work-tree']).catch(() => '');
   if (inside.trim() !== 'true') throw new Error('the workspace is not a git repository');
+  // A filter or driver the folder's own config names would run on `git diff`: not for a mention.
+  const programs = repositoryGitPrograms(cwd);
+  if (programs) throw new Error(`${programs}; run git yourself to see the changes`);
   const hasHead = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD']).then(() => true, () => false);
   const diff = hasHead
     ? await git(cwd, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD'])

@@ -5,6 +5,7 @@ import { splitCommand } from './command-split';
 import { ruleRef, type JudgeContext, type Judgement, type PartVerdict } from './judgement';
 import { ruleMatches, type PermissionRule, type RuleSubject } from './permission-rule';
 import { isKnownSafePart } from './safe-commands';
+import { repositoryGitPrograms } from './repository-git-programs';
 import { secretConcern } from './command-secrets';
 import { checkBoundary } from './workspace-boundary';
 
@@ -99,6 +100,10 @@ function levelVerdict(part: CommandPart, split: SplitCommand, ctx: JudgeContext)
         : undefined;
   if (feature) return { part, action: 'ask', decidedBy: 'level', reason: feature };
   if (ctx.level === 'semi-auto' && !isKnownSafePart(part)) return { part, action: 'ask', decidedBy: 'level' };
+  if (ctx.level === 'semi-auto' && programOf(part.words).name === 'git') {
+    const programs = repositoryGitPrograms(ctx.workspaceRoot);
+    if (programs) return { part, action: 'ask', decidedBy: 'level', reason: programs };
+  }
   return { part, action: 'allow', decidedBy: 'level' };
 }
 

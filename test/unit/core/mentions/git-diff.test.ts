@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { workingTreeDiff } from '../../../../src/core/mentions/git-diff';
 
 describe('@git: the working tree diff', () => {
-  it('runs no program the repository’s own .git/config names (fsmonitor), and still shows the change', async () => {
+  it('runs no program the repository’s own .git/config names (fsmonitor): it says why instead', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'opendev-gitdiff-'));
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo });
     git('init', '-q');
@@ -19,8 +19,9 @@ describe('@git: the working tree diff', () => {
     chmodSync(hook, 0o755);
     git('config', 'core.fsmonitor', hook);
     writeFileSync(join(repo, 'a.txt'), 'one\ntwo\n');
-    const diff = await workingTreeDiff(repo);
-    assert.match(diff, /\+two/);
+    assert.match(await workingTreeDiff(repo).catch((e: Error) => e.message), /the repository's \.git\/config names a program git would run \(fsmonitor\)/);
     assert.equal(existsSync(marker), false, 'the repository’s fsmonitor program did not run');
+    git('config', '--unset', 'core.fsmonitor');
+    assert.match(await workingTreeDiff(repo), /\+two/, 'an ordinary repository shows its changes');
   });
 });

@@ -3,10 +3,10 @@
 // with the untrusted project layer and says what it ignored. Endpoints a trusted project chose are
 // confirmed one by one ("send your key to …?"), in both cases before any request is made.
 import { PROVIDER_LABELS } from '../core/config/provider-settings';
-import type { ProjectEndpoint } from '../core/config/layered-settings';
+import { endpointRoleName, type ProjectEndpoint } from '../core/config/layered-settings';
 import { formatTrustRequests, projectTrustRequests, type TrustRequest } from '../core/session/trust-requests';
 import { readProjectTrust, trustProject, type ProjectTrust } from '../core/trust/project-trust';
-import { confirmEndpoint, isEndpointConfirmed, readTrust } from '../core/trust/trust-store';
+import { confirmEndpoint, endpointConfirmation } from '../core/trust/trust-store';
 import type { ProviderKind } from '../core/config/provider-settings';
 import { askLine, isYes } from './ask-line';
 import type { CliSettings } from './settings-from-env';
@@ -29,10 +29,7 @@ export type ResolveWithTrust = (projectTrusted: boolean, endpointConfirmed: (pro
 
 /** The settings of this run once the folder's trust is settled: asked when `io` can ask (interactive), else reported. */
 export async function settleFolderTrust(where: { home: string; workspaceRoot: string }, resolve: ResolveWithTrust, io?: FolderTrustIo): Promise<SettledTrust> {
-  const confirmed = () => {
-    const read = readTrust(where.home);
-    return (provider: ProviderKind, baseUrl: string) => read.status === 'ok' && isEndpointConfirmed(read.data, provider, baseUrl);
-  };
+  const confirmed = () => endpointConfirmation(where.home);
   let trust = readProjectTrust(where);
   let resolved = resolve(trust.trusted, confirmed());
   const notices: string[] = [];
@@ -64,7 +61,7 @@ export async function settleFolderTrust(where: { home: string; workspaceRoot: st
       resolved = resolve(trust.trusted, confirmed());
     }
     for (const e of resolved.unconfirmedEndpoints) {
-      notices.push(`Not used: ${e.baseUrl} (${e.source}, for the ${e.role === 'action' ? 'main' : e.role} model) — your ${PROVIDER_LABELS[e.provider]} key is sent only to endpoints you confirmed. ${TRUST_HINT}`);
+      notices.push(`Not used: ${e.baseUrl} (${e.source}, for the ${endpointRoleName(e)} model) — your ${PROVIDER_LABELS[e.provider]} key is sent only to endpoints you confirmed. ${TRUST_HINT}`);
     }
   }
   return { resolved, projectTrusted: trust.trusted, notices };
@@ -84,5 +81,5 @@ function openingOf(trust: ProjectTrust, workspaceRoot: string, kind: 'question' 
 }
 
 export function endpointQuestion(e: ProjectEndpoint): string {
-  return `Send your ${PROVIDER_LABELS[e.provider]} API key to ${e.baseUrl} (${e.source}, for the ${e.role === 'action' ? 'main' : e.role} model)?`;
+  return `Send your ${PROVIDER_LABELS[e.provider]} API key to ${e.baseUrl} (${e.source}, for the ${endpointRoleName(e)} model)?`;
 }

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { resolveOpendevHome } from '../core/config/opendev-home';
 import { projectTrustRequests } from '../core/session/trust-requests';
 import { readProjectTrust, trustProject, untrustProject } from '../core/trust/project-trust';
-import { confirmEndpoint, isEndpointConfirmed, readTrust } from '../core/trust/trust-store';
+import { confirmEndpoint, endpointConfirmation } from '../core/trust/trust-store';
 import { parseCliArgs } from './args';
 import { askLine, isYes } from './ask-line';
 import { describeRequests, endpointQuestion } from './folder-trust';
@@ -57,17 +57,15 @@ export async function runTrustCli(argv: readonly string[], io: TrustCliIo): Prom
 
   const trust = readProjectTrust(where);
   if (trust.problem) return fail(io, `${where.home}/trust.json cannot be used (${trust.problem}); fix or delete it.`);
-  const settings = (projectTrusted: boolean) => {
-    const read = readTrust(where.home);
-    return resolveCliSettings({
+  const settings = (projectTrusted: boolean) =>
+    resolveCliSettings({
       options: parseCliArgs([]),
       env: io.env,
       interactive: true,
       files: readCliSettingsFiles(io.env, workspaceRoot),
       projectTrusted,
-      endpointConfirmed: (provider, baseUrl) => read.status === 'ok' && isEndpointConfirmed(read.data, provider, baseUrl),
+      endpointConfirmed: endpointConfirmation(where.home),
     });
-  };
   const requests = projectTrustRequests({ ...where, settings: settings(false).untrusted });
   const state = trust.trusted ? 'trusted' : trust.state === 'changed' ? `not trusted: changed since you trusted it (${trust.changed.join(', ')})` : 'not trusted';
   if (requests.length === 0) io.stdout(`The OpenDev configuration of ${workspaceRoot} asks for nothing that needs your trust (${state}).\n`);

@@ -9,7 +9,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { PROVIDER_LABELS } from '../core/config/provider-settings';
-import type { ProjectEndpoint } from '../core/config/layered-settings';
+import { endpointRoleName as roleName, type ProjectEndpoint } from '../core/config/layered-settings';
 import { formatTrustRequests, type TrustRequest } from '../core/session/trust-requests';
 import { projectFingerprint } from '../core/trust/project-files';
 import { trustProject, untrustProject } from '../core/trust/project-trust';
@@ -260,10 +260,6 @@ function cardText(state: FolderTrustState): string {
   return state.trust.state === 'changed'
     ? `OpenDev: this folder's OpenDev settings changed since you trusted them (${state.trust.changed.join(', ')}). They now want to: ${list}.${restricted}`
     : `OpenDev: this folder's OpenDev settings want to: ${list}.${restricted}`;
-}
-
-function roleName(e: ProjectEndpoint): string {
-  return e.role === 'action' ? 'main' : e.role;
 }
 
 function endpointId(e: ProjectEndpoint): string {

@@ -16,11 +16,12 @@ import type { ApprovalLevel } from '../core/safety/approval-level';
 import type { ThinkingLevel } from '../core/agent/thinking-level';
 import type { WebSettings } from '../core/web/web-settings';
 import { ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
+import { SECRET_ENV_NAME } from '../core/config/settings-object';
 import { resolveOpendevHome } from '../core/config/opendev-home';
 import { projectTrustRequests, type TrustRequest } from '../core/session/trust-requests';
 import { PROJECT_CONFIG_FILES } from '../core/trust/project-files';
 import { readProjectTrust, type ProjectTrust, type ProjectTrustWhere } from '../core/trust/project-trust';
-import { isEndpointConfirmed, readTrust } from '../core/trust/trust-store';
+import { endpointConfirmation } from '../core/trust/trust-store';
 
 export const SECTION = 'opendev';
 const EDITOR_LABEL = 'VS Code settings';
@@ -87,14 +88,13 @@ function windowSettings(): { layered: LayeredSettings; trust?: Omit<FolderTrustS
     const editorTrusted = vscode.workspace.isTrusted;
     trust = { folder, where, editorTrusted, trust: record, trusted: editorTrusted && record.trusted };
   }
-  const confirmed = readTrust(home);
   const layered = resolveLayeredSettings({
     env: process.env,
     user,
     workspace,
     project,
     projectTrusted: trust?.trusted ?? false,
-    endpointConfirmed: (provider, baseUrl) => confirmed.status === 'ok' && isEndpointConfirmed(confirmed.data, provider, baseUrl),
+    endpointConfirmed: endpointConfirmation(home),
   });
   for (const problem of layered.problems) if (!blocksTheAgent(problem)) warnOnce(describeProblem(problem));
   for (const problem of layered.environmentProblems) warnOnce(`${problem.message}; the variable is ignored.`);
@@ -189,27 +189,25 @@ export function readWebSettings(): WebSettings {
  * workspace or folder value is ignored here too); a bad entry is skipped with a warning.
  */
 export function readSecretEnvVars(): string[] {
-  const value = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('secretEnvVars')?.globalValue;
-  if (value === undefined) return [];
-  const entries = Array.isArray(value) ? value : [value];
-  const names = entries.filter((e): e is string => typeof e === 'string' && SECRET_ENV_NAME.test(e.trim())).map((e) => e.trim());
-  if (!Array.isArray(value) || names.length !== entries.length) warnOnce('opendev.secretEnvVars takes a list of variable names or globs with * (for example MY_SERVICE_*); the other entries are ignored.');
-  return names;
+  return userList('secretEnvVars', (e) => SECRET_ENV_NAME.test(e), 'a list of variable names or globs with * (for example MY_SERVICE_*)');
 }
-
-const SECRET_ENV_NAME = /^[A-Za-z_*][A-Za-z0-9_*]*$/;
 
 /**
  * `opendev.secretPaths`: more locations no tool reads and every command naming them asks about
  * (secret-locations.ts). The user's own value only, like secretEnvVars; a bad entry is skipped with a warning.
  */
 export function readSecretPaths(): string[] {
-  const value = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('secretPaths')?.globalValue;
+  return userList('secretPaths', (e) => e !== '', 'a list of paths (for example ~/.config/my-service)');
+}
+
+/** The user's own (global) value of a list setting, trimmed; entries that are not `valid` strings are skipped with a warning. */
+function userList(key: 'secretEnvVars' | 'secretPaths', valid: (entry: string) => boolean, takes: string): string[] {
+  const value = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(key)?.globalValue;
   if (value === undefined) return [];
   const entries = Array.isArray(value) ? value : [value];
-  const paths = entries.filter((e): e is string => typeof e === 'string' && e.trim() !== '').map((e) => e.trim());
-  if (!Array.isArray(value) || paths.length !== entries.length) warnOnce('opendev.secretPaths takes a list of paths (for example ~/.config/my-service); the other entries are ignored.');
-  return paths;
+  const kept = entries.filter((e): e is string => typeof e === 'string' && valid(e.trim())).map((e) => e.trim());
+  if (!Array.isArray(value) || kept.length !== entries.length) warnOnce(`opendev.${key} takes ${takes}; the other entries are ignored.`);
+  return kept;
 }
 
 /** The effective settings and their sources, for /config; what the folder's configuration was not allowed to do is among the problems. */

@@ -147,6 +147,11 @@ export function resolveLayeredSettings(input: LayeredSettingsInput): LayeredSett
   };
 }
 
+/** The model an endpoint serves, in words: `main`, `compact`… */
+export function endpointRoleName(e: ProjectEndpoint): string {
+  return e.role === 'action' ? 'main' : e.role;
+}
+
 /** The endpoints that come from a project layer (the main model's and each role's). */
 function projectEndpoints(effective: EffectiveSettings): ProjectEndpoint[] {
   const v = effective.values;

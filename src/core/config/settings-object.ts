@@ -10,6 +10,9 @@ import { OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from './role-ov
 import type { SettingsProblem } from './settings-problem';
 import type { LayerValues, PassthroughSettings } from './settings-values';
 
+/** An entry of `secretEnvVars`: a variable name, or a glob with `*`. */
+export const SECRET_ENV_NAME = /^[A-Za-z_*][A-Za-z0-9_*]*$/;
+
 /** The same bound as `--max-iterations`. */
 const MAX_ITERATIONS_LIMIT = 1000;
 
@@ -27,7 +30,7 @@ const SCALARS = {
   maxIterations: z.number().int().min(1).max(MAX_ITERATIONS_LIMIT),
   web_search_provider: z.enum(WEB_SEARCH_PROVIDERS),
   chromium_path: z.string().trim().min(1),
-  secretEnvVars: z.array(z.string().trim().regex(/^[A-Za-z_*][A-Za-z0-9_*]*$/, 'a variable name, or a glob with *')).max(200),
+  secretEnvVars: z.array(z.string().trim().regex(SECRET_ENV_NAME, 'a variable name, or a glob with *')).max(200),
   secretPaths: z.array(z.string().trim().min(1)).max(200),
 } as const;
 

@@ -62,11 +62,6 @@ export function configureSecretEnv(options: { extra?: readonly string[] }): void
   if (holding) holdSecretEnv();
 }
 
-/** The user's list as configured (for /config and tests). */
-export function configuredSecretEnv(): readonly string[] {
-  return policy.extra;
-}
-
 /** True when `name` is a secret variable: built in, or in the user's `secretEnvVars`. */
 export function isSecretEnvName(name: string): boolean {
   return policy.test(name);

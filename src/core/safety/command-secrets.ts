@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { CommandPart } from './command-part';
 import { SecretLocations } from './secret-locations';
+import { expandHomeVariable } from './workspace-boundary';
 
 export interface SecretWordContext {
   workspaceRoot: string;
@@ -36,7 +37,7 @@ function candidates(word: string): string[] {
 
 function namesSecret(word: string, secrets: SecretLocations, home: string, workspaceRoot: string, afterCd: boolean): boolean {
   if (word === '') return false;
-  let path = word.replace(/^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/, home);
+  let path = expandHomeVariable(word, home);
   if (!afterCd) path = path.replace(/^(?:\$PWD|\$\{PWD\})(?=\/|$)/, workspaceRoot);
   // Another variable could hold anything: read it as a wildcard.
   path = path.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[$!#?*@0-9]/g, '*');

@@ -88,9 +88,8 @@ export class SecretLocations {
     const absolute = resolve(path);
     const lexical = this.match(absolute, this.roots, this.allow);
     if (lexical) return lexical;
-    this.realRoots ??= this.roots.map((r) => ({ ...r, path: realRoot(r.path) }));
     this.realAllow ??= this.allow.map(realNearest);
-    return this.match(real ?? realNearest(absolute), this.realRoots, this.realAllow);
+    return this.match(real ?? realNearest(absolute), this.real(), this.realAllow);
   }
 
   /** By the path as written only (no file system access): for walks that never follow links. */
@@ -111,8 +110,7 @@ export class SecretLocations {
     const segments = posix.split('/').filter(Boolean).map(segmentRegex);
     const [top, , third, , fifth] = segments;
     if (top?.test('proc') && (third?.test('environ') || (third?.test('task') && fifth?.test('environ')))) return PATTERN_SECRETS[0]!.shown;
-    this.realRoots ??= this.roots.map((r) => ({ ...r, path: realRoot(r.path) }));
-    for (const r of [...this.roots, ...this.realRoots]) {
+    for (const r of [...this.roots, ...this.real()]) {
       const names = r.path.split(sep).join('/').split('/').filter(Boolean);
       if (segments.length < names.length || !names.every((name, i) => segments[i]!.test(name))) continue;
       if (!this.exempt(r, absolute, this.allow)) return r.shown;
@@ -123,9 +121,8 @@ export class SecretLocations {
   /** The secret folders and files at or below `folder` (as written and real), for a search to exclude. */
   within(folder: string): string[] {
     const bases = [resolve(folder), realNearest(folder)];
-    this.realRoots ??= this.roots.map((r) => ({ ...r, path: realRoot(r.path) }));
     const found = new Set<string>();
-    for (const r of [...this.roots, ...this.realRoots]) {
+    for (const r of [...this.roots, ...this.real()]) {
       if (bases.some((base) => isInside(base, r.path)) && !this.exempt(r, r.path, this.allow)) found.add(r.path);
     }
     return [...found];
@@ -134,6 +131,12 @@ export class SecretLocations {
   /** Globs (from any folder) of the secret files that can sit anywhere, for a search to exclude. */
   static patternGlobs(): string[] {
     return PATTERN_SECRETS.map((p) => p.glob).filter(Boolean);
+  }
+
+  /** The locations where they really are (looked up once per lookup object). */
+  private real(): Root[] {
+    this.realRoots ??= this.roots.map((r) => ({ ...r, path: realRoot(r.path) }));
+    return this.realRoots;
   }
 
   private match(absolute: string, roots: readonly Root[], allow: readonly string[]): string | undefined {

@@ -63,11 +63,6 @@ export function checkBoundary(target: string, ctx: BoundaryContext): BoundaryCon
   return undefined;
 }
 
-/** The reason of checkBoundary, for callers that only tell it. */
-export function boundaryConcern(target: string, ctx: BoundaryContext): string | undefined {
-  return checkBoundary(target, ctx)?.reason;
-}
-
 /**
  * A plan file: a markdown file directly in the workspace's `.opendev/plans/`, by its real path (a
  * link that leads elsewhere is not one). The Planner may write these and nothing else.
@@ -83,7 +78,12 @@ function isPlanSegments(segments: readonly string[]): boolean {
 }
 
 function expandHome(target: string, ctx: BoundaryContext): string {
-  return target.replace(/^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/, ctx.home ?? homedir());
+  return expandHomeVariable(target, ctx.home ?? homedir());
+}
+
+/** A leading `~`, `$HOME` or `${HOME}` of a shell word, as the home folder. */
+export function expandHomeVariable(word: string, home: string): string {
+  return word.replace(/^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/, home);
 }
 
 /** The real path's segments relative to the workspace's real path; undefined outside it. */

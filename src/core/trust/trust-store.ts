@@ -72,6 +72,12 @@ export function isEndpointConfirmed(file: TrustFile, provider: string, baseUrl: 
   return file.endpoints.some((e) => e.provider === provider && e.baseUrl === key);
 }
 
+/** Whether the user confirmed sending `provider`'s key to `baseUrl`, as trust.json says now (a broken file confirms nothing). */
+export function endpointConfirmation(home: string): (provider: string, baseUrl: string) => boolean {
+  const read = readTrust(home);
+  return (provider, baseUrl) => read.status === 'ok' && isEndpointConfirmed(read.data, provider, baseUrl);
+}
+
 /** Trusts the workspace's configuration as it is now (replacing an older record of the folder). */
 export function rememberWorkspace(home: string, workspaceRoot: string, sources: ProjectFingerprint): Promise<string | undefined> {
   const key = trustedWorkspaceKey(workspaceRoot);

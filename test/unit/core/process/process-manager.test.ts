@@ -8,7 +8,12 @@ import { loadPty } from '../../../../src/core/process/pty-loader';
 import { running, until } from './process-helpers';
 
 describe('ProcessManager: background tasks', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
+  /**
+   * waitForTask resolves on the task's end; its limit is only the test's own, so a loaded machine
+   * never reads a task that is still running (a 5 s limit did: 948 of 1000 lines).
+   */
+  const UNTIL_ENDED_MS = 30_000;
   let dir: string;
   let manager: ProcessManager;
   const start = (command: string, extra: Partial<Parameters<ProcessManager['startBackground']>[0]> = {}) =>
@@ -29,14 +34,14 @@ describe('ProcessManager: background tasks', function () {
     assert.deepEqual(manager.backgroundMode(), { mode: 'pty' });
     const info = start('test -t 1 && echo tty || echo notty');
     assert.equal(info.mode, 'pty');
-    return manager.waitForTask(info.id, 5000).then(() => assert.deepEqual(manager.lastLines(info.id).lines, ['tty']));
+    return manager.waitForTask(info.id, UNTIL_ENDED_MS).then(() => assert.deepEqual(manager.lastLines(info.id).lines, ['tty']));
   });
 
   it('gives 7-hex ids, writes the output file, and ends COMPLETED with the exit code', async () => {
     const info = start('echo one; echo two');
     assert.match(info.id, /^[0-9a-f]{7}$/);
     assert.equal(info.state, 'RUNNING');
-    const done = await manager.waitForTask(info.id, 5000);
+    const done = await manager.waitForTask(info.id, UNTIL_ENDED_MS);
     assert.equal(done.state, 'COMPLETED');
     assert.equal(done.exitCode, 0);
     assert.match(readFileSync(done.outputFile, 'utf8'), /one\r?\ntwo/);
@@ -47,9 +52,9 @@ describe('ProcessManager: background tasks', function () {
     const umask = process.umask(0o022);
     try {
       const info = start('echo secret output');
-      const done = await manager.waitForTask(info.id, 5000);
+      const done = await manager.waitForTask(info.id, UNTIL_ENDED_MS);
       // The file stream closes after the task ends: wait for its content.
-      await until(() => existsSync(done.outputFile) && readFileSync(done.outputFile, 'utf8').includes('secret output'), 5000, 'the output file');
+      await until(() => existsSync(done.outputFile) && readFileSync(done.outputFile, 'utf8').includes('secret output'), UNTIL_ENDED_MS, 'the output file');
       assert.equal((statSync(join(dir, 'tasks')).mode & 0o777).toString(8), '700');
       assert.equal((statSync(done.outputFile).mode & 0o777).toString(8), '600');
     } finally {
@@ -61,7 +66,7 @@ describe('ProcessManager: background tasks', function () {
     const seen: Array<[string, string]> = [];
     manager.onTaskChange((t: TaskInfo) => seen.push([t.id, t.state]));
     const info = start('echo bad; exit 3');
-    const done = await manager.waitForTask(info.id, 5000);
+    const done = await manager.waitForTask(info.id, UNTIL_ENDED_MS);
     assert.equal(done.state, 'FAILED');
     assert.equal(done.exitCode, 3);
     assert.deepEqual(seen, [[info.id, 'RUNNING'], [info.id, 'FAILED']]);
@@ -94,7 +99,7 @@ describe('ProcessManager: background tasks', function () {
       assert.equal(piped.backgroundMode().mode, 'pipe');
       const info = piped.startBackground({ command: 'test -t 1 && echo tty || echo notty', cwd: dir, env: {} });
       assert.equal(info.mode, 'pipe');
-      const done = await piped.waitForTask(info.id, 5000);
+      const done = await piped.waitForTask(info.id, UNTIL_ENDED_MS);
       assert.equal(done.state, 'COMPLETED');
       assert.deepEqual(piped.lastLines(info.id).lines, ['notty']);
     } finally {
@@ -104,7 +109,7 @@ describe('ProcessManager: background tasks', function () {
 
   it('keeps only the last lines in memory', async () => {
     const info = start('seq 1 1000');
-    await manager.waitForTask(info.id, 5000);
+    await manager.waitForTask(info.id, UNTIL_ENDED_MS);
     const { lines, total } = manager.lastLines(info.id, 100);
     assert.equal(total, 1000);
     assert.equal(lines.length, 100);
@@ -131,7 +136,7 @@ describe('ProcessManager: background tasks', function () {
     const own = new ProcessManager({ home });
     const info = own.startBackground({ command: 'echo hi', cwd: dir, env: {} });
     assert.equal(info.outputFile, join(home, 'scratch', own.id, 'tasks', `${info.id}.log`));
-    await own.waitForTask(info.id, 5000);
+    await own.waitForTask(info.id, UNTIL_ENDED_MS);
     await own.shutdown();
     await until(() => !existsSync(join(home, 'scratch', own.id)));
   });

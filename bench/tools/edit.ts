@@ -1,5 +1,5 @@
 // edit_file on the peer corpus and on a large file.
-// 1. Success on ../shared/peer/edit_cases/ALL_old_new_cases.json, each case through the real tool on a
+// 1. Success on test/fixtures/peer/edit_cases/ALL_old_new_cases.json, each case through the real tool on a
 //    temp file: applied exactly as expected, refused as expected, applied with the file's indentation
 //    kept (re-indented; the peer asserted new_content verbatim), refused where the peer applied
 //    (loose anchors, ambiguity, an empty old_content: our documented choices), and edits applied at a
@@ -10,13 +10,14 @@
 //    (all nine passes run and fail).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FileTimeTracker } from '../../src/core/tools/file-time-tracker';
 import { fileTools } from '../../src/core/tools/file-tools';
 import { readFileTool } from '../../src/core/tools/read-file';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import type { ToolExecutionContext, ToolResult } from '../../src/core/tools/tool';
+import { peerFixturePath } from '../../test/helpers/peer-data';
 import { toolContext } from '../../test/helpers/tool-context';
 import { percentile } from '../stats';
 
@@ -47,9 +48,7 @@ async function call(tools: ToolRegistry, ctx: ToolExecutionContext, name: string
 }
 
 function corpusPath(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return join(dir, '..', 'shared', 'peer', 'edit_cases', 'ALL_old_new_cases.json');
+  return peerFixturePath('edit_cases', 'ALL_old_new_cases.json');
 }
 
 const noSpace = (s: string) => s.replace(/[ \t]/g, '');

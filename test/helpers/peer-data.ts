@@ -1,17 +1,23 @@
-// The peers' test material lives beside the repository (`<repo>/../shared/peer/`, which CI has).
-// A missing file fails the suite with a clear message: these tests are never skipped.
+// The peers' test material, vendored in test/fixtures/peer/ (its README names each case's source and
+// license), so a user's clone runs these tests too. A missing file fails the suite with a clear
+// message: these tests are never skipped.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-export function peerDataPath(...segments: string[]): string {
+/** Where a peer file is (it may be missing: peerDataPath checks). */
+export function peerFixturePath(...segments: string[]): string {
   let dir = __dirname;
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);
     if (up === dir) throw new Error(`no package.json above ${__dirname}`);
     dir = up;
   }
-  const file = join(dir, '..', 'shared', 'peer', ...segments);
-  if (!existsSync(file)) throw new Error(`Peer test data is missing: ${file} (expected ../shared/peer/ next to the repository). These tests must not be skipped.`);
+  return join(dir, 'test', 'fixtures', 'peer', ...segments);
+}
+
+export function peerDataPath(...segments: string[]): string {
+  const file = peerFixturePath(...segments);
+  if (!existsSync(file)) throw new Error(`Peer test data is missing: ${file} (expected in test/fixtures/peer/). These tests must not be skipped.`);
   return file;
 }
 

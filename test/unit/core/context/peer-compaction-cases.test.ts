@@ -1,5 +1,5 @@
 /**
- * What peers assert about compaction (../shared/peer/compaction/*.json, found next to the repository;
+ * What peers assert about compaction (test/fixtures/peer/compaction/*.json, vendored;
  * missing files FAIL, never skip), checked against our design: staged compaction (mask → prune →
  * aggressive mask) and, at 99% or on /compact, a full compaction that rewrites the history in place
  * to [task] + [summary, artifact index, archive path] + [latest request] + recent tail.
@@ -303,7 +303,7 @@ function placementOf(table: Record<string, Placement>, assertion: string): Place
   return keys.length === 1 ? table[keys[0]!] : undefined;
 }
 
-describe('peer compaction expectations (../shared/peer/compaction)', function () {
+describe('peer compaction expectations (test/fixtures/peer/compaction)', function () {
   this.timeout(60_000);
   before(() => fake.start());
   after(() => fake.stop());

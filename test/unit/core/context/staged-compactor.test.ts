@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { peerFixturePath } from '../../../helpers/peer-data';
 import type { Message } from '../../../../src/core/messages';
 import { type CompactionEvent, StagedCompactor, type StagedCompactorOptions } from '../../../../src/core/context/compaction/staged-compactor';
 import { isReduced, maskObservations, observationSummary, pruneObservations } from '../../../../src/core/context/compaction/observation-stages';
@@ -279,7 +279,7 @@ describe('StagedCompactor', () => {
 });
 
 /**
- * OpenCode's isOverflow / usable cases (shared/peer/compaction/opencode_compaction_cases.json).
+ * OpenCode's isOverflow / usable cases (test/fixtures/peer/compaction/opencode_compaction_cases.json).
  * Applied: isOverflow (all 12, including the BUG-labelled ones, which state the desired behaviour),
  * usable (2), token_estimate_chars_per_token_4 (in token-estimate.test.ts).
  * Not applied: getUsage (provider usage mapping and cost: the llm layer's job, not compaction's);
@@ -293,7 +293,7 @@ describe('OpenCode overflow cases', () => {
   interface Limit { context: number; input?: number; output: number }
   interface OverflowCase { test: string; model_limit: Limit; tokens: { input: number; output: number; cache: { read: number } }; config?: { compaction?: { auto?: boolean } }; expected_overflow: boolean }
   interface UsableCase { test: string; config: { compaction?: { reserved?: number } }; model_limit: Limit; expected: number }
-  const file = join(__dirname, '../../../../../../shared/peer/compaction/opencode_compaction_cases.json');
+  const file = peerFixturePath('compaction', 'opencode_compaction_cases.json');
   const data = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { isOverflow: OverflowCase[]; usable: UsableCase[] }) : { isOverflow: [], usable: [] };
   it('finds the peer cases', () => assert.ok(data.isOverflow.length > 0, `missing ${file}`));
 

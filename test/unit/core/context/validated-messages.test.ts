@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { peerFixturePath } from '../../../helpers/peer-data';
 import type { Message } from '../../../../src/core/messages';
 import { MISSING_RESULT_TEXT, isValidHistory, pruneLastExchange, repairHistory, repairInPlace } from '../../../../src/core/context/validated-messages';
 import { syntheticHistory } from './history-fixture';
@@ -87,12 +87,12 @@ describe('repairHistory', () => {
   });
 });
 
-/** Continue's pruneLastMessage cases (shared/peer/compaction/continue_compaction_cases.json). */
+/** Continue's pruneLastMessage cases (test/fixtures/peer/compaction/continue_compaction_cases.json). */
 describe('pruneLastExchange (Continue pruneLastMessage cases)', () => {
   interface WireMessage { role: string; content: string; tool_calls?: { id: string }[]; tool_call_id?: string }
   interface Case { test: string; input_messages: WireMessage[]; expected_messages: WireMessage[] | null; expected_roles?: string[] }
-  const file = join(__dirname, '../../../../../../shared/peer/compaction/continue_compaction_cases.json');
-  // The peer cases live beside the repository (shared/, which CI has); without them the suite fails.
+  const file = peerFixturePath('compaction', 'continue_compaction_cases.json');
+  // The peer cases are vendored (test/fixtures/peer/); without them the suite fails.
   const cases: Case[] = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { pruneLastMessage: { cases: Case[] } }).pruneLastMessage.cases : [];
 
   const toOurs = (m: WireMessage): Message => {

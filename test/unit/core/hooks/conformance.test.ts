@@ -1,5 +1,5 @@
 // Conformance suite: the Continue CLI hook cases and the Claude Code protocol table
-// (../shared/peer/hooks/, resolved from the repo root). Missing files FAIL, never skip.
+// (test/fixtures/peer/hooks/, vendored). Missing files FAIL, never skip.
 //
 // Deliberate differences from the Continue cases (each asserted below with our behaviour):
 // - continue-hooks-05: matcher "File" vs tool "ReadFile". Continue: every matcher is an unanchored
@@ -101,7 +101,7 @@ const LOAD_FIXTURES: Record<string, (project: string, home: string) => void> = {
   'handles malformed settings files gracefully': (p) => writeJson(join(p, '.opendev', 'settings.json'), '{ this is not json'),
 };
 
-describe('hooks conformance (../shared/peer/hooks)', () => {
+describe('hooks conformance (test/fixtures/peer/hooks)', () => {
   const cases = readPeer<{ cases: Case[] }>('continue_cli_hooks_cases.json').cases;
   let tmp: string;
   before(() => {

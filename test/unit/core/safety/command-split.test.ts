@@ -6,7 +6,7 @@ import { readPeerCases } from './peer-shell-context';
 const texts = (command: string) => splitCommand(command).parts.map((p) => p.text);
 
 describe('command splitting', () => {
-  describe("Roo's parseCommand cases (../shared/peer/shell_cases/roo_command_splitting.json)", () => {
+  describe("Roo's parseCommand cases (test/fixtures/peer/shell_cases/roo_command_splitting.json)", () => {
     /**
      * One deliberate difference: roo-split-26 splits `echo "Hello\nWorld"` at the newline INSIDE the
      * quotes. The shell does not (the newline is part of the argument), and neither do we: quoted

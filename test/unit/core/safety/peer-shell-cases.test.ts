@@ -1,5 +1,5 @@
 /**
- * The peer shell corpus (../shared/peer/shell_cases/, next to the repository; missing files FAIL).
+ * The peer shell corpus (test/fixtures/peer/shell_cases/, vendored; missing files FAIL).
  *
  * 1. must_not_autoallow.json: through the real approval gate (run_command replaced by a recorder),
  *    no case runs without the user's consent at any level, and the destructive ones are refused
@@ -48,7 +48,7 @@ const FLOORS: Record<string, number> = {
 };
 const LOOSER_BY_CHOICE = new Set(['cline-cmd-030', 'cline-cmd-073', 'cline-cmd-066', 'codex-061', 'codex-062']);
 
-describe('the peer shell corpus (../shared/peer/shell_cases)', () => {
+describe('the peer shell corpus (test/fixtures/peer/shell_cases)', () => {
   let workspace: string;
   before(() => (workspace = mkdtempSync(join(tmpdir(), 'opendev-peer-shell-'))));
   after(() => rmSync(workspace, { recursive: true, force: true }));

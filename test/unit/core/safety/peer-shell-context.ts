@@ -1,5 +1,5 @@
 /**
- * The peer shell corpus (`<repo>/../shared/peer/shell_cases/`) turned into OUR terms: each case's
+ * The peer shell corpus (`test/fixtures/peer/shell_cases/`) turned into OUR terms: each case's
  * own context (Cline's allow/deny globs, Roo's allow/deny prefixes, Gemini's policy rules, Codex's
  * safe-list function) becomes permission rules and an approval level, and its expectation one of
  * allow / ask / block (or "anything but X" where the peer's function only answers yes or no).

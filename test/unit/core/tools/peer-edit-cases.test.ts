@@ -1,5 +1,5 @@
 /**
- * The peer edit corpus (../shared/peer/edit_cases/ALL_old_new_cases.json) through edit_file, one
+ * The peer edit corpus (test/fixtures/peer/edit_cases/ALL_old_new_cases.json) through edit_file, one
  * temp file per case: `expected_result` must match byte for byte, `expected_contains` must be
  * contained, `expected_error` must be an error that leaves the file unchanged.
  *
@@ -24,11 +24,12 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { FileTimeTracker } from '../../../../src/core/tools/file-time-tracker';
 import { fileTools } from '../../../../src/core/tools/file-tools';
 import { readFileTool } from '../../../../src/core/tools/read-file';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
+import { peerFixturePath } from '../../../helpers/peer-data';
 import { toolContext } from '../../../helpers/tool-context';
 
 interface PeerCase {
@@ -72,18 +73,12 @@ const OURS: Record<string, Ours> = {
 };
 
 function corpusPath(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${__dirname}`);
-    dir = up;
-  }
-  return join(dir, '..', 'shared', 'peer', 'edit_cases', 'ALL_old_new_cases.json');
+  return peerFixturePath('edit_cases', 'ALL_old_new_cases.json');
 }
 
 function loadCases(): { cases: PeerCase[]; error?: string } {
   const path = corpusPath();
-  if (!existsSync(path)) return { cases: [], error: `The peer edit corpus is missing: ${path}. It lives in the shared folder next to the repository (CI has it); these tests must not be skipped.` };
+  if (!existsSync(path)) return { cases: [], error: `The peer edit corpus is missing: ${path}. It is vendored in test/fixtures/peer/; these tests must not be skipped.` };
   return { cases: (JSON.parse(readFileSync(path, 'utf8')) as { cases: PeerCase[] }).cases };
 }
 

@@ -12,9 +12,10 @@ const watch = args.has('--watch');
 /**
  * Modules provided by the host or compiled natively: never bundled. playwright-core neither: it
  * finds its own files at run time (it cannot run from a bundle), so it ships in node_modules; unpdf
- * (PDF.js, 1.6 MB, read_pdf only) ships there too, so activation does not parse it.
+ * (PDF.js, 1.6 MB, read_pdf only) ships there too, so activation does not parse it. The sandbox
+ * runtime is ESM and finds its own helpers (seccomp filters) next to itself: loaded with import().
  */
-const external = ['vscode', 'node-pty', '@ast-grep/napi', 'playwright-core', 'unpdf'];
+const external = ['vscode', 'node-pty', '@ast-grep/napi', 'playwright-core', 'unpdf', '@anthropic-ai/sandbox-runtime'];
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 function listTs(dir) {

@@ -18,6 +18,9 @@ process.env.OPENDEV_PLAYBOOK_LEARN ??= '0';
 // Likewise the background session title (one compact-model call after the first exchange); its tests
 // turn it on (SessionRecorder's generateTitles, or OPENDEV_SESSION_TITLES=1).
 process.env.OPENDEV_SESSION_TITLES ??= '0';
+// The tests of the text rules judge commands as they are judged where no sandbox runs; the sandbox's
+// own tests build it themselves or turn it on (OPENDEV_SANDBOX=1).
+process.env.OPENDEV_SANDBOX ??= '0';
 const only = process.argv[2]; // unit | integration | e2e (after build/typecheck/lint)
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const stages = [];

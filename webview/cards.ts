@@ -42,8 +42,12 @@ function draftInput(ctx: RenderContext, key: string, options: { multiline?: bool
 export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContext): HTMLElement {
   const { request } = entry;
   const repeated = request.kind === 'doom_loop';
-  const el = card(entry.state, repeated ? `Repeated action · ${request.toolName}` : `Approval needed · ${request.toolName}`, repeated ? '↻' : '⚠');
+  const host = request.kind === 'sandbox_host';
+  const el = card(entry.state, repeated ? `Repeated action · ${request.toolName}` : host ? 'Network host blocked' : `Approval needed · ${request.toolName}`, repeated ? '↻' : host ? '⛔' : '⚠');
   el.append(h('p', { class: 'card-title', text: request.title }));
+  if (request.sandbox) {
+    el.append(h('p', { class: `sandbox-note sandbox-${request.sandbox}`, text: request.sandbox === 'inside' ? 'Runs in the sandbox: writes only in the workspace, no secrets, allowed hosts only.' : 'Runs outside the sandbox, with your full access.' }));
+  }
 
   let command: HTMLInputElement | HTMLTextAreaElement | undefined;
   if (request.command !== undefined) {
@@ -94,9 +98,11 @@ export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContex
   const post = (decision: ChatEntryOf<'approval'>['decision'] & object) => ctx.post({ type: 'answerApproval', id: entry.id, decision });
   const allow = reviewable
     ? button('Accept All', 'allow', () => post({ action: 'allow' }), { title: 'Apply every change of this edit' })
-    : button('Allow', 'allow', () => post({ action: 'allow' }));
-  const always = !repeated && button('Always allow', 'always', () => post({ action: 'always' }), { secondary: true, title: `Allow, and do not ask again for ${request.toolName}` });
-  const deny = button(denyLabel, 'deny', () => post(feedback.value.trim() ? { action: 'deny', feedback: feedback.value.trim() } : { action: 'deny' }), {
+    : host
+      ? button('Allow for this session', 'allow', () => post({ action: 'allow' }), { title: `Commands of this session may connect to ${request.host ?? 'this host'}` })
+      : button('Allow', 'allow', () => post({ action: 'allow' }));
+  const always = !repeated && button('Always allow', 'always', () => post({ action: 'always' }), { secondary: true, title: host ? 'Save it in opendev.sandbox.network.allow' : `Allow, and do not ask again for ${request.toolName}` });
+  const deny = button(host ? 'Keep blocked' : denyLabel, 'deny', () => post(feedback.value.trim() ? { action: 'deny', feedback: feedback.value.trim() } : { action: 'deny' }), {
     secondary: true,
     ...(reviewable ? { title: 'Apply none of it: the file stays as it is' } : {}),
   });

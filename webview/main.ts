@@ -42,6 +42,7 @@ app.innerHTML = `
     </div>
     <div class="meta footer">
       <span id="context" role="meter" aria-label="Context window in use" aria-valuemin="0" aria-valuemax="100"></span>
+      <span id="sandbox" aria-label="Whether commands run in the sandbox" hidden></span>
       <span class="spacer"></span>
       <span id="cost" aria-label="Tokens and cost of this chat"></span>
     </div>
@@ -53,6 +54,7 @@ const todosPanel = document.getElementById('todos')!;
 const progress = document.getElementById('progress')!;
 const costLine = document.getElementById('cost')!;
 const contextMeter = document.getElementById('context')!;
+const sandboxState = document.getElementById('sandbox')!;
 const activityPanel = document.getElementById('activity')!;
 /** Background tasks still running (from the extension; subagents come from their cards). */
 let tasks: BackgroundTaskView[] = [];
@@ -99,6 +101,7 @@ const state: PersistedState = {
   todos: saved.todos ?? [],
   cost: saved.cost,
   context: saved.context,
+  sandbox: saved.sandbox,
   mode: saved.mode ?? 'normal',
   thinkingLevel: saved.thinkingLevel ?? 'off',
   drafts: saved.drafts ?? {},
@@ -186,6 +189,14 @@ function showContext(): void {
   contextMeter.setAttribute('aria-valuetext', title);
 }
 
+/** "sandboxed" or "⚠ unsandboxed" (why, and the fix, in its title); nothing until the extension has said. */
+function showSandbox(): void {
+  const view = state.sandbox;
+  sandboxState.hidden = !view;
+  sandboxState.textContent = view ? (view.state === 'unsandboxed' ? '⚠ unsandboxed' : view.state) : '';
+  sandboxState.title = view?.detail ?? '';
+  sandboxState.dataset.state = view?.state.replace(' ', '-') ?? '';
+}
 
 /** The running subagents and background tasks above the input, redrawn only when they change. */
 function showActivity(): void {
@@ -239,12 +250,14 @@ function apply(message: ExtensionToWebview): void {
       state.todos = message.todos;
       state.cost = message.cost;
       state.context = message.context;
+      state.sandbox = message.sandbox;
       state.mode = message.mode;
       state.thinkingLevel = message.thinkingLevel;
       composer.setAgentState(state.mode, state.thinkingLevel);
       showTodos();
       showCost();
       showContext();
+      showSandbox();
       persist(true);
       return;
     case 'upsert':
@@ -274,6 +287,10 @@ function apply(message: ExtensionToWebview): void {
     case 'context':
       state.context = message.context;
       showContext();
+      break;
+    case 'sandbox':
+      state.sandbox = { state: message.state, ...(message.detail ? { detail: message.detail } : {}) };
+      showSandbox();
       break;
     case 'agentState':
       state.mode = message.mode;
@@ -322,6 +339,7 @@ composer.setAgentState(state.mode, state.thinkingLevel);
 showTodos();
 showCost();
 showContext();
+showSandbox();
 persist(true);
 if (history.isOpen) history.open({ keepQuery: true });
 post({ type: 'ready' });

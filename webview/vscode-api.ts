@@ -1,6 +1,6 @@
 import type { HistoryState } from './history';
 import type { ScrollAnchor } from './virtual-transcript';
-import type { AgentModeView, ChatEntry, ContextView, CostView, ThinkingLevelView, TodoView, WebviewToExtension } from '../src/shared/protocol';
+import type { AgentModeView, ChatEntry, ContextView, CostView, SandboxView, ThinkingLevelView, TodoView, WebviewToExtension } from '../src/shared/protocol';
 
 interface VsCodeApi {
   postMessage(message: WebviewToExtension): void;
@@ -16,6 +16,8 @@ export interface PersistedState {
   todos: TodoView[];
   cost: CostView | undefined;
   context: ContextView | undefined;
+  /** Whether commands run in the sandbox, as the extension last said. */
+  sandbox?: SandboxView | undefined;
   mode: AgentModeView;
   thinkingLevel: ThinkingLevelView;
   /** What the user has typed or picked in open cards, by `<entry id>:<field>`. */

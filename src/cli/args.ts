@@ -16,7 +16,7 @@ export const MAX_ITERATIONS_LIMIT = 1000;
  * refuses writes outside the workspace and risky commands. Protected configuration and secret
  * locations have no flag: only a person approves those.
  */
-export const ALLOW_FLAGS = { outsideWorkspace: '--allow-outside-workspace', riskyCommands: '--allow-risky-commands' } as const;
+export const ALLOW_FLAGS = { outsideWorkspace: '--allow-outside-workspace', riskyCommands: '--allow-risky-commands', unsandboxed: '--allow-unsandboxed' } as const;
 
 /** An enum flag whose error names the flag, the bad value and the allowed ones. */
 function oneOf<const T extends readonly [string, ...string[]]>(flag: string, values: T) {
@@ -43,6 +43,7 @@ export const CliOptionsSchema = z
     verbose: z.boolean().default(false),
     allowOutsideWorkspace: z.boolean().default(false),
     allowRiskyCommands: z.boolean().default(false),
+    allowUnsandboxed: z.boolean().default(false),
     version: z.boolean().default(false),
     help: z.boolean().default(false),
   })
@@ -50,7 +51,7 @@ export const CliOptionsSchema = z
     if (o.continue && o.resume !== undefined) {
       ctx.addIssue({ code: 'custom', message: '--continue and --resume cannot be used together: --continue takes the latest session, --resume <id> a given one' });
     }
-    const loud = [[o.allowOutsideWorkspace, ALLOW_FLAGS.outsideWorkspace], [o.allowRiskyCommands, ALLOW_FLAGS.riskyCommands]] as const;
+    const loud = [[o.allowOutsideWorkspace, ALLOW_FLAGS.outsideWorkspace], [o.allowRiskyCommands, ALLOW_FLAGS.riskyCommands], [o.allowUnsandboxed, ALLOW_FLAGS.unsandboxed]] as const;
     for (const [given, flag] of loud) {
       if (given && o.prompt === undefined) ctx.addIssue({ code: 'custom', message: `${flag} needs -p "<prompt>" (an interactive session asks you instead)` });
     }
@@ -85,6 +86,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         verbose: { type: 'boolean', short: 'v' },
         'allow-outside-workspace': { type: 'boolean' },
         'allow-risky-commands': { type: 'boolean' },
+        'allow-unsandboxed': { type: 'boolean' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -109,6 +111,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     verbose: values.verbose,
     allowOutsideWorkspace: values['allow-outside-workspace'],
     allowRiskyCommands: values['allow-risky-commands'],
+    allowUnsandboxed: values['allow-unsandboxed'],
     version: values.version,
     help: values.help,
   });

@@ -18,6 +18,8 @@ export interface HeadlessAllowances {
   outsideWorkspace?: boolean;
   /** --allow-risky-commands: the caution rules (force push, git reset/clean/rm, rm -r…) and hidden command lines. */
   riskyCommands?: boolean;
+  /** --allow-unsandboxed: a command the model asks to run outside the sandbox (`sandbox: false`). */
+  unsandboxed?: boolean;
 }
 
 export interface HeadlessUIOptions {
@@ -133,6 +135,7 @@ const FLAG_OF: Record<MustAskKind, string | undefined> = {
   'outside-workspace': ALLOW_FLAGS.outsideWorkspace,
   caution: ALLOW_FLAGS.riskyCommands,
   hidden: ALLOW_FLAGS.riskyCommands,
+  unsandboxed: ALLOW_FLAGS.unsandboxed,
   protected: undefined,
   secret: undefined,
 };
@@ -141,6 +144,7 @@ const REFUSED_UNLESS_FLAG: Partial<Record<MustAskKind, (flag: string) => string>
   'outside-workspace': (flag) => `--approval auto approves changes inside the workspace only (pass ${flag} to allow this)`,
   caution: (flag) => `--approval auto does not approve commands that can lose work or send data away (pass ${flag} to allow this)`,
   hidden: (flag) => `--approval auto does not approve a command line it cannot read reliably (pass ${flag} to allow this)`,
+  unsandboxed: (flag) => `--approval auto does not approve a command outside the sandbox (pass ${flag} to allow this)`,
 };
 
 const NEVER_HEADLESS: Partial<Record<MustAskKind, string>> = {
@@ -153,6 +157,7 @@ function uncovered(mustAsk: MustAsk | undefined, allow: HeadlessAllowances): Mus
   const given = new Set<string>();
   if (allow.outsideWorkspace) given.add(ALLOW_FLAGS.outsideWorkspace);
   if (allow.riskyCommands) given.add(ALLOW_FLAGS.riskyCommands);
+  if (allow.unsandboxed) given.add(ALLOW_FLAGS.unsandboxed);
   return mustAsk?.all.find((c) => !given.has(FLAG_OF[c.kind] ?? ''));
 }
 

@@ -20,6 +20,8 @@ Options:
       --allow-outside-workspace  with -p --approval auto: also writes outside the workspace
       --allow-risky-commands     with -p --approval auto: also force pushes, git reset/clean/rm,
                               rm -r and the other caution rules, and command lines it cannot read
+      --allow-unsandboxed        with -p --approval auto: also commands the agent asks to run
+                              outside the sandbox (sandbox: false)
       --thinking <level>      off | low | medium | high: reasoning before each action (default:
                               OPENDEV_THINKING, else off with -p and medium interactively)
       --output-format <fmt>   text | json | stream-json, with -p (default: text)

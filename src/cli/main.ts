@@ -1,3 +1,5 @@
+import { stopSandboxRuntime } from '../core/sandbox/sandbox-runtime';
+import { rememberSandboxHost } from '../core/sandbox/remember-host';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Agent } from '../core/agent/agent';
@@ -6,7 +8,7 @@ import { createStreamTerminalPort } from '../core/process/stream-terminal';
 import { configureSecretEnv, holdSecretEnv } from '../core/process/child-env';
 import { configureSecretLocations } from '../core/safety/secret-locations';
 import { createSlashCommands } from '../core/commands/slash-commands';
-import { resolveOpendevHome } from '../core/config/opendev-home';
+import { opendevPaths, resolveOpendevHome } from '../core/config/opendev-home';
 import { tightenOpendevHome } from '../core/config/private-home';
 import { PROVIDER_ENV, PROVIDER_LABELS, type ProviderSettings } from '../core/config/provider-settings';
 import type { RoleSettings } from '../core/llm/model-roles';
@@ -150,6 +152,9 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     // -p: nobody can allow a server the project defines; only those trusted before (`opendev mcp trust`) start.
     ...(interactive ? {} : { mcp: { unattended: true } }),
     projectTrusted: trust.projectTrusted,
+    sandbox: resolved.sandbox,
+    // "Always allow" for a host the sandbox blocked: saved in OPENDEV_HOME/settings.json.
+    sandboxHosts: (host) => rememberSandboxHost(opendevPaths(resolveOpendevHome(env)).settingsFile, host),
   };
   // A resumed conversation keeps its id: its undo history, scratch folder and hooks' session_id go on.
   // What the untrusted folder was not allowed to do is told once, at the first turn (-p: stderr and stream-json).
@@ -223,7 +228,11 @@ function finish(code: number): void {
   setTimeout(() => process.exit(code), 2000).unref();
 }
 
-main(process.argv.slice(2)).then(finish, (err: unknown) => {
+main(process.argv.slice(2)).then(async (code) => {
+  // The sandbox's proxy and bridges would otherwise hold the process open.
+  await stopSandboxRuntime();
+  finish(code);
+}, (err: unknown) => {
   stderr(`opendev: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
   finish(EXIT.failure);
 });

@@ -58,7 +58,7 @@ export async function runPrintMode(deps: PrintModeDeps): Promise<number> {
   }
 
   const progress = options.verbose ? new StreamRenderer(deps.stderr, { color: false }) : undefined;
-  const allow = { outsideWorkspace: options.allowOutsideWorkspace, riskyCommands: options.allowRiskyCommands };
+  const allow = { outsideWorkspace: options.allowOutsideWorkspace, riskyCommands: options.allowRiskyCommands, unsandboxed: options.allowUnsandboxed };
   const ui = createHeadlessUI({ approval: options.approval, allow, emit, progress, warn });
   let result: TurnResult;
   try {

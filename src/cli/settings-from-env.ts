@@ -9,6 +9,7 @@ import { settingsReport, type SettingsReport } from '../core/config/settings-rep
 import type { SettingKey, SettingsLayer } from '../core/config/settings-values';
 import type { RoleSettings } from '../core/llm/model-roles';
 import type { ApprovalLevel } from '../core/safety/approval-level';
+import { sandboxSettingsOf, type SandboxSettings } from '../core/sandbox/sandbox-settings';
 import type { WebSettings } from '../core/web/web-settings';
 import type { CliOptions } from './args';
 import { UsageError } from './args';
@@ -39,6 +40,8 @@ export interface CliSettings {
   secretEnvVars: string[];
   /** The user's `secretPaths` (more locations no tool reads, on top of the built-in list); [] when unset. */
   secretPaths: string[];
+  /** `sandbox.*` (OPENDEV_SANDBOX sets `enabled`), the defaults filling what no layer sets. */
+  sandbox: SandboxSettings;
   /** Problems in the settings files, one line each, for stderr (the files are skipped or partly used, never fatal). */
   warnings: string[];
   /** For /config. */
@@ -110,6 +113,7 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
     web: { ...(v.web_search_provider ? { searchProvider: v.web_search_provider } : {}), ...(v.chromium_path ? { chromiumPath: v.chromium_path } : {}) },
     secretEnvVars: v.secretEnvVars ?? [],
     secretPaths: v.secretPaths ?? [],
+    sandbox: sandboxSettingsOf(v),
     warnings,
     report: settingsReport(layered.effective, {
       order: [

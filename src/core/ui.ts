@@ -77,8 +77,13 @@ export interface SubagentInfo {
 }
 
 export interface ApprovalRequest {
-  /** `tool`: a tool call that needs consent; `doom_loop`: the agent keeps repeating one call. */
-  kind: 'tool' | 'doom_loop';
+  /**
+   * `tool`: a tool call that needs consent; `doom_loop`: the agent keeps repeating one call;
+   * `sandbox_host`: the sandbox blocked a connection to `host` (allow = this session, always = saved).
+   */
+  kind: 'tool' | 'doom_loop' | 'sandbox_host';
+  /** For sandbox_host: the host that was blocked. */
+  host?: string;
   toolName: string;
   /** One line saying what will happen, for the menu's title. */
   title: string;
@@ -86,6 +91,8 @@ export interface ApprovalRequest {
   args: string;
   /** For run_command: the command line, which the user may edit before allowing. */
   command?: string;
+  /** For run_command: whether it runs in the OS sandbox or with the user's full access. */
+  sandbox?: 'inside' | 'outside';
   /** For edits: a unified diff of the proposed change. */
   diff?: string;
   /**

@@ -38,11 +38,15 @@ export const HunkPreviewSchema = z.object({
 export type HunkPreview = z.infer<typeof HunkPreviewSchema>;
 
 export const ApprovalRequestSchema = z.object({
-  kind: z.enum(['tool', 'doom_loop']),
+  kind: z.enum(['tool', 'doom_loop', 'sandbox_host']),
   toolName: z.string(),
   title: z.string(),
   args: z.string(),
   command: z.string().optional(),
+  /** A command's: whether it runs in the OS sandbox. */
+  sandbox: z.enum(['inside', 'outside']).optional(),
+  /** sandbox_host: the host the sandbox blocked. */
+  host: z.string().optional(),
   diff: z.string().optional(),
   /** An edit shown in the diff editor too, answerable there hunk by hunk: how many hunks it has. */
   hunks: z.number().int().nonnegative().optional(),
@@ -108,6 +112,15 @@ export const ContextSchema = z.object({
   contextWindow: z.number().nonnegative(),
   lastStage: z.string().max(40).optional(),
   lastFreed: z.number().nonnegative().optional(),
+});
+
+/**
+ * Whether the chat's commands run in the OS sandbox (the footer and the status bar say it):
+ * `detail` says why not and the fix, or what the sandbox allows.
+ */
+export const SandboxViewSchema = z.object({
+  state: z.enum(['sandboxed', 'unsandboxed', 'sandbox starting']),
+  detail: z.string().max(2_000).optional(),
 });
 
 /** What an `@` mention refers to: a workspace file or folder, or a special source. */
@@ -222,6 +235,7 @@ export type ChatEntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind
 export type TodoView = z.infer<typeof TodoSchema>;
 export type CostView = z.infer<typeof CostSchema>;
 export type ContextView = z.infer<typeof ContextSchema>;
+export type SandboxView = z.infer<typeof SandboxViewSchema>;
 export type AgentModeView = z.infer<typeof AgentModeSchema>;
 export type ThinkingLevelView = z.infer<typeof ThinkingLevelSchema>;
 
@@ -270,6 +284,8 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
     thinkingLevel: ThinkingLevelSchema,
     /** Background tasks still running. */
     tasks: z.array(BackgroundTaskSchema).max(100).optional(),
+    /** Whether commands run sandboxed (absent until the chat's first agent has said). */
+    sandbox: SandboxViewSchema.optional(),
   }),
   /** Adds an entry, or replaces the entry with the same id. */
   z.object({ type: z.literal('upsert'), entry: ChatEntrySchema }),
@@ -283,6 +299,8 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cost'), cost: CostSchema }),
   z.object({ type: z.literal('context'), context: ContextSchema }),
   z.object({ type: z.literal('agentState'), mode: AgentModeSchema, thinkingLevel: ThinkingLevelSchema }),
+  /** Whether the chat's commands run in the sandbox, once its agent knows (and after a rebuilt agent). */
+  z.object({ type: z.literal('sandbox'), ...SandboxViewSchema.shape }),
   /** Focuses the chat input, after appending `text` to what is typed there (Add Selection to Chat). */
   z.object({ type: z.literal('compose'), text: z.string().max(MAX_TEXT).optional() }),
   /** The answer to `complete`: slash commands matching what the user typed. */

@@ -25,6 +25,8 @@ export async function approvalMenu(io: MenuIO, request: ApprovalRequest, signal:
   const c = io.color;
   const out: string[] = [style(`⚠ ${request.title}`, 'yellow', c)];
   if (request.command !== undefined) out.push(`  command: ${style(request.command, 'bold', c)}`);
+  if (request.sandbox === 'inside') out.push(style('  runs in the sandbox (writes only in the workspace, no secrets, allowed hosts only)', 'dim', c));
+  else if (request.sandbox === 'outside') out.push(style('  runs outside the sandbox, with your full access', 'yellow', c));
   if (request.diff) out.push(...renderDiff(request.diff, c));
   if (request.command === undefined && !request.diff && request.args) out.push(style(`  ${request.toolName} ${truncate(request.args.replace(/\s+/g, ' '), 300)}`, 'dim', c));
 
@@ -38,6 +40,20 @@ export async function approvalMenu(io: MenuIO, request: ApprovalRequest, signal:
       if (choice === 1) return { action: 'allow' };
       if (choice === 2) return { action: 'deny' };
       io.write('Type 1 or 2.\n');
+    }
+  }
+
+  if (request.kind === 'sandbox_host') {
+    out.push('  1) allow for this session   2) always allow (saved in sandbox.network.allow)   3) keep blocked');
+    io.write(`${out.join('\n')}\n`);
+    for (;;) {
+      const answer = await io.ask('choice [1-3] › ', signal);
+      if (answer === undefined) return { action: 'deny', feedback: 'cancelled by the user' };
+      const { choice } = parseChoice(answer);
+      if (choice === 1) return { action: 'allow' };
+      if (choice === 2) return { action: 'always' };
+      if (choice === 3) return { action: 'deny' };
+      io.write('Type 1, 2 or 3.\n');
     }
   }
 

@@ -11,7 +11,8 @@ import type { AgentSource } from './chat-agent';
 import type { FolderTrustPrompts } from './folder-trust';
 import { vscodeNotebookPort } from './notebook-port';
 import { openExternally } from './external-opener';
-import { readApprovalLevel, readMaxIterations, readPlaybookLearning, readProviderSettings, readThinkingLevel, readWebSettings } from './settings';
+import { readApprovalLevel, readMaxIterations, readPlaybookLearning, readProviderSettings, readSandboxSettings, readThinkingLevel, readWebSettings } from './settings';
+import { saveSandboxHost } from './sandbox-hosts';
 import { vscodeSymbolPort } from './symbol-port';
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
@@ -44,6 +45,9 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
         maxIterations: readMaxIterations(),
         host: { terminal, ripgrepPath: bundledRipgrep(), symbols, notebooks, openExternal: openExternally },
         web: readWebSettings(),
+        sandbox: readSandboxSettings(),
+        // "Always allow" a blocked host: saved to the user's opendev.sandbox.network.allow.
+        sandboxHosts: saveSandboxHost,
         // node-pty from our own node_modules first, else the copy VS Code ships.
         processes: { ptyPaths: appRootModules('node-pty') },
         // Its hooks, allow rules and MCP servers only when VS Code and OpenDev both trust the folder.

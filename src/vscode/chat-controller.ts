@@ -105,6 +105,7 @@ export class ChatController {
       mode: this.currentMode,
       thinkingLevel: this.currentThinkingLevel,
       ...(this.options.tasks ? { tasks: this.options.tasks.running() } : {}),
+      ...(this.live.sandbox ? { sandbox: this.live.sandbox } : {}),
     };
   }
 
@@ -206,9 +207,11 @@ export class ChatController {
 
   /**
    * Settings or keys changed: the next message runs on an agent built with them, the conversation
-   * carried over in the same session (a turn that runs now finishes on the old one).
+   * carried over in the same session (a turn that runs now finishes on the old one). Not when
+   * `stillHolds` says the agent already runs as the new settings say (a host it allows for the session, saved).
    */
-  invalidateAgent(): void {
+  invalidateAgent(stillHolds?: (agent: Agent) => boolean): void {
+    if (this.agent && stillHolds?.(this.agent)) return;
     this.agents.invalidate();
   }
 
@@ -336,12 +339,13 @@ export class ChatController {
     return this.runTurn(result.runPrompt.trim());
   }
 
-  /** A new agent took its place: the session follows it, and it gets the chat's mode and thinking level. */
+  /** A new agent took its place: the session follows it, it gets the chat's mode and thinking level, the view its sandbox state. */
   private adopt(agent: Agent): void {
     this.options.sessions?.follow(agent);
     agent.setMode(this.mode);
     if (this.level) agent.setThinkingLevel(this.level);
     this.emitAgentState();
+    this.live.followSandbox(agent);
   }
 
   private historyHost(): HistoryHost {

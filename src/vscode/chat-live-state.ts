@@ -2,7 +2,8 @@ import type { Agent } from '../core/agent/agent';
 import type { TokenUsage } from '../core/llm/provider';
 import type { Todo } from '../core/todos/todo';
 import type { ContextInfo, CostSnapshot } from '../core/ui';
-import type { ContextView, CostView, TodoView } from '../shared/protocol';
+import type { ContextView, CostView, SandboxView, TodoView } from '../shared/protocol';
+import { sandboxView, sandboxViewWhenKnown } from './status/sandbox-view';
 import type { Transcript } from './transcript';
 
 /**
@@ -15,6 +16,10 @@ export class ChatLiveState {
   /** The agent reports its cost itself: usage events are not added up too. */
   private costFromSink = false;
   private contextView: ContextView | undefined;
+  /** Kept over New Chat: the next agent is built with the same settings; its own status replaces it. */
+  private sandboxState: SandboxView | undefined;
+  /** Bumped for each agent followed: an older agent's late answer is dropped. */
+  private sandboxFollowed = 0;
 
   constructor(private readonly entries: Transcript) {}
 
@@ -28,6 +33,29 @@ export class ChatLiveState {
 
   get context(): ContextView | undefined {
     return this.contextView;
+  }
+
+  get sandbox(): SandboxView | undefined {
+    return this.sandboxState;
+  }
+
+  /**
+   * A new agent took over: whether its commands run sandboxed, once its sandbox has looked (until
+   * then the last word stands, or "starting"). Nothing for an agent its host gave no sandbox.
+   */
+  followSandbox(agent: Agent): void {
+    const followed = ++this.sandboxFollowed;
+    const sandbox = agent.sandbox;
+    if (!sandbox) return;
+    if (!this.sandboxState && !sandbox.knownStatus) this.setSandbox(sandboxView(sandbox));
+    void sandboxViewWhenKnown(sandbox).then((view) => {
+      if (followed === this.sandboxFollowed) this.setSandbox(view);
+    });
+  }
+
+  private setSandbox(view: SandboxView): void {
+    this.sandboxState = view;
+    this.entries.emit({ type: 'sandbox', ...view });
   }
 
   /** New Chat: nothing to show until the next turn. */

@@ -30,6 +30,11 @@ export function registerCommands(
     await view.reveal();
     await chat.send('/undo');
   });
+  // Show Command Sandbox is /sandbox typed in the chat: where commands run, the policy, what it blocked.
+  register('opendev.showSandbox', async () => {
+    await view.reveal();
+    await chat.send('/sandbox');
+  });
   // The project's sessions (the CLI's too); the chosen one continues in the chat.
   register('opendev.showSessions', (id?: unknown) => showSessionHistory(chat, () => view.reveal(), id));
   // The same sessions in the chat's own history view (searchable, resumes in place): the title-bar button.

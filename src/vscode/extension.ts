@@ -1,4 +1,6 @@
+import { stopSandboxRuntime } from '../core/sandbox/sandbox-runtime';
 import * as vscode from 'vscode';
+import type { Agent } from '../core/agent/agent';
 import type { ThinkingLevel } from '../core/agent/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
@@ -12,7 +14,8 @@ import { ChatController } from './chat-controller';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat-view-provider';
 import { registerCommands } from './commands';
 import { createSlashCommands } from '../core/commands/slash-commands';
-import { AGENT_SETTINGS, readSecretEnvVars, readSecretPaths, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
+import { AGENT_SETTINGS, readSandboxSettings, readSecretEnvVars, readSecretPaths, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
+import { sandboxSettingsHold } from './sandbox-settings-hold';
 import { configureSecretEnv } from '../core/process/child-env';
 import { configureSecretLocations } from '../core/safety/secret-locations';
 import { slashPort } from './slash-port';
@@ -124,9 +127,10 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     chat.setThinkingLevel(readThinkingLevel());
     agentTerminals.setThinkingLevel(readThinkingLevel());
   };
-  const rebuildAgents = () => {
-    chat.invalidateAgent();
-    agentTerminals.invalidate();
+  /** `stillHolds`: an agent that already runs as the new settings say keeps going (sandbox-settings-hold.ts). */
+  const rebuildAgents = (stillHolds?: (agent: Agent) => boolean) => {
+    chat.invalidateAgent(stillHolds);
+    agentTerminals.invalidate(stillHolds);
   };
 
   context.subscriptions.push(
@@ -144,11 +148,14 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
       if (e.affectsConfiguration(`${SECTION}.secretEnvVars`)) configureSecretEnv({ extra: readSecretEnvVars() });
       if (e.affectsConfiguration(`${SECTION}.secretPaths`)) configureSecretLocations({ secretPaths: readSecretPaths() });
       if (AGENT_SETTINGS.some((key) => e.affectsConfiguration(key))) {
-        rebuildAgents();
+        // Only the sandbox's settings (a host saved by "always allow"): agents already allowing it go on.
+        const onlySandbox = AGENT_SETTINGS.every((key) => key.startsWith(`${SECTION}.sandbox.`) || !e.affectsConfiguration(key));
+        const sandbox = onlySandbox ? readSandboxSettings() : undefined;
+        rebuildAgents(sandbox && ((agent) => sandboxSettingsHold(agent, sandbox)));
         folderTrust.recheck(); // a trusted workspace's opendev.* values changed: ask again
       }
     }),
-    context.secrets.onDidChange(rebuildAgents),
+    context.secrets.onDidChange(() => rebuildAgents()),
     // The project's configuration files sit above opendev.*: an edit there is a settings change too,
     // and a trusted file that changed is trusted no more (the notification asks again).
     watchProjectSettings(() => {
@@ -192,4 +199,7 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
   };
 }
 
-export function deactivate(): void {}
+/** The command sandbox's proxies and bridges stop with the extension host. */
+export function deactivate(): Promise<void> {
+  return stopSandboxRuntime();
+}

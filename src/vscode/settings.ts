@@ -15,6 +15,7 @@ import type { RoleSettings } from '../core/llm/model-roles';
 import type { ApprovalLevel } from '../core/safety/approval-level';
 import type { ThinkingLevel } from '../core/agent/thinking-level';
 import type { WebSettings } from '../core/web/web-settings';
+import { sandboxSettingsOf, type SandboxSettings } from '../core/sandbox/sandbox-settings';
 import { ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
 import { SECRET_ENV_NAME } from '../core/config/settings-object';
 import { resolveOpendevHome } from '../core/config/opendev-home';
@@ -184,6 +185,14 @@ export function readWebSettings(): WebSettings {
 }
 
 /**
+ * `opendev.sandbox.*` where the user set them, the workspace's and the project's `sandbox.*` only
+ * stricter until the folder is trusted, OPENDEV_SANDBOX for `enabled`; the defaults fill the rest.
+ */
+export function readSandboxSettings(): SandboxSettings {
+  return sandboxSettingsOf(layeredSettings().effective.values);
+}
+
+/**
  * `opendev.secretEnvVars`: more variables no child process sees (child-env.ts). Only the user's own
  * value counts (the setting is application-scoped, so VS Code refuses it in a workspace; a
  * workspace or folder value is ignored here too); a bad entry is skipped with a warning.
@@ -237,8 +246,8 @@ export function untrustedWhy(state: Pick<FolderTrustState, 'editorTrusted' | 'tr
   return state.trust.state === 'changed' ? `changed since you trusted it: ${state.trust.changed.join(', ')}` : 'the folder is not trusted';
 }
 
-/** Settings whose change needs a new agent (provider, model, endpoint, approvals); the thinking level does not. */
-export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'contextWindow', 'embeddingModel', 'playbook.learn', 'roles', 'approvalLevel'].map((key) => `${SECTION}.${key}`);
+/** Settings whose change needs a new agent (provider, model, endpoint, approvals, the sandbox); the thinking level does not. */
+export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'contextWindow', 'embeddingModel', 'playbook.learn', 'roles', 'approvalLevel', 'sandbox.enabled', 'sandbox.network.allow', 'sandbox.write.allow', 'sandbox.mcp'].map((key) => `${SECTION}.${key}`);
 
 /** A bad opendev.* value of the model or its endpoint stops the agent (as it always did) with a pointer to the setting. */
 function blocksTheAgent(p: SettingsProblem): boolean {

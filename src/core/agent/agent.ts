@@ -1,3 +1,4 @@
+import type { CommandSandbox } from '../sandbox/command-sandbox';
 import type { AgentHooks } from '../hooks/agent-hooks';
 import type { HostPorts } from '../host';
 import type { Message } from '../messages';
@@ -219,6 +220,11 @@ export class Agent {
   /** The session's MCP servers; undefined when MCP is off (and for subagents). */
   get mcp(): McpHubApi | undefined {
     return this.config.mcp;
+  }
+
+  /** The OS sandbox the session's commands run in; undefined where the host gave none. */
+  get sandbox(): CommandSandbox | undefined {
+    return this.config.processes?.sandbox;
   }
 
   subagentTypes(): ReadonlyArray<{ name: string; description: string }> {

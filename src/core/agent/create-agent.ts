@@ -44,6 +44,9 @@ import type { ThinkingLevel } from './thinking-level';
 import { createUiRelay } from './ui-relay';
 import { McpHub, type McpHubOptions } from '../mcp/mcp-hub';
 import { withMcpServers } from '../mcp/mcp-prompt';
+import type { SandboxSettings } from '../sandbox/sandbox-settings';
+import { CommandSandbox } from '../sandbox/command-sandbox';
+import { sandboxNotice } from '../sandbox/sandbox-notice';
 
 export interface MainAgentOptions {
   /** The provider per model role; only `action` is required (the others fall back to it). */
@@ -91,6 +94,10 @@ export interface MainAgentOptions {
   projectTrusted?: boolean;
   /** Notices of the host's for the first turn's front end (what an untrusted folder was not allowed to do). */
   notices?: ReadonlyArray<{ text: string; level: 'info' | 'warning' }>;
+  /** The OS sandbox commands run in (settings `sandbox.*`); default: none, commands run as the user (tests, benchmarks). */
+  sandbox?: SandboxSettings;
+  /** Saves a host the user allowed "always" to their `sandbox.network.allow`; absent: it holds for the session. */
+  sandboxHosts?: (host: string) => Promise<void>;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
@@ -138,9 +145,12 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const sessionId = options.sessionId ?? newSessionId();
   const home = options.home ?? resolveOpendevHome();
   const projectTrusted = options.projectTrusted ?? readProjectTrust({ home, workspaceRoot: options.workspaceRoot }).trusted;
+  const scratchDir = join(opendevPaths(options.home ?? resolveOpendevHome()).scratchDir, sessionId);
+  // Commands run in the OS sandbox (looked up now, ready by the first command), told once how they run.
+  const sandbox = options.sandbox && createSessionSandbox(options, { projectTrusted, readableDirs: () => [dirname(scratchDir), ...(services.skillDirs ?? [])], ui: relay.ui });
   const services: SessionServices = {
     sessionId,
-    scratchDir: join(opendevPaths(options.home ?? resolveOpendevHome()).scratchDir, sessionId),
+    scratchDir,
     preCompact: sessionPreCompactHook({ workspaceRoot: options.workspaceRoot, home: options.home, projectTrusted, sessionId, onWarning: (m) => relay.ui.onNotice?.(`Hook: ${m}`, 'warning') }),
     registry,
     workspaceRoot: options.workspaceRoot,
@@ -149,10 +159,15 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     cost: new CostTracker(),
     host: options.host,
     // One process manager per session: the main agent's and its subagents' commands and tasks.
-    processes: new ProcessManager({ home: options.home, ...options.processes }),
+    processes: new ProcessManager({ home: options.home, ...options.processes, ...(sandbox ? { sandbox } : {}) }),
     files: new FileTimeTracker(),
     // Danger and permission rules (OPENDEV_HOME and .opendev/permissions.json), then the level; decisions to audit.jsonl.
-    lifecycle: sessionApprovalGate(registry, () => approvalLevel, { home, workspaceRoot: options.workspaceRoot, projectTrusted }),
+    lifecycle: sessionApprovalGate(registry, () => approvalLevel, {
+      home,
+      workspaceRoot: options.workspaceRoot,
+      projectTrusted,
+      ...(sandbox ? { sandboxed: async () => (await sandbox.status()).state === 'active' } : {}),
+    }),
     hooks: sessionHooks({ ...options, projectTrusted }, sessionId, relay.ui),
   };
   // Undo, after the approval step (only calls that really run are snapshotted); subagents' writes
@@ -304,6 +319,24 @@ function outputEconomy(services: SessionServices, canDelegate: boolean): { shape
   };
 }
 
+/** The session's sandbox; its status is looked up at once, and the user told once when commands run without it. */
+function createSessionSandbox(options: MainAgentOptions, session: { projectTrusted: boolean; readableDirs: () => string[]; ui: UICallback }): CommandSandbox {
+  const sandbox = new CommandSandbox({
+    settings: options.sandbox!,
+    workspaceRoot: options.workspaceRoot,
+    projectTrusted: session.projectTrusted,
+    readableDirs: session.readableDirs,
+    runtimeOptions: options.host?.ripgrepPath ? { ripgrep: options.host.ripgrepPath } : {},
+    ...(options.sandboxHosts ? { rememberHost: options.sandboxHosts } : {}),
+    onWarning: (message) => session.ui.onNotice?.(message, 'warning'),
+  });
+  void sandbox.status().then((status) => {
+    const notice = sandboxNotice(status);
+    if (notice) session.ui.onNotice?.(notice.text, notice.level);
+  }, (err: Error) => session.ui.onNotice?.(`The command sandbox could not be checked: ${err.message}`, 'warning'));
+  return sandbox;
+}
+
 /** The session's MCP servers (none started yet; all of them first when eager). */
 async function sessionMcpHub(options: MainAgentOptions, services: SessionServices, ui: UICallback): Promise<McpHub | undefined> {
   if (options.mcp === false) return undefined;
@@ -316,6 +349,7 @@ async function sessionMcpHub(options: MainAgentOptions, services: SessionService
     onWarning: (message) => ui.onNotice?.(message, 'warning'),
     ui,
     workspaceTrusted: options.projectTrusted ? unchangedSince(options.workspaceRoot, MCP_CONFIG_SOURCES) : () => false,
+    ...(services.processes.sandbox ? { sandbox: services.processes.sandbox } : {}),
     ...options.mcp,
   });
   if (options.mcp?.eager) await hub.startAll();

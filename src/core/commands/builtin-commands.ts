@@ -11,6 +11,7 @@ import { formatCompaction, formatCost, formatSessions, formatTodos } from './for
 import { initCommand } from './init-command';
 import { mcpCommand } from './mcp-command';
 import { skillsCommand } from './skills-command';
+import { sandboxCommand } from './sandbox-command';
 
 const MODES: readonly AgentMode[] = ['normal', 'plan'];
 
@@ -182,9 +183,11 @@ function config(options: BuiltinCommandOptions): SlashCommand {
     summary: 'Show the effective settings and where each one comes from',
     usage: '/config',
     whileRunning: true,
-    async run() {
+    async run(_args, ctx) {
       if (!options.settings) return { output: 'The settings are not known here.', error: 'unavailable' };
-      return ok(formatSettingsReport(await options.settings()));
+      const sandbox = ctx.agent.sandbox && (await ctx.agent.sandbox.status());
+      const where = sandbox ? `\n\nCommands run ${sandbox.state === 'active' ? 'sandboxed' : `unsandboxed (${sandbox.state === 'off' ? 'sandbox.enabled is off' : sandbox.reason})`}; /sandbox shows the policy.` : '';
+      return ok(formatSettingsReport(await options.settings()) + where);
     },
   };
 }
@@ -267,6 +270,7 @@ export function registerBuiltinCommands(registry: SlashCommandRegistry, options:
     compact,
     undo,
     mcpCommand(),
+    sandboxCommand,
     skillsCommand(),
     initCommand,
     exit,

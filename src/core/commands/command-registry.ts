@@ -1,6 +1,7 @@
 // The slash-command registry and its types. `slash-commands.ts` is the entry point other code imports.
 import type { Agent } from '../agent/agent';
 import type { McpHubApi } from '../mcp/mcp-types';
+import type { CommandSandbox } from '../sandbox/command-sandbox';
 import type { SessionRecord, SessionStore } from '../session/session-store';
 import type { UICallback } from '../ui';
 
@@ -11,8 +12,8 @@ export type CommandAgent = Pick<
 > &
   // Optional: a host whose agent cannot compact (/compact) or undo (/undo), or has no skills (/skills), says so.
   Partial<Pick<Agent, 'compact' | 'undo' | 'undoHistory' | 'skills'>> &
-  // The session's MCP servers (/mcp); absent where the agent has none.
-  { mcp?: McpHubApi | undefined };
+  // The session's MCP servers (/mcp) and command sandbox (/sandbox); absent where the agent has none.
+  { mcp?: McpHubApi | undefined; sandbox?: CommandSandbox | undefined };
 
 /** One configured model, for /models. */
 export interface ModelInfo {

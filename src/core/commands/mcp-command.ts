@@ -2,7 +2,7 @@
 // hub; the ones that change the configuration write the settings files, then have the hub re-read them.
 import { resolveOpendevHome } from '../config/opendev-home';
 import { MCP_ADD_USAGE } from '../mcp/mcp-edit-args';
-import { splitQuotedWords } from '../process/shell-words';
+import { splitQuotedWords } from '../mcp/typed-words';
 import { loadMcpConfig } from '../mcp/mcp-config';
 import { mcpConfigFiles, runMcpEdit, type McpEditSubcommand } from '../mcp/mcp-config-edit';
 import { formatServerTable, formatTestResult, formatToolList } from '../mcp/mcp-status-format';

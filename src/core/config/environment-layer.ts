@@ -7,6 +7,8 @@ import { OPTIONAL_ROLES, RoleOverrideSchema } from './role-overrides';
 import type { SettingKey, SettingsLayer } from './settings-values';
 
 export const THINKING_ENV = 'OPENDEV_THINKING';
+/** `sandbox.enabled` for CI and tests: 0/off/false or 1/on/true. */
+export const SANDBOX_ENV = 'OPENDEV_SANDBOX';
 
 /** A variable with a value OpenDev cannot use; the CLI refuses to start, VS Code warns and ignores it. */
 export interface EnvironmentProblem {
@@ -63,6 +65,13 @@ export function environmentLayer(env: NodeJS.ProcessEnv, provider?: ProviderKind
 
   const learn = playbookLearningFromEnv(env);
   if (learn !== undefined) set('playbook.learn', learn, PLAYBOOK_LEARN_ENV);
+
+  const sandbox = text(SANDBOX_ENV)?.toLowerCase();
+  if (sandbox !== undefined) {
+    if (['1', 'on', 'true'].includes(sandbox)) set('sandbox.enabled', true, SANDBOX_ENV);
+    else if (['0', 'off', 'false'].includes(sandbox)) set('sandbox.enabled', false, SANDBOX_ENV);
+    else problems.push({ key: 'sandbox.enabled', variable: SANDBOX_ENV, message: `${SANDBOX_ENV}="${env[SANDBOX_ENV]}" is not one of 0, off, false, 1, on, true` });
+  }
 
   // OPENDEV_<ROLE>_MODEL, optionally OPENDEV_<ROLE>_PROVIDER (whose endpoint variable then applies).
   for (const role of OPTIONAL_ROLES) {

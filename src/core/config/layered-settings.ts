@@ -204,7 +204,21 @@ export function loadLayeredSettings(input: {
 }
 
 /** The keys of VS Code's `opendev.*` section that are agent settings (the user layer in the editor). */
-export const EDITOR_SETTING_KEYS = ['provider', 'model', 'baseUrl', 'contextWindow', 'embeddingModel', 'approvalLevel', 'thinkingLevel', 'playbook.learn', 'roles'] as const;
+export const EDITOR_SETTING_KEYS = [
+  'provider',
+  'model',
+  'baseUrl',
+  'contextWindow',
+  'embeddingModel',
+  'approvalLevel',
+  'thinkingLevel',
+  'playbook.learn',
+  'roles',
+  'sandbox.enabled',
+  'sandbox.network.allow',
+  'sandbox.write.allow',
+  'sandbox.mcp',
+] as const;
 
 /**
  * A layer of VS Code's `opendev.*` values: the user's own (`kind` user, the default) or the workspace's
@@ -224,10 +238,18 @@ export function editorSettingsLayer(
     if (typeof value === 'string') value = value.trim();
     if (value === undefined || value === null || value === '' || (key === 'contextWindow' && value === 0)) continue;
     if (key === 'playbook.learn') raw.playbook = { learn: value };
+    else if (key.startsWith('sandbox.')) setNested(raw, key.split('.'), value);
     else raw[key] = value;
   }
   const parsed = parseSettingsObject(raw, label);
   const scope = kind === 'project' ? ' in the workspace settings' : '';
   for (const key of Object.keys(parsed.values) as Array<keyof LayerValues>) origins[key] = `opendev.${key.startsWith('roles.') ? 'roles' : key}${scope}`;
   return { layer: { kind, label, values: parsed.values, origins }, passthrough: {}, problems: parsed.problems };
+}
+
+/** `sandbox.network.allow` → `{ sandbox: { network: { allow } } }`, the shape a settings.json has. */
+function setNested(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let at = target;
+  for (const part of path.slice(0, -1)) at = (at[part] ??= {}) as Record<string, unknown>;
+  at[path[path.length - 1]!] = value;
 }

@@ -4,11 +4,12 @@
 import { z } from 'zod';
 import { THINKING_LEVELS } from '../agent/thinking-level';
 import { APPROVAL_LEVELS } from '../safety/approval-level';
+import { NETWORK_HOST_ENTRY } from '../sandbox/sandbox-settings';
 import { WEB_SEARCH_PROVIDERS } from '../web/web-settings';
 import { PROVIDER_KINDS, ProviderSettingsSchema } from './provider-settings';
 import { OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from './role-overrides';
 import type { SettingsProblem } from './settings-problem';
-import type { LayerValues, PassthroughSettings } from './settings-values';
+import type { LayerValues, PassthroughSettings, SettingKey } from './settings-values';
 
 /** An entry of `secretEnvVars`: a variable name, or a glob with `*`. */
 export const SECRET_ENV_NAME = /^[A-Za-z_*][A-Za-z0-9_*]*$/;
@@ -18,7 +19,7 @@ const MAX_ITERATIONS_LIMIT = 1000;
 
 const provider = ProviderSettingsSchema.shape;
 
-/** Top-level keys holding one value each (nested ones, `roles` and `playbook`, are handled below). */
+/** Top-level keys holding one value each (nested ones, `roles`, `playbook` and `sandbox`, are handled below). */
 const SCALARS = {
   provider: z.enum(PROVIDER_KINDS),
   model: provider.model,
@@ -34,13 +35,21 @@ const SCALARS = {
   secretPaths: z.array(z.string().trim().min(1)).max(200),
 } as const;
 
+/** `sandbox.*`, written nested in a file (`{ "sandbox": { "network": { "allow": [...] } } }`), each key on its own. */
+const SANDBOX: Partial<Record<SettingKey, z.ZodType>> = {
+  'sandbox.enabled': z.boolean(),
+  'sandbox.network.allow': z.array(NETWORK_HOST_ENTRY).max(500),
+  'sandbox.write.allow': z.array(z.string().trim().min(1)).max(500),
+  'sandbox.mcp': z.boolean(),
+};
+
 const PASSTHROUGH = ['hooks', 'disableAllHooks', 'mcp_servers'] as const;
 /** Accepted and ignored: editors use it to validate the file. */
 const IGNORED = ['$schema'];
 /** Credentials are searched for everywhere except in these, which configure other programs (hook commands, MCP servers). */
 const NOT_SEARCHED_FOR_KEYS = new Set<string>(PASSTHROUGH);
 
-export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [...Object.keys(SCALARS), 'playbook', 'roles', ...PASSTHROUGH, ...IGNORED];
+export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [...Object.keys(SCALARS), 'playbook', 'roles', 'sandbox', ...PASSTHROUGH, ...IGNORED];
 
 /** `apiKey`, `api_key`, `OPENAI_API_KEY`, `anthropicApiKey`, `ANTHROPIC_AUTH_TOKEN`, `secretKey`… */
 const CREDENTIAL_KEY = /api[-_]?key|auth[-_]?token|access[-_]?token|secret[-_]?key/i;
@@ -64,6 +73,8 @@ export function parseSettingsObject(raw: Record<string, unknown>, source: string
       else problems.push(invalid(source, key, parsed.error));
     } else if (key === 'playbook') {
       parsePlaybook(value, source, values, problems);
+    } else if (key === 'sandbox') {
+      parseNested(value, 'sandbox', SANDBOX, source, values, problems);
     } else if (key === 'roles') {
       parseRoles(value, source, values, problems);
     } else if ((PASSTHROUGH as readonly string[]).includes(key)) {
@@ -89,6 +100,26 @@ function parsePlaybook(value: unknown, source: string, values: LayerValues, prob
     const parsed = z.boolean().safeParse(v);
     if (parsed.success) values['playbook.learn'] = parsed.data;
     else problems.push(invalid(source, 'playbook.learn', parsed.error));
+  }
+}
+
+/** An object of nested keys (`sandbox.network.allow`): each leaf validated on its own, unknown ones reported. */
+function parseNested(value: unknown, at: string, schemas: Partial<Record<SettingKey, z.ZodType>>, source: string, values: LayerValues, problems: SettingsProblem[]): void {
+  const known = Object.keys(schemas);
+  if (!isObject(value)) {
+    problems.push({ kind: 'invalid-value', source, key: at, detail: `expected an object with ${known.filter((k) => k.startsWith(`${at}.`)).join(', ')}` });
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue; // a credential removed above
+    const full = `${at}.${key}`;
+    const schema = schemas[full as SettingKey];
+    if (schema) {
+      const parsed = schema.safeParse(v);
+      if (parsed.success) Object.assign(values, { [full]: parsed.data });
+      else problems.push(invalid(source, full, parsed.error));
+    } else if (known.some((k) => k.startsWith(`${full}.`))) parseNested(v, full, schemas, source, values, problems);
+    else problems.push({ kind: 'unknown-key', source, key: full, detail: `known: ${known.join(', ')}` });
   }
 }
 

@@ -1,5 +1,6 @@
 // What /config prints: every effective setting with the layer it came from. Never a secret: the API
 // key is only "set" or "not set", and credentials in an endpoint URL are masked.
+import { DEFAULT_NETWORK_ALLOW } from '../sandbox/sandbox-settings';
 import type { EffectiveSettings } from './merge-settings';
 import type { RoleOverride } from './role-overrides';
 import { SETTING_KEYS, type SettingKey, type SettingSource } from './settings-values';
@@ -26,6 +27,10 @@ const UNSET: Partial<Record<SettingKey, string>> = {
   maxIterations: "the agent's default",
   web_search_provider: 'duckduckgo',
   chromium_path: 'OPENDEV_CHROMIUM, else found on the machine',
+  'sandbox.enabled': 'on',
+  'sandbox.network.allow': `the ${DEFAULT_NETWORK_ALLOW.length} built-in package registries and git hosts`,
+  'sandbox.write.allow': 'none besides the workspace, a private temp folder and the tool caches',
+  'sandbox.mcp': "on: the project's MCP servers run in the sandbox too",
 };
 
 export function settingsReport(effective: EffectiveSettings, extras: ReportExtras): SettingsReport {

@@ -27,6 +27,11 @@ export type SettingValues = {
   secretEnvVars: string[];
   /** More paths no tool may read and every command naming them asks about (`~` allowed), on top of the built-in list; user settings only. */
   secretPaths: string[];
+  /** The OS sandbox of the commands the agent runs (core/sandbox/sandbox-settings.ts); a project may only make it stricter until trusted. */
+  'sandbox.enabled': boolean;
+  'sandbox.network.allow': string[];
+  'sandbox.write.allow': string[];
+  'sandbox.mcp': boolean;
 } & { [K in RoleKey]: RoleOverride };
 
 export type SettingKey = keyof SettingValues;
@@ -49,6 +54,10 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'chromium_path',
   'secretEnvVars',
   'secretPaths',
+  'sandbox.enabled',
+  'sandbox.network.allow',
+  'sandbox.write.allow',
+  'sandbox.mcp',
   ...ROLE_KEYS,
 ];
 

@@ -1,7 +1,9 @@
 // What a project's settings may do before the user trusts the folder: only make things stricter.
 // A cloned repository must not choose where requests (and with them the user's key) go, nor loosen
-// an approval; it may pick a model, lower the approval level or shrink the context window.
+// an approval, nor open the command sandbox; it may pick a model, lower the approval level, shrink
+// the context window, turn the sandbox on or narrow its network list.
 import { APPROVAL_LEVELS, type ApprovalLevel } from '../safety/approval-level';
+import { DEFAULT_NETWORK_ALLOW } from '../sandbox/sandbox-settings';
 import { OPTIONAL_ROLES } from './role-overrides';
 import type { LayerValues, SettingsLayer } from './settings-values';
 
@@ -30,6 +32,20 @@ export function restrictUntrustedLayer(layer: SettingsLayer, below: LayerValues)
   if (values.contextWindow !== undefined && !(below.contextWindow !== undefined && values.contextWindow < below.contextWindow)) {
     drop('contextWindow', `set the context window to ${values.contextWindow} tokens`);
   }
+  if (values['sandbox.enabled'] === false) drop('sandbox.enabled', 'turn the command sandbox off');
+  if (values['sandbox.mcp'] === false) drop('sandbox.mcp', "run the project's MCP servers outside the sandbox");
+  const writable = values['sandbox.write.allow'];
+  // An empty list only takes the user's folders away: stricter, so it applies.
+  if (writable !== undefined && writable.length > 0) drop('sandbox.write.allow', `let commands write to ${writable.join(', ')}`);
+  const hosts = values['sandbox.network.allow'];
+  if (hosts !== undefined) {
+    // The project's list replaces the one below, so it may keep only hosts that one already allows.
+    const allowed = below['sandbox.network.allow'] ?? DEFAULT_NETWORK_ALLOW;
+    const kept = hosts.filter((h) => allowed.some((a) => hostCovers(a, h)));
+    values['sandbox.network.allow'] = kept;
+    const added = hosts.filter((h) => !kept.includes(h));
+    if (added.length > 0) ignored.push({ source: layer.label, key: 'sandbox.network.allow', what: `let commands reach ${added.join(', ')}` });
+  }
   for (const role of OPTIONAL_ROLES) {
     const key = `roles.${role}` as const;
     const override = values[key];
@@ -40,6 +56,22 @@ export function restrictUntrustedLayer(layer: SettingsLayer, below: LayerValues)
     ignored.push({ source: layer.label, key, what });
   }
   return { layer: { ...layer, values }, ignored };
+}
+
+/**
+ * Whether the allow-list entry `allowed` lets through everything `entry` does: the same host, or a
+ * subdomain under `*.domain`, with the same port (none: none). Both are NETWORK_HOST_ENTRY values.
+ */
+function hostCovers(allowed: string, entry: string): boolean {
+  if (allowed === entry) return true;
+  const [allowedHost, allowedPort] = splitPort(allowed);
+  const [host, port] = splitPort(entry);
+  return allowedPort === port && allowedHost.startsWith('*.') && host.endsWith(allowedHost.slice(1));
+}
+
+function splitPort(entry: string): [host: string, port: string | undefined] {
+  const match = /^(.*?)(?::(\d+))?$/.exec(entry);
+  return [match?.[1] ?? entry, match?.[2]];
 }
 
 /** How much a level lets run unasked: manual < semi-auto < auto. */

@@ -9,6 +9,9 @@ import { ErrorCode, McpError, type CallToolResult, type Tool as SdkTool } from '
 import { describeStartFailure, McpCallError, withStderr } from './mcp-call-error';
 import { createTransport, TailBuffer, transportKind, type McpTransportKind } from './mcp-transport';
 import type { McpServerConfig, McpServerState } from './mcp-types';
+import { resolve } from 'node:path';
+import { shellCommand } from '../process/process-group';
+import type { CommandSandbox, SandboxedLaunch } from '../sandbox/command-sandbox';
 
 export type McpServerTool = SdkTool;
 type ConnectionState = Exclude<McpServerState, 'disabled'>;
@@ -40,9 +43,15 @@ export interface McpConnectionOptions {
   onTools?: (tools: readonly McpServerTool[]) => void;
   /** Waits `ms` before a restart (default a timer close() cancels): a test records the schedule instead of sleeping. */
   backoffWait?: (ms: number) => Promise<void>;
+  /** A stdio server the project defines runs in the OS sandbox (the session's, `sandbox.mcp`). */
+  sandbox?: CommandSandbox;
 }
 
 const STDERR_TAIL_CHARS = 2_000;
+
+function quoteWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
 const CLIENT_INFO = { name: 'opendev', version: '0.1.0' };
 
 export class McpConnection {
@@ -65,6 +74,10 @@ export class McpConnection {
   private toolList: McpServerTool[] | undefined;
   private stderr = new TailBuffer(STDERR_TAIL_CHARS);
   private childPid: number | undefined;
+  /** The sandbox's hold on the running server (its network list), released when it starts again or closes. */
+  private launch: SandboxedLaunch | undefined;
+  /** It runs in the OS sandbox. */
+  sandboxed = false;
   private wakeBackoff: (() => void) | undefined;
 
   constructor(private readonly options: McpConnectionOptions) {
@@ -149,6 +162,8 @@ export class McpConnection {
     this.wakeBackoff?.();
     if (this.stateValue !== 'stopped') this.setState('stopped');
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    this.launch?.finish('');
+    this.launch = undefined;
   }
 
   private startOnce(): void {
@@ -174,7 +189,7 @@ export class McpConnection {
     this.attempt = client;
     let transport: Transport | undefined;
     try {
-      transport = createTransport(this.options.config, this.options.cwd, stderr);
+      transport = createTransport(await this.launchConfig(), this.options.cwd, stderr);
       await client.connect(transport, { timeout: this.timeouts.startMs });
       const tools = await listAllTools(client, this.timeouts.startMs);
       if (generation !== this.generation) throw new Superseded();
@@ -195,6 +210,25 @@ export class McpConnection {
       if (superseded) throw new Superseded();
       throw new Error(describeStartFailure(err, stderr.text, this.timeouts.startMs));
     }
+  }
+
+  /**
+   * The entry as it starts: a sandboxed stdio server becomes the shell running the sandbox's
+   * wrapper around its command line (the process tree inside it, as for run_command).
+   */
+  private async launchConfig(): Promise<McpServerConfig> {
+    const config = this.options.config;
+    if (!this.options.sandbox || !('command' in config)) return config;
+    const line = [config.command, ...(config.args ?? [])].map(quoteWord).join(' ');
+    this.launch?.finish('');
+    const launch = await this.options.sandbox.wrap(`exec ${line}`, resolve(this.options.cwd, config.cwd ?? '.'));
+    this.launch = launch;
+    if (!launch) return config;
+    this.sandboxed = true;
+    const shell = shellCommand(launch.line);
+    // stdin is a socket here: bash would take itself for an rsh session and read ~/.bashrc (which
+    // can hang) unless it is nested; SHLVL says it is.
+    return { ...config, command: shell.file, args: shell.args, env: { ...config.env, ...launch.env, SHLVL: '1' } };
   }
 
   /** The connection closed. Ours (close(), a failed start) is expected; anything else is a crash. */

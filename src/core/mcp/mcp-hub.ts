@@ -3,6 +3,7 @@
 // connect. Its tools then join the session's registry as deferred tools, whose schemas reach the
 // model only once discovered. Disabled servers offer nothing; dispose() stops every server. A
 // server the project defines asks the user before its first start (McpTrustGate).
+import type { CommandSandbox } from '../sandbox/command-sandbox';
 import type { ToolRegistry } from '../tools/registry';
 import type { UICallback } from '../ui';
 import { loadMcpConfig, type LoadedMcpConfig } from './mcp-config';
@@ -38,6 +39,8 @@ export interface McpHubOptions {
   workspaceTrusted?: () => boolean;
   /** Nobody can answer (`opendev -p`): a project's servers start only when trusted before (`opendev mcp trust`). */
   unattended?: boolean;
+  /** The session's OS sandbox: the project's stdio servers run inside it when `sandbox.mcp` is on. */
+  sandbox?: CommandSandbox;
 }
 
 /** A server that did not start for search_tools: why, and whether the user's consent was missing. */
@@ -227,6 +230,8 @@ export class McpHub implements McpHubApi {
         timeouts: this.options.timeouts,
         onStateChange: () => this.changed(),
         onTools: (tools) => this.syncTools(name, tools, connection!),
+        // The user's own servers run as they configured them; a repository's are contained.
+        ...(this.options.sandbox?.settings.mcp && entry.source !== 'user' ? { sandbox: this.options.sandbox } : {}),
       });
       if (!this.disposed) this.connections.set(name, connection);
     }

@@ -33,6 +33,8 @@ export interface TaskInfo {
 export interface BackgroundTaskOptions {
   id: string;
   command: string;
+  /** The line the shell runs when it is not `command` itself (the sandbox's wrapper around it). */
+  launch?: string;
   cwd: string;
   env: Record<string, string>;
   outputFile: string;
@@ -145,7 +147,7 @@ export class BackgroundTask {
 
   /** Starts the process; throws when it cannot be spawned. */
   start(): void {
-    const { file, args } = shellCommand(this.options.command);
+    const { file, args } = shellCommand(this.options.launch ?? this.options.command);
     const env = childEnv(this.options.env);
     if (this.options.pty) {
       // node-pty may report the exit before the last output: the shell prints a marker after the

@@ -1,5 +1,6 @@
 import { matchServerPattern } from './server-patterns';
-import { isAssignment, splitTopLevel } from './shell-words';
+import { splitTopLevel } from '../shell/shell-reader';
+import { isAssignment } from '../shell/shell-text';
 
 /**
  * Stages 2 and 3 of run_command (appendix E): what is changed before a command runs, and whether it

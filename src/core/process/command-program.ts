@@ -1,4 +1,4 @@
-import { commandName, isAssignment } from './shell-words';
+import { commandName, isAssignment } from '../shell/shell-text';
 
 /** Words that start a simple command without being its program (the splitter drops most; the danger gate sees raw words). */
 const PREFIX_WORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time', 'command', 'builtin', 'exec', 'nohup', 'setsid']);

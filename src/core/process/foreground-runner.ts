@@ -9,6 +9,8 @@ export type ForegroundStatus = 'exited' | 'idle_timeout' | 'timeout' | 'aborted'
 
 export interface ForegroundRequest {
   command: string;
+  /** The line the shell runs when it is not `command` itself (the sandbox's wrapper around it). */
+  launch?: string;
   cwd: string;
   /** Added to the inherited environment (which has no secret variables: see child-env.ts). */
   env: Record<string, string>;
@@ -65,7 +67,7 @@ export function runForeground(req: ForegroundRequest): Promise<ForegroundOutcome
     let absoluteTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
 
-    const { file, args } = shellCommand(req.command);
+    const { file, args } = shellCommand(req.launch ?? req.command);
     const child = spawn(file, args, {
       cwd: req.cwd,
       env: childEnv(req.env),

@@ -8,6 +8,7 @@ import { BackgroundTask, type TaskInfo } from './background-task';
 import { runForeground, type ForegroundOutcome } from './foreground-runner';
 import { signalGroup, groupAlive, untrackGroup } from './process-group';
 import { loadPty, type PtyModule } from './pty-loader';
+import type { CommandSandbox } from '../sandbox/command-sandbox';
 
 /** Every limit of run_command and the background tasks (appendix E and I); tests shorten them. */
 export interface ProcessLimits {
@@ -61,6 +62,8 @@ export interface ProcessManagerOptions {
   usePty?: boolean;
   /** More places to load node-pty from (VS Code's own copy). */
   ptyPaths?: readonly string[];
+  /** The OS sandbox the session's commands run in (run_command wraps them); absent: they run as the user. */
+  sandbox?: CommandSandbox;
 }
 
 export type TaskListener = (info: TaskInfo) => void;
@@ -98,8 +101,15 @@ export class ProcessManager {
     return pty ? { mode: 'pty' } : { mode: 'pipe', reason: this.ptyError ?? 'disabled' };
   }
 
+  /** The sandbox of the session's commands, if it has one. */
+  get sandbox(): CommandSandbox | undefined {
+    return this.options.sandbox;
+  }
+
   async runForeground(req: {
     command: string;
+    /** What the shell runs instead of `command` (the sandbox's wrapper). */
+    launch?: string;
     cwd: string;
     env: Record<string, string>;
     /** Overrides the absolute limit (capped at maxAbsoluteMs); the idle limit grows with it. */
@@ -114,6 +124,7 @@ export class ProcessManager {
     let pid: number | undefined;
     const outcome = await runForeground({
       command: req.command,
+      ...(req.launch ? { launch: req.launch } : {}),
       cwd: req.cwd,
       env: req.env,
       idleMs,
@@ -138,6 +149,8 @@ export class ProcessManager {
   /** Starts a background task; its terminal view (if any) is made once the id is known. */
   startBackground(req: {
     command: string;
+    /** What the shell runs instead of `command` (the sandbox's wrapper). */
+    launch?: string;
     cwd: string;
     env: Record<string, string>;
     promotedBy?: string;
@@ -153,6 +166,7 @@ export class ProcessManager {
     const task = new BackgroundTask({
       id,
       command: req.command,
+      ...(req.launch ? { launch: req.launch } : {}),
       cwd: req.cwd,
       env: req.env,
       outputFile: join(this.tasksDir, `${id}.log`),
@@ -239,6 +253,7 @@ export class ProcessManager {
     if (this.disposed) return;
     this.disposed = true;
     for (const task of this.tasks.values()) task.killNow(this.limits.stopGraceMs);
+    this.options.sandbox?.dispose();
     for (const pid of [...this.foreground, ...this.strays]) {
       if (!groupAlive(pid)) {
         untrackGroup(pid);

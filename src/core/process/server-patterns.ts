@@ -1,4 +1,5 @@
-import { isAssignment, splitTopLevel } from './shell-words';
+import { splitTopLevel } from '../shell/shell-reader';
+import { isAssignment } from '../shell/shell-text';
 
 /**
  * Stage 3 of run_command (appendix E): commands that start a server never end by themselves, so they

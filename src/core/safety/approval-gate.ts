@@ -17,12 +17,15 @@ import { judgeCall } from './call-judge';
 import type { Judgement } from './judgement';
 import { mustAskOf } from './must-ask';
 import { PermissionStore } from './permission-store';
+import { serverOutsideSandbox } from '../sandbox/outside-sandbox';
 
 export interface ApprovalGateOptions {
   /** The workspace's rules and where "Always allow" is saved; default: built-in rules, remembered for the session only. */
   permissions?: PermissionStore;
   /** Where every decision is appended; default: none. */
   audit?: AuditLog;
+  /** Whether commands run in the OS sandbox now (core/sandbox); default: they do not. */
+  sandboxed?: () => Promise<boolean>;
 }
 
 type Before = { proceed: true; call: ReviewedToolCall } | { proceed: false; result: ToolResult };
@@ -67,10 +70,12 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
         loadWarningsShown = true;
         permissions.warnings.forEach(warn);
       }
+      // A server runs outside the sandbox (it must be reachable): judged by its text, as without one.
+      const sandboxed = call.name === 'run_command' && (await options.sandboxed?.()) === true && !(typeof args.command === 'string' && serverOutsideSandbox(args.command));
       const judge = (a: Record<string, unknown>) =>
         judgeCall(
           { name: call.name, args: a, fileTool: tool.category === 'file', autoApproveEdits: ctx.mode.autoApproveEdits },
-          { rules: permissions.rules(), level: level(), workspaceRoot: ctx.workspaceRoot, ...(ctx.readableDirs ? { readableDirs: ctx.readableDirs } : {}) },
+          { rules: permissions.rules(), level: level(), workspaceRoot: ctx.workspaceRoot, sandboxed, ...(ctx.readableDirs ? { readableDirs: ctx.readableDirs } : {}) },
         );
       const audit = (entry: Omit<AuditEntry, 'time' | 'tool' | 'level' | 'summary'>, a: Record<string, unknown>) => {
         const line: AuditEntry = { time: new Date().toISOString(), tool: call.name, summary: summaryOf(a), level: level(), ...entry };
@@ -104,7 +109,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
           audit({ action: 'deny', decidedBy: 'unattended', ...facts(judgement) }, current);
           return refuse('permission', 'unattended', call.name, { ...judgement, reason: judgement.reason ?? `the approval level is ${level()}` });
         }
-        const request = await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx);
+        const request = await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx, sandboxed);
         const decision = await askInTurn(() => ctx.ui.requestApproval!(request, ctx.signal));
         asked = true;
         switch (decision.action) {
@@ -164,10 +169,15 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
  * The gate of a session: the workspace's permission files (problems reported on the first call)
  * and the project's audit log under `OPENDEV_HOME/projects/<project>/audit.jsonl`.
  */
-export function sessionApprovalGate(registry: ToolRegistry, level: () => ApprovalLevel, where: { home: string; workspaceRoot: string; projectTrusted?: boolean }): ApprovalGate {
+export function sessionApprovalGate(
+  registry: ToolRegistry,
+  level: () => ApprovalLevel,
+  where: { home: string; workspaceRoot: string; projectTrusted?: boolean; sandboxed?: () => Promise<boolean> },
+): ApprovalGate {
   return approvalGate(registry, level, {
     permissions: PermissionStore.load(where),
     audit: new AuditLog(auditLogFile(where.home, where.workspaceRoot)),
+    ...(where.sandboxed ? { sandboxed: where.sandboxed } : {}),
   });
 }
 
@@ -183,13 +193,16 @@ function refuse(kind: 'permission' | 'rejected', section: string, tool: string, 
   return { proceed: false, result: toolFailure(kind, text) };
 }
 
-async function describe(toolName: string, args: Record<string, unknown>, rawArgs: string, judgement: Judgement, ctx: ToolExecutionContext): Promise<ApprovalRequest> {
+async function describe(toolName: string, args: Record<string, unknown>, rawArgs: string, judgement: Judgement, ctx: ToolExecutionContext, sandboxed: boolean): Promise<ApprovalRequest> {
   const command = toolName === 'run_command' && typeof args.command === 'string' ? args.command : undefined;
   const target = typeof args.file_path === 'string' ? args.file_path : undefined;
   const title = command !== undefined ? `Run \`${command}\`?` : target ? `${toolName} ${target}?` : `Allow ${toolName}?`;
   const why = judgement.reason ? ` (${judgement.reason})` : '';
   const request: ApprovalRequest = { kind: 'tool', toolName, title: `${title}${why}`, args: rawArgs };
-  if (command !== undefined) request.command = command;
+  if (command !== undefined) {
+    request.command = command;
+    request.sandbox = sandboxed && args.sandbox !== false ? 'inside' : 'outside';
+  }
   const mustAsk = mustAskOf(judgement);
   if (mustAsk) request.mustAsk = mustAsk;
   if (toolName === 'edit_file') {

@@ -19,7 +19,14 @@ export interface CallFacts {
  * asks), other tools by rules on their JSON arguments, then the level.
  */
 export function judgeCall(call: CallFacts, ctx: JudgeContext): Judgement {
-  if (call.name === 'run_command' && typeof call.args.command === 'string') return judgeCommand(call.args.command, ctx);
+  if (call.name === 'run_command' && typeof call.args.command === 'string') {
+    if (call.args.sandbox !== false) return judgeCommand(call.args.command, ctx);
+    // Outside the sandbox on purpose: judged as if there were none, and a person decides, at every level.
+    const judgement = judgeCommand(call.args.command, { ...ctx, sandboxed: false });
+    if (judgement.action === 'deny') return judgement;
+    const reason = 'it asks to run outside the sandbox (sandbox: false), with your access to every file and host';
+    return { ...judgement, action: 'ask', decidedBy: 'boundary', boundaryKind: 'unsandboxed', reason, askAlways: true };
+  }
   const path = call.fileTool && typeof call.args.file_path === 'string' ? call.args.file_path : undefined;
   const subject = path !== undefined ? pathSubject(call.name, path, ctx.workspaceRoot) : { tool: call.name, exact: [JSON.stringify(call.args)], loose: [] };
   const rule = ctx.rules.find((r) => r.type !== 'danger' && ruleMatches(r, subject));

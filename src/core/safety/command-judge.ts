@@ -1,7 +1,7 @@
-import { checkDanger } from '../process/danger-gate';
+import { isAbsolute, resolve } from 'node:path';
+import { checkScriptDanger } from '../process/danger-gate';
 import { programOf } from '../process/command-program';
-import type { CommandPart, SplitCommand } from './command-part';
-import { splitCommand } from './command-split';
+import { outputWrites, partCwd, splitCommand, type CommandPart, type SplitCommand } from './command-part';
 import { ruleRef, type JudgeContext, type Judgement, type PartVerdict } from './judgement';
 import { ruleMatches, type PermissionRule, type RuleSubject } from './permission-rule';
 import { isKnownSafePart } from './safe-commands';
@@ -22,11 +22,18 @@ export function judgeCommand(command: string, ctx: JudgeContext): Judgement {
   const split = splitCommand(command);
   const danger = dangerOf(command, split, ctx);
   if (danger) return danger;
+  // Each word may be a path to look up (links, secret locations): past this, judging one by one is not bounded.
+  const words = split.parts.reduce((n, p) => n + p.words.length + p.redirects.length, 0);
+  if (words > MAX_JUDGED_WORDS) {
+    const reason = `the line has ${split.parts.length} commands with ${words} words, too many to judge one by one`;
+    return { action: 'ask', decidedBy: 'rule', rule: { id: 'default:hidden-command', source: 'default' }, reason, parts: [], askAlways: true };
+  }
   const parts = split.parts.map((part) => judgePart(part, split, ctx));
   const denied = parts.find((v) => v.action === 'deny');
   if (denied) return verdictOf('deny', denied, parts);
 
-  const hidden = split.risky ?? split.deceptive ?? (split.parseError ? `the line cannot be read reliably: ${split.parseError}` : undefined);
+  // In the sandbox a line that cannot be read is contained like any other.
+  const hidden = ctx.sandboxed && ctx.level !== 'manual' ? undefined : split.risky ?? split.deceptive ?? (split.parseError ? `the line cannot be read reliably: ${split.parseError}` : undefined);
   if (hidden) return { action: 'ask', decidedBy: 'rule', rule: { id: 'default:hidden-command', source: 'default' }, reason: hidden, parts, askAlways: true };
 
   const asking = [...parts].filter((v) => v.action === 'ask').sort((a, b) => ASK_WEIGHT[b.decidedBy] + (b.reason ? 1 : 0) - (ASK_WEIGHT[a.decidedBy] + (a.reason ? 1 : 0)))[0];
@@ -37,6 +44,7 @@ export function judgeCommand(command: string, ctx: JudgeContext): Judgement {
 }
 
 const ASK_WEIGHT: Record<PartVerdict['decidedBy'], number> = { boundary: 6, danger: 6, rule: 4, level: 0 };
+const MAX_JUDGED_WORDS = 4000;
 
 function verdictOf(action: Judgement['action'], v: PartVerdict, parts: PartVerdict[]): Judgement {
   const out: Judgement = { action, decidedBy: v.decidedBy, parts };
@@ -47,11 +55,10 @@ function verdictOf(action: Judgement['action'], v: PartVerdict, parts: PartVerdi
   return out;
 }
 
-/** The built-in danger rules (on the line and on every decoded part), then danger rules from permission files. */
+/** The built-in danger rules (on the line as read: every simple command, decoded), then danger rules from permission files. */
 function dangerOf(command: string, split: SplitCommand, ctx: JudgeContext): Judgement | undefined {
-  const verdicts = [checkDanger(command, { cwd: ctx.workspaceRoot, home: ctx.home }), ...split.parts.map((p) => checkDanger(quoteWords(p.words), { home: ctx.home }))];
-  const blocked = verdicts.find((v) => v.blocked);
-  if (blocked) return { action: 'deny', decidedBy: 'danger', rule: { id: `danger:${blocked.rule}`, source: 'default' }, reason: blocked.reason ?? 'a dangerous command' };
+  const blocked = checkScriptDanger(split.script, { cwd: ctx.workspaceRoot, ...(ctx.home ? { home: ctx.home } : {}) });
+  if (blocked.blocked) return { action: 'deny', decidedBy: 'danger', rule: { id: `danger:${blocked.rule}`, source: 'default' }, reason: blocked.reason ?? 'a dangerous command' };
   const lineSubject: RuleSubject = { tool: 'run_command', exact: [command], loose: [] };
   for (const rule of ctx.rules) {
     if (rule.type !== 'danger') continue;
@@ -68,21 +75,35 @@ function judgePart(part: CommandPart, split: SplitCommand, ctx: JudgeContext): P
   const rule = ctx.rules.find((r) => r.type !== 'danger' && ruleMatches(r, subject));
   const verdict = rule ? ruleVerdict(part, rule) : levelVerdict(part, split, ctx);
   if (verdict.action !== 'deny') {
+    // The sandbox hides the secret locations and keeps writes in the workspace: only protected
+    // configuration inside it (git's internals, which commits need writable) still asks.
+    const contained = ctx.sandboxed === true && ctx.level !== 'manual';
     // A secret location asks at every level, and no allow rule covers it.
-    const secret = secretConcern(part, ctx);
+    const secret = contained ? undefined : secretConcern(part, ctx);
     if (secret) return { part, action: 'ask', decidedBy: 'boundary', reason: secret, boundaryKind: 'secret', ...(rule ? { rule } : {}) };
     // The boundary is the reason worth telling, even when the part asks anyway.
     // Protected first: with several targets, the one no flag may approve is the one to tell.
-    const concerns = part.writes.map((w) => checkBoundary(w.target, { workspaceRoot: ctx.workspaceRoot, home: ctx.home, cwdUnknown: part.afterCd }));
-    const concern = concerns.find((c) => c?.kind === 'protected') ?? concerns.find(Boolean);
+    const cwd = partCwd(part, ctx.workspaceRoot, ctx.home);
+    const where = (target: string) => (cwd && cwd !== ctx.workspaceRoot && !isAbsolute(target) && !/^[~$]/.test(target) ? resolve(cwd, target) : target);
+    const concerns = part.writes.map((w) => checkBoundary(where(w.via === 'program' ? globFolder(w.target) : w.target), { workspaceRoot: ctx.workspaceRoot, home: ctx.home, cwdUnknown: cwd === undefined }));
+    const concern = concerns.find((c) => c?.kind === 'protected') ?? (contained ? undefined : concerns.find(Boolean));
     if (concern) return { part, action: 'ask', decidedBy: 'boundary', reason: concern.reason, boundaryKind: concern.kind, ...(rule ? { rule } : {}) };
   }
   return verdict;
 }
 
+/** What a program's glob operand can reach: the folder before its first wildcard (`build/*.o` → `build`, `*.txt` → `.`). */
+function globFolder(target: string): string {
+  const wild = target.search(/[*?[]/);
+  if (wild === -1 || /[$`]/.test(target) || /(?:^|\/)\.\.(?:\/|$)/.test(target)) return target;
+  const slash = target.lastIndexOf('/', wild);
+  return slash === -1 ? '.' : target.slice(0, slash) || '/';
+}
+
 function ruleVerdict(part: CommandPart, rule: PermissionRule): PartVerdict {
-  if (rule.action === 'allow' && part.writes.length > 0 && !rule.redirects) {
-    return { part, action: 'ask', decidedBy: 'rule', rule, reason: `it writes to \`${part.writes[0]!.target}\`, which the rule ${rule.id} does not cover` };
+  const written = outputWrites(part);
+  if (rule.action === 'allow' && written.length > 0 && !rule.redirects) {
+    return { part, action: 'ask', decidedBy: 'rule', rule, reason: `it writes to \`${written[0]!.target}\`, which the rule ${rule.id} does not cover` };
   }
   const reason = rule.action === 'ask' ? `\`${part.text}\` matches ${rule.id}` : undefined;
   return { part, action: rule.action, decidedBy: 'rule', rule, ...(reason ? { reason } : {}) };
@@ -91,8 +112,11 @@ function ruleVerdict(part: CommandPart, rule: PermissionRule): PartVerdict {
 /** Without a rule: Manual asks; Semi-Auto runs known read-only commands; Auto runs the rest of what is plain. */
 function levelVerdict(part: CommandPart, split: SplitCommand, ctx: JudgeContext): PartVerdict {
   if (ctx.level === 'manual') return { part, action: 'ask', decidedBy: 'level' };
-  const feature = part.writes.length > 0
-    ? `it writes to \`${part.writes[0]!.target}\``
+  // Inside the sandbox a command cannot reach past the workspace: the level has nothing to ask.
+  if (ctx.sandboxed) return { part, action: 'allow', decidedBy: 'level' };
+  const written = outputWrites(part);
+  const feature = written.length > 0
+    ? `it writes to \`${written[0]!.target}\``
     : split.substitution
       ? 'it runs nested commands ($(…), backticks or process substitution)'
       : split.multiline
@@ -113,10 +137,5 @@ export function subjectOf(part: CommandPart): RuleSubject {
   const bare = [name, ...args].join(' ').trim();
   const exact = part.written === part.text ? [part.text] : [part.text, part.written];
   if (!assignments && !exact.includes(bare)) exact.push(bare);
-  return { tool: 'run_command', exact, loose: [bare, part.words.join(' ')] };
-}
-
-/** Words back into a line the danger gate reads the same way (after quotes and `$'…'` escapes were decoded). */
-function quoteWords(words: readonly string[]): string {
-  return words.map((w) => (/^[\w@%+=:,./~-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return { tool: 'run_command', exact, loose: [bare, part.words.join(' ')], part };
 }

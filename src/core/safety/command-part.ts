@@ -1,19 +1,27 @@
-import { programOf } from '../process/command-program';
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import type { ShellCommand, ShellScript } from '../shell/shell-model';
+import { readShell } from '../shell/shell-reader';
+import { commandWrites } from './command-writes';
+import { expandHomeVariable } from './workspace-boundary';
 
-/* What the command splitter finds: the simple commands of a line, the program each runs, the files it writes. */
+/* The parts of a command line as the approval step judges them: each simple command, the program it runs, the files it writes. */
 
 export interface Redirect {
   op: string;
   target: string;
 }
 
-/** A file a command writes: a redirection (`>`, `>>`, `&>`…), a `tee` operand, `find -fprint`. */
+/**
+ * A file a command writes: a redirection (`>`, `>>`, `&>`…), a `tee` operand, `find -fprint`, or a
+ * target of the program itself (`cp`'s destination, `sed -i`'s files, `rm`'s operands, `tar -x`'s folder).
+ */
 export interface FileWrite {
   target: string;
-  via: 'redirect' | 'tee' | 'find';
+  via: 'redirect' | 'tee' | 'find' | 'program';
 }
 
-export type PartOrigin = 'command' | 'substitution' | 'subshell' | 'script' | 'exec';
+export type PartOrigin = ShellCommand['origin'];
 
 export interface CommandPart {
   /** As written (trimmed), without the substitutions inside it and without leading keywords (`do`, `then`…). */
@@ -27,6 +35,12 @@ export interface CommandPart {
   origin: PartOrigin;
   /** Text after `cd`/`pushd` on the same line: relative paths no longer resolve against the workspace. */
   afterCd: boolean;
+  /** The folders changed to before it, as written (`null`: one cannot be known); see partCwd. */
+  cd?: readonly string[] | null;
+  /** A pipe feeds its standard input. */
+  piped: boolean;
+  /** Literal text it reads on standard input (a here-document, or an `echo` piped into it). */
+  stdinText?: string;
 }
 
 export interface SplitCommand {
@@ -39,25 +53,56 @@ export interface SplitCommand {
   deceptive?: string;
   /** A form that can run code unseen (`${var@P}`, `${!var}`, escapes in `${var=…}`, `<<<$(…)`, zsh `=(…)`, glob qualifiers). */
   risky?: string;
-  /** Unbalanced quotes or parentheses, an operator with nothing before or after it. */
+  /** Unbalanced quotes or parentheses, an operator with nothing before or after it, a line that could not be read in time. */
   parseError?: string;
+  /** Over the length limit: nothing was read (the danger step refuses it). */
+  tooLong?: string;
+  /** What the reader made of the line (the danger rules read it). */
+  script: ShellScript;
 }
 
-const DEV_SINKS = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
+/**
+ * Splits a shell command line into the simple commands it runs (core/shell reads it), so each one
+ * is judged on its own and an allowed first command never carries a denied one along.
+ */
+export function splitCommand(command: string): SplitCommand {
+  const script = readShell(command);
+  const parts = script.commands.map((c): CommandPart => {
+    const part: CommandPart = {
+      text: c.text,
+      written: c.written,
+      words: c.words,
+      redirects: c.redirects.map((r) => ({ op: r.op, target: r.target })),
+      writes: commandWrites(c.words, c.redirects),
+      origin: c.origin,
+      afterCd: c.cd !== undefined,
+      piped: c.pipe !== undefined && c.pipe.stage > 0,
+    };
+    if (c.cd !== undefined) part.cd = c.cd;
+    if (c.stdinText !== undefined) part.stdinText = c.stdinText;
+    return part;
+  });
+  const split: SplitCommand = { parts, substitution: script.substitution, multiline: script.multiline, script };
+  if (script.deceptive) split.deceptive = script.deceptive;
+  if (script.risky) split.risky = script.risky;
+  if (script.parseError) split.parseError = script.parseError;
+  if (script.tooLong) split.tooLong = script.tooLong.reason;
+  return split;
+}
 
-/** The files a part writes: redirections (not descriptor copies or /dev/null), `tee` operands, `find -fprint` targets. */
-export function fileWrites(part: CommandPart): FileWrite[] {
-  const writes: FileWrite[] = [];
-  for (const r of part.redirects) {
-    if (!r.op.includes('>') || r.target.startsWith('&') || DEV_SINKS.test(r.target)) continue;
-    writes.push({ target: r.target, via: 'redirect' });
+/** Writes that need approving by themselves (redirections, `tee`, `-fprint`), as opposed to what a program does with its operands. */
+export function outputWrites(part: CommandPart): FileWrite[] {
+  return part.writes.filter((w) => w.via !== 'program');
+}
+
+/** The folder a part runs in: the workspace, or where its `cd`s lead; undefined when that cannot be known. */
+export function partCwd(part: Pick<CommandPart, 'cd'>, workspaceRoot: string, home = homedir()): string | undefined {
+  if (part.cd === null) return undefined;
+  let cwd = workspaceRoot;
+  for (const target of part.cd ?? []) {
+    const path = expandHomeVariable(target, home);
+    if (path.startsWith('$')) return undefined;
+    cwd = isAbsolute(path) ? path : resolve(cwd, path);
   }
-  const { name, args } = programOf(part.words);
-  if (name === 'tee') for (const a of args) if (!a.startsWith('-') && !DEV_SINKS.test(a)) writes.push({ target: a, via: 'tee' });
-  if (name === 'find') {
-    args.forEach((a, j) => {
-      if (/^-(?:fprint0?|fprintf|fls)$/.test(a) && args[j + 1] !== undefined) writes.push({ target: args[j + 1]!, via: 'find' });
-    });
-  }
-  return writes;
+  return cwd;
 }

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import type { CommandPart } from './command-part';
+import { partCwd, type CommandPart } from './command-part';
 import { SecretLocations } from './secret-locations';
 import { expandHomeVariable } from './workspace-boundary';
 
@@ -20,7 +20,9 @@ export interface SecretWordContext {
 export function secretConcern(part: CommandPart, ctx: SecretWordContext): string | undefined {
   const secrets = new SecretLocations({ workspace: ctx.workspaceRoot, ...(ctx.readableDirs ? { allow: ctx.readableDirs } : {}), ...(ctx.home ? { home: ctx.home } : {}) });
   const home = ctx.home ?? homedir();
-  const named = (word: string) => candidates(word).some((c) => namesSecret(c, secrets, home, ctx.workspaceRoot, part.afterCd));
+  // Relative paths resolve where the part runs (after `cd ~/.ssh`, `id_rsa` is the key); not at all where that is unknown.
+  const cwd = partCwd(part, ctx.workspaceRoot, home);
+  const named = (word: string) => candidates(word).some((c) => namesSecret(c, secrets, home, cwd));
   const word = part.words.find(named);
   if (word !== undefined) return `reads ${word}, a secret location`;
   // A here-document or here-string is text, not a file.
@@ -35,13 +37,13 @@ function candidates(word: string): string[] {
   return eq > 0 ? [word, word.slice(eq + 1)] : [word];
 }
 
-function namesSecret(word: string, secrets: SecretLocations, home: string, workspaceRoot: string, afterCd: boolean): boolean {
+function namesSecret(word: string, secrets: SecretLocations, home: string, cwd: string | undefined): boolean {
   if (word === '') return false;
   let path = expandHomeVariable(word, home);
-  if (!afterCd) path = path.replace(/^(?:\$PWD|\$\{PWD\})(?=\/|$)/, workspaceRoot);
+  if (cwd !== undefined) path = path.replace(/^(?:\$PWD|\$\{PWD\})(?=\/|$)/, cwd);
   // Another variable could hold anything: read it as a wildcard.
   path = path.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[$!#?*@0-9]/g, '*');
-  if (!isAbsolute(path) && afterCd) return false;
-  const absolute = resolve(workspaceRoot, path);
+  if (!isAbsolute(path) && cwd === undefined) return false;
+  const absolute = resolve(cwd ?? '/', path);
   return /[*?[]/.test(path) ? secrets.locateGlob(absolute) !== undefined : secrets.locate(absolute) !== undefined;
 }

@@ -1,3 +1,5 @@
+import type { CommandPart } from './command-part';
+import { inlineCodeDeletes, isForcePush, runsUnseenProgram } from './command-checks';
 import type { PermissionRule } from './permission-rule';
 
 /**
@@ -20,6 +22,8 @@ export const RECURSIVE_DELETE_PRIORITY = 40;
 const GIT = String.raw`^git(?:\s+(?:-C\s+\S+|-c\s*\S+|--[\w-]+(?:=\S+)?))*\s+`;
 
 const caution = (id: string, pattern: string, priority = CAUTION_PRIORITY): PermissionRule => ({ id: `default:${id}`, type: 'pattern', tool: 'run_command', pattern, action: 'ask', priority, source: 'default' });
+/** A caution rule that checks the parsed command (the pattern only describes it). */
+const check = (id: string, describes: string, test: (part: CommandPart) => boolean): PermissionRule => ({ ...caution(id, describes), test });
 
 /** Programs that write, move or delete the paths they are given (or run code that may). */
 const WRITERS = 'cp|mv|ln|install|rsync|touch|chmod|chown|chgrp|truncate|rm|rmdir|mkdir|unlink|shred|dd|sed|perl|patch|tar|unzip|curl|wget|python3?|node|ruby';
@@ -30,7 +34,10 @@ const GIT_CONFIG_READ = String.raw`(?!\s*(?:(?:--(?:local|global|system|worktree
 
 export const DEFAULT_CAUTION_RULES: readonly PermissionRule[] = [
   caution('git-discard', `/${GIT}(?:reset|clean|rm|restore|checkout\\s+(?:-f\\b|--force\\b|--\\s|\\.$))/`),
-  caution('git-force-push', `/${GIT}push\\b.*\\s(?:-f|--force|--force-with-lease|--mirror|--delete|-d)(?:\\s|=|$)/`),
+  check('git-force-push', 'git push --force|--force-with-lease|--force-if-includes|--mirror|--delete|-d|--prune|+ref|:ref', (p) => isForcePush(p.words)),
+  // The program comes from a pipe whose text the line does not show (a download or decoded blob is refused outright).
+  check('pipe-to-interpreter', '… | sh, … | python3 (a program read from a pipe)', runsUnseenProgram),
+  check('inline-code-delete', 'python3 -c / node -e / perl -e … code that deletes files', inlineCodeDeletes),
   caution('git-delete-branch', `/${GIT}(?:branch\\s+(?:.*\\s)?-D\\b|stash\\s+(?:drop|clear)\\b|reflog\\s+expire\\b|gc\\s+.*--prune=now)/`),
   caution('network-pipe', String.raw`/^(?:nc|ncat|netcat|socat|telnet)(?:\s|$)/`),
   // Below the users' own rules (50 by default): their `rm` rule, allow or deny, decides first.

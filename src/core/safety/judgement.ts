@@ -39,6 +39,12 @@ export interface JudgeContext {
   home?: string;
   /** The session's own readable folders (scratch, skills): a command may name them although they sit in the OpenDev home. */
   readableDirs?: readonly string[];
+  /**
+   * Commands run in the OS sandbox (core/sandbox): what it contains anyway (writes outside the
+   * workspace, secret reads, lines that cannot be read) no longer asks at Semi-Auto; rules that ask
+   * (caution, protected configuration) and danger rules still do.
+   */
+  sandboxed?: boolean;
 }
 
 export function ruleRef(rule: PermissionRule): { id: string; source: RuleSource } {

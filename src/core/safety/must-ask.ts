@@ -7,7 +7,7 @@ import type { Judgement, PartVerdict } from './judgement';
  * configuration (git internals, the agent's and the editor's settings, MCP servers), a caution rule
  * (force push, git reset, recursive delete…), a line whose meaning is hidden, a secret location.
  */
-export type MustAskKind = 'outside-workspace' | 'protected' | 'caution' | 'hidden' | 'secret';
+export type MustAskKind = 'outside-workspace' | 'protected' | 'caution' | 'hidden' | 'secret' | 'unsandboxed';
 
 export interface MustAskReason {
   kind: MustAskKind;
@@ -20,7 +20,7 @@ export interface MustAsk extends MustAskReason {
   all: MustAskReason[];
 }
 
-const STRICTNESS: Record<MustAskKind, number> = { secret: 4, protected: 4, hidden: 2, caution: 1, 'outside-workspace': 1 };
+const STRICTNESS: Record<MustAskKind, number> = { secret: 4, protected: 4, unsandboxed: 3, hidden: 2, caution: 1, 'outside-workspace': 1 };
 
 const HIDDEN_RULE = 'default:hidden-command';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CommandPart } from './command-part';
 
 /**
  * Permission rules (§2.4.1). Four kinds:
@@ -32,6 +33,11 @@ export interface PermissionRule {
   redirects?: boolean;
   /** Only in this workspace (rules remembered from "Always allow" carry it). */
   workspace?: string;
+  /**
+   * Built-in rules only (never read from a file): a check on the simple command as the shell reader
+   * parsed it, instead of the pattern (which then only describes the rule).
+   */
+  test?: (part: CommandPart) => boolean;
 }
 
 /** What a rule is matched against. */
@@ -43,6 +49,8 @@ export interface RuleSubject {
   loose: readonly string[];
   /** File tools: `*` stops at `/` (use `**` to cross folders). */
   paths?: boolean;
+  /** run_command: the simple command itself, for rules that check its words (`test`). */
+  part?: CommandPart;
 }
 
 const REGEX = /^\/(.+)\/([gimsuy]*)$/;
@@ -97,6 +105,7 @@ export function ruleFromEntry(entry: RuleEntry, source: RuleSource): PermissionR
 
 export function ruleMatches(rule: PermissionRule, subject: RuleSubject): boolean {
   if (!compileGlob(rule.tool, false, false).test(subject.tool)) return false;
+  if (rule.test) return subject.part !== undefined && rule.test(subject.part);
   if (rule.pattern === undefined) return true;
   const strict = rule.action === 'allow';
   const texts = strict ? subject.exact : [...subject.exact, ...subject.loose];

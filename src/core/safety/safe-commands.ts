@@ -1,6 +1,6 @@
 import { programOf } from '../process/command-program';
 import type { CommandPart } from './command-part';
-import { splitCommand } from './command-split';
+import { splitCommand } from './command-part';
 
 /**
  * Commands that only read, which Semi-Auto runs without asking (the list follows Codex's

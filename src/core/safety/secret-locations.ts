@@ -128,6 +128,11 @@ export class SecretLocations {
     return [...found];
   }
 
+  /** Every location as written and where it really leads (the OpenDev home included: `allow` re-opens its session folders), for a sandbox to hide. */
+  paths(): string[] {
+    return [...new Set([...this.roots, ...this.real()].map((r) => r.path))];
+  }
+
   /** Globs (from any folder) of the secret files that can sit anywhere, for a search to exclude. */
   static patternGlobs(): string[] {
     return PATTERN_SECRETS.map((p) => p.glob).filter(Boolean);

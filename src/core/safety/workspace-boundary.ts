@@ -29,7 +29,7 @@ const PROTECTED: readonly ProtectedEntry[] = [
 export const PLANS_FOLDER = '.opendev/plans';
 
 /** What a boundary verdict is about; `secret` comes from a command naming a secret location (command-secrets.ts). */
-export type BoundaryKind = 'outside-workspace' | 'protected' | 'secret';
+export type BoundaryKind = 'outside-workspace' | 'protected' | 'secret' | 'unsandboxed';
 
 /** Why a write needs a person: it leaves the workspace (or its target is unknown), or it changes protected configuration. */
 export interface BoundaryConcern {

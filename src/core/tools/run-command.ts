@@ -2,11 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { CommandView } from '../host';
 import { prepareCommand } from '../process/command-prep';
-import { checkDanger } from '../process/danger-gate';
+import { checkDanger, COMMAND_TOO_LONG } from '../process/danger-gate';
 import type { ForegroundOutcome } from '../process/foreground-runner';
 import { defaultProcessManager, type ProcessManager } from '../process/process-manager';
 import { ViewStream } from '../process/view-stream';
 import { describeTask, formatDuration, oneLine, plural, stateText } from '../process/task-format';
+import type { TaskInfo } from '../process/background-task';
+import type { CommandSandbox, SandboxedLaunch } from '../sandbox/command-sandbox';
+import type { SandboxViolation } from '../sandbox/sandbox-violations';
+import { serverOutsideSandbox } from '../sandbox/outside-sandbox';
+import { loadTemplateSections, renderTemplate } from '../templates';
 import { ToolError, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
 
 const schema = z.object({
@@ -20,6 +25,10 @@ const schema = z.object({
     .positive()
     .optional()
     .describe('Foreground seconds (default 600, max 3600); also extends the 60 s silence limit.'),
+  sandbox: z
+    .boolean()
+    .optional()
+    .describe('false: run unsandboxed (asks the user).'),
 });
 
 /** A foreground command shows at most this much in the terminal view (then a note, and its end). */
@@ -39,6 +48,8 @@ export const runCommandTool: Tool<typeof schema> = {
 
     // Stage 1: the danger gate, before anything runs. Approvals and user rules cannot override it.
     const verdict = checkDanger(command, { cwd: ctx.workspaceRoot });
+    // Too long to read or review: the reason says what to do instead.
+    if (verdict.rule === COMMAND_TOO_LONG) throw new ToolError('permission', `Refused: ${verdict.reason}.`);
     if (verdict.blocked) {
       throw new ToolError(
         'permission',
@@ -52,10 +63,15 @@ export const runCommandTool: Tool<typeof schema> = {
     const prepared = prepareCommand(command);
     const processes = ctx.processes ?? defaultProcessManager();
     const background = args.background === true || prepared.promotedBy !== undefined;
+    // The sandbox wraps it unless the user approved running it outside (the approval step asked).
+    const server = processes.sandbox?.knownStatus?.state === 'active' ? serverOutsideSandbox(prepared.command) : undefined;
+    if (server) prepared.notes.push(`Runs outside the sandbox: ${server}.`);
+    const launch = args.sandbox === false || server ? undefined : await wrapInSandbox(processes.sandbox, prepared.command, ctx.workspaceRoot);
+    const run: Launch = { command: prepared.command, env: { ...prepared.env, ...launch?.env }, notes: prepared.notes, ...(launch ? { sandboxed: launch } : {}) };
     try {
       return background
-        ? await runBackground(processes, prepared.command, prepared.env, prepared.notes, prepared.promotedBy, ctx)
-        : await runInForeground(processes, prepared.command, prepared.env, prepared.notes, args.timeout, ctx);
+        ? await runBackground(processes, run, prepared.promotedBy, ctx)
+        : await runInForeground(processes, run, args.timeout, ctx);
     } catch (err) {
       if (err instanceof ToolError) throw err;
       throw new ToolError('other', `Could not run the command: ${(err as Error).message}`);
@@ -63,14 +79,26 @@ export const runCommandTool: Tool<typeof schema> = {
   },
 };
 
-async function runInForeground(
-  processes: ProcessManager,
-  command: string,
-  env: Record<string, string>,
-  notes: string[],
-  timeoutSeconds: number | undefined,
-  ctx: ToolExecutionContext,
-): Promise<ToolResult> {
+/** The command as it will run: prepared, and wrapped by the sandbox when it runs in one. */
+interface Launch {
+  command: string;
+  env: Record<string, string>;
+  notes: string[];
+  sandboxed?: SandboxedLaunch;
+}
+
+async function wrapInSandbox(sandbox: CommandSandbox | undefined, command: string, cwd: string): Promise<SandboxedLaunch | undefined> {
+  if (!sandbox) return undefined;
+  try {
+    return await sandbox.wrap(command, cwd);
+  } catch (err) {
+    // Never quietly unsandboxed: the model may ask to run it outside (sandbox: false), which asks the user.
+    throw new ToolError('other', `The sandbox could not prepare the command: ${(err as Error).message}. Nothing ran.`);
+  }
+}
+
+async function runInForeground(processes: ProcessManager, run: Launch, timeoutSeconds: number | undefined, ctx: ToolExecutionContext): Promise<ToolResult> {
+  const { command, env, notes } = run;
   const limits = processes.limits;
   const requestedMs = timeoutSeconds !== undefined ? Math.round(timeoutSeconds * 1000) : undefined;
   if (requestedMs !== undefined && requestedMs > limits.maxAbsoluteMs) {
@@ -78,13 +106,20 @@ async function runInForeground(
   }
   const shown = safeView(() => ctx.host?.terminal?.showCommand({ id: randomBytes(4).toString('hex'), command, cwd: ctx.workspaceRoot }));
   const view = shown && new ViewStream(shown, { maxChars: VIEW_MAX_CHARS });
-  const outcome = await processes.runForeground({ command, cwd: ctx.workspaceRoot, env, timeoutMs: requestedMs, signal: ctx.signal, view });
+  let outcome: ForegroundOutcome;
+  try {
+    outcome = await processes.runForeground({ command, ...(run.sandboxed ? { launch: run.sandboxed.line } : {}), cwd: ctx.workspaceRoot, env, timeoutMs: requestedMs, signal: ctx.signal, view });
+  } catch (err) {
+    run.sandboxed?.finish('');
+    throw err;
+  }
+  const blocked = run.sandboxed?.finish(outcome.output) ?? [];
   view?.end({
     exitCode: outcome.exitCode,
     ...(outcome.signal ? { signal: outcome.signal } : {}),
     status: outcome.status === 'exited' ? (outcome.exitCode === 0 ? 'completed' : 'failed') : outcome.status === 'aborted' ? 'killed' : outcome.status === 'spawn_error' ? 'failed' : 'timeout',
   });
-  return foregroundResult(outcome, notes);
+  return withViolations(foregroundResult(outcome, notes), blocked, processes.sandbox, ctx);
 }
 
 function foregroundResult(outcome: ForegroundOutcome, notes: string[]): ToolResult {
@@ -141,17 +176,33 @@ function summarize(ok: boolean, how: string, output: string, lines: number): str
   return `${mark} ${how}, ${plural(lines, 'line')}`;
 }
 
-async function runBackground(
-  processes: ProcessManager,
-  command: string,
-  env: Record<string, string>,
-  notes: string[],
-  promotedBy: string | undefined,
-  ctx: ToolExecutionContext,
-): Promise<ToolResult> {
+async function runBackground(processes: ProcessManager, run: Launch, promotedBy: string | undefined, ctx: ToolExecutionContext): Promise<ToolResult> {
+  const { command, env, notes } = run;
   const terminal = ctx.host?.terminal;
-  const started = processes.startBackground({
+  const sandboxed = run.sandboxed;
+  let started: TaskInfo;
+  try {
+    started = startTask();
+  } catch (err) {
+    run.sandboxed?.finish('');
+    throw err;
+  }
+  // What the sandbox blocked is read once the task has ended, from all its output.
+  let blocked: SandboxViolation[] = [];
+  if (sandboxed) {
+    const stop = processes.onTaskChange((info) => {
+      if (info.id !== started.id || info.state === 'RUNNING') return;
+      stop();
+      blocked = sandboxed.finish(processes.output(info.id).text);
+    });
+  }
+  const result = await reportTask(processes, started, command, notes, promotedBy, ctx);
+  return withViolations(result, blocked, processes.sandbox, ctx);
+
+  function startTask(): TaskInfo {
+    return processes.startBackground({
     command,
+    ...(sandboxed ? { launch: sandboxed.line } : {}),
     cwd: ctx.workspaceRoot,
     env,
     ...(promotedBy ? { promotedBy } : {}),
@@ -162,6 +213,10 @@ async function runBackground(
         }
       : undefined,
   });
+  }
+}
+
+async function reportTask(processes: ProcessManager, started: TaskInfo, command: string, notes: string[], promotedBy: string | undefined, ctx: ToolExecutionContext): Promise<ToolResult> {
   const windowMs = processes.limits.initialWindowMs;
   const info = await processes.waitForTask(started.id, windowMs, ctx.signal);
   const output = processes.output(started.id);
@@ -189,6 +244,51 @@ async function runBackground(
     summary: summarize(ok, info.signal ?? `exit ${info.exitCode}`, output.text, output.lines),
   };
 }
+
+/**
+ * The sandbox's refusals, told to the model with what it can do instead; a blocked host is put to
+ * the user, who may allow it for the session or always, so the model's next try can work.
+ */
+async function withViolations(result: ToolResult, blocked: readonly SandboxViolation[], sandbox: CommandSandbox | undefined, ctx: ToolExecutionContext): Promise<ToolResult> {
+  if (blocked.length === 0 || !sandbox) return result;
+  const sections = loadTemplateSections('sandbox/violations.md');
+  const lines = blocked.map((v) => `- ${v.kind === 'network' ? 'a connection to' : v.kind === 'read' ? 'reading' : 'writing'} ${v.target}: ${v.why}`);
+  const parts = [renderTemplate(sections.get('blocked') ?? 'The sandbox blocked:\n${LIST}', { LIST: lines.join('\n') })];
+  const hosts = [...new Set(blocked.filter((v) => v.kind === 'network').map((v) => hostToAllow(v.target)))].slice(0, MAX_HOST_QUESTIONS);
+  const allowed: string[] = [];
+  for (const host of hosts) {
+    if (!ctx.ui.requestApproval || ctx.signal.aborted) break;
+    const decision = await ctx.ui
+      .requestApproval({ kind: 'sandbox_host', toolName: 'run_command', title: `The sandbox blocked a connection to ${host}. Allow it?`, args: JSON.stringify({ host }), host }, ctx.signal)
+      .catch(() => ({ action: 'deny' as const }));
+    if (decision.action === 'allow' || decision.action === 'always') {
+      for (const name of namesOf(host)) await sandbox.allowHost(name, decision.action === 'always' ? 'always' : 'session');
+      allowed.push(host);
+    }
+  }
+  if (allowed.length) parts.push(renderTemplate(sections.get('hosts_allowed') ?? 'The user allowed ${HOSTS}: run the command again.', { HOSTS: allowed.join(', ') }));
+  else {
+    const kinds = new Set(blocked.map((v) => v.kind));
+    for (const kind of ['write', 'read', 'network'] as const) if (kinds.has(kind)) parts.push(sections.get(`hint_${kind}`) ?? '');
+  }
+  return { ...result, output: `${result.output}\n\n${parts.filter(Boolean).join('\n')}` };
+}
+
+const LOOPBACK = /^(?:localhost|127\.0\.0\.1|\[::1\]):(\d+)$/;
+
+/** A remote host is allowed on every port; a local server by its port alone (`localhost:3000`). */
+function hostToAllow(target: string): string {
+  return LOOPBACK.test(target) ? target.replace(/^(?:127\.0\.0\.1|\[::1\]):/, 'localhost:') : target.replace(/:\d+$/, '');
+}
+
+/** The proxy checks the name and the address it resolves to: a local server needs both spellings. */
+function namesOf(host: string): string[] {
+  const port = LOOPBACK.exec(host)?.[1];
+  return port ? [`localhost:${port}`, `127.0.0.1:${port}`] : [host];
+}
+
+/** Hosts asked about after one command; more are listed but not asked about. */
+const MAX_HOST_QUESTIONS = 3;
 
 /** A terminal view must never break a command: its failures are swallowed. */
 function safeView(make: () => CommandView | undefined): CommandView | undefined {

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { parseMcpAddArgs, serverNameProblem, type McpAddRequest } from '../../core/mcp/mcp-edit-args';
 import type { McpConfigFiles } from '../../core/mcp/mcp-config-edit';
-import { splitQuotedWords } from '../../core/process/shell-words';
+import { splitQuotedWords } from '../../core/mcp/typed-words';
 
 const TITLE = 'Add MCP Server';
 

@@ -24,8 +24,8 @@ export interface StatusFrontEnds {
 }
 
 /**
- * The OpenDev status bar item: model, mode and context pressure, with provider, tokens and cost
- * in the tooltip. It follows the active front end: the chat (its own messages, the same ones the
+ * The OpenDev status bar item: model, mode and context pressure (and "unsandboxed" when commands
+ * run without the sandbox), with provider, tokens, cost and the sandbox's state in the tooltip. It follows the active front end: the chat (its own messages, the same ones the
  * webview renders), or the OpenDev terminal tab that was focused last, until the user turns to the
  * chat again or the tab closes. A click shows that front end. Hidden without a workspace folder,
  * where OpenDev cannot work.
@@ -35,7 +35,7 @@ export function registerStatusBar(context: vscode.ExtensionContext, fronts: Stat
   const item = vscode.window.createStatusBarItem('opendev.status', vscode.StatusBarAlignment.Right, 100);
   item.name = 'OpenDev';
   const snapshot = chat.snapshot();
-  const chatState: FrontEndStatus = snapshot.type === 'snapshot' ? { mode: snapshot.mode, busy: snapshot.busy, context: snapshot.context, cost: snapshot.cost } : { mode: 'normal', busy: false };
+  const chatState: FrontEndStatus = snapshot.type === 'snapshot' ? { mode: snapshot.mode, busy: snapshot.busy, context: snapshot.context, cost: snapshot.cost, sandbox: snapshot.sandbox } : { mode: 'normal', busy: false };
   /** The OpenDev terminal tab followed; undefined: the chat. */
   let tab = terminals.idOf(vscode.window.activeTerminal);
 
@@ -54,7 +54,7 @@ export function registerStatusBar(context: vscode.ExtensionContext, fronts: Stat
     item.tooltip = statusTooltip(status);
     const pct = Math.round((live.context?.pressure ?? 0) * 100);
     const where = tab !== undefined ? `Show the terminal ${status.terminal}.` : 'Open the chat.';
-    item.accessibilityInformation = { label: `OpenDev: ${model.model}, ${live.mode} mode${live.context ? `, context ${pct}% full` : ''}. ${where}` };
+    item.accessibilityInformation = { label: `OpenDev: ${model.model}, ${live.mode} mode${live.context ? `, context ${pct}% full` : ''}${live.sandbox?.state === 'unsandboxed' ? ', commands unsandboxed' : ''}. ${where}` };
     item.backgroundColor = (live.context?.pressure ?? 0) >= HIGH_PRESSURE ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     // The click: the chat with its input focused, or the followed tab (the active terminal).
     item.command = tab !== undefined ? { title: 'Show the OpenDev terminal', command: 'workbench.action.terminal.focus' } : 'opendev.openChat';
@@ -69,7 +69,8 @@ export function registerStatusBar(context: vscode.ExtensionContext, fronts: Stat
   };
 
   const followChat = (m: ExtensionToWebview) => {
-    if (m.type === 'snapshot') Object.assign(chatState, { mode: m.mode, busy: m.busy, context: m.context, cost: m.cost });
+    if (m.type === 'snapshot') Object.assign(chatState, { mode: m.mode, busy: m.busy, context: m.context, cost: m.cost, sandbox: m.sandbox });
+    else if (m.type === 'sandbox') chatState.sandbox = { state: m.state, ...(m.detail ? { detail: m.detail } : {}) };
     else if (m.type === 'agentState') chatState.mode = m.mode;
     else if (m.type === 'busy') chatState.busy = m.busy;
     else if (m.type === 'context') chatState.context = m.context;

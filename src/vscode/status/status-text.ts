@@ -1,5 +1,5 @@
 import type { ProviderKind } from '../../core/config/provider-settings';
-import type { AgentModeView, ContextView, CostView } from '../../shared/protocol';
+import type { AgentModeView, ContextView, CostView, SandboxView } from '../../shared/protocol';
 
 /** What a front end (the chat, or an OpenDev terminal tab) has to show in the status bar. */
 export interface FrontEndStatus {
@@ -8,6 +8,8 @@ export interface FrontEndStatus {
   /** The context meter's last reading (none before the first model call). */
   context?: ContextView;
   cost?: CostView;
+  /** Whether its commands run in the OS sandbox (none before its agent is built). */
+  sandbox?: SandboxView;
 }
 
 /** What the status bar item shows: the model in use, and the active front end's mode, context and cost. */
@@ -26,10 +28,14 @@ const PROVIDER_NAMES: Record<ProviderKind, string> = { openai: 'OpenAI', anthrop
 /** Context pressure from which the item turns to the warning colour (the compactor masks aggressively). */
 export const HIGH_PRESSURE = 0.9;
 
-/** "$(hubot) gpt-4.1 · plan · 42%" (a spinning icon while the agent works; no % before the first reading). */
+/**
+ * "$(hubot) gpt-4.1 · plan · 42%" (a spinning icon while the agent works; no % before the first
+ * reading), and "$(warning) unsandboxed" when the commands run without the sandbox.
+ */
 export function statusText(s: ChatStatus): string {
   const parts = [`${s.busy ? '$(loading~spin)' : '$(hubot)'} ${s.model}`, s.mode];
   if (s.context && s.context.contextWindow > 0) parts.push(`${percent(s.context.pressure)}%`);
+  if (s.sandbox?.state === 'unsandboxed') parts.push('$(warning) unsandboxed');
   return parts.join(' · ');
 }
 
@@ -53,6 +59,8 @@ export function statusTooltip(s: ChatStatus): string {
     const money = cost.usd === undefined ? 'price unknown' : `$${cost.usd.toFixed(cost.usd < 1 ? 4 : 2)}`;
     lines.push(`Cost: ${money} (${n(cost.inputTokens)} in, ${n(cost.outputTokens)} out, ${cost.calls} call${cost.calls === 1 ? '' : 's'})`);
   }
+  // Whether commands run sandboxed, and if not why and the fix.
+  if (s.sandbox) lines.push(s.sandbox.detail ?? (s.sandbox.state === 'sandboxed' ? 'Commands run in the sandbox' : `Commands: ${s.sandbox.state}`));
   return lines.join('\n');
 }
 

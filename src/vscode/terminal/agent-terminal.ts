@@ -14,6 +14,7 @@ import { startReadlineRepl, type ReadlineRepl } from '../../terminal-ui/readline
 import type { ChatEntry, ContextView } from '../../shared/protocol';
 import type { AgentSource } from '../chat-agent';
 import { contextAfter, costView } from '../chat-live-state';
+import { sandboxView } from '../status/sandbox-view';
 import type { FrontEndStatus } from '../status/status-text';
 import { OutputPty } from './output-pty';
 
@@ -142,15 +143,21 @@ export class AgentTerminal implements vscode.Disposable {
   /** What the status bar shows while this tab is the active front end. */
   status(): FrontEndStatus {
     const cost = this.agent?.cost();
-    return { mode: this.agent?.mode ?? 'normal', busy: this.busy, ...(this.context ? { context: this.context } : {}), ...(cost ? { cost: costView(cost) } : {}) };
+    return {
+      mode: this.agent?.mode ?? 'normal',
+      busy: this.busy,
+      ...(this.context ? { context: this.context } : {}),
+      ...(cost ? { cost: costView(cost) } : {}),
+      ...(this.agent?.sandbox ? { sandbox: sandboxView(this.agent.sandbox) } : {}),
+    };
   }
 
   /**
    * Settings or keys changed: the next line typed runs on an agent built with them, the
    * conversation carried over in the same session (a turn that runs now finishes on the old one).
    */
-  invalidate(): void {
-    if (this.agent) this.stale = true;
+  invalidate(stillHolds?: (agent: Agent) => boolean): void {
+    if (this.agent && !stillHolds?.(this.agent)) this.stale = true;
   }
 
   /** The `opendev.thinkingLevel` setting changed: it applies at once, as in the chat. */
@@ -236,6 +243,8 @@ export class AgentTerminal implements vscode.Disposable {
     this.models = models;
     this.unfollow = this.recorder?.follow(agent);
     this.options.onStatus?.();
+    // The status bar says whether its commands run sandboxed once the sandbox has looked.
+    if (agent.sandbox && !agent.sandbox.knownStatus) void agent.sandbox.status().then(() => this.options.onStatus?.(), () => undefined);
   }
 
   private statusChanged(change: { busy?: boolean; context?: ContextInfo }): void {

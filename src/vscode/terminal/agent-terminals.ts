@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Agent } from '../../core/agent/agent';
 import type { ThinkingLevel } from '../../core/agent/thinking-level';
 import type { AgentMode } from '../../core/ui';
 import type { FrontEndStatus } from '../status/status-text';
@@ -105,9 +106,9 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
     return this.tabs.get(id)?.status();
   }
 
-  /** Settings or keys changed: each tab's next line runs on an agent built with them, its conversation carried over. */
-  invalidate(): void {
-    for (const tab of this.tabs.values()) tab.invalidate();
+  /** Settings or keys changed: each tab's next line runs on an agent built with them, its conversation carried over (unless `stillHolds` for its agent). */
+  invalidate(stillHolds?: (agent: Agent) => boolean): void {
+    for (const tab of this.tabs.values()) tab.invalidate(stillHolds);
   }
 
   /** The `opendev.thinkingLevel` setting changed: it applies to every tab at once. */

@@ -21,6 +21,7 @@ describe('CLI flags', () => {
         verbose: true,
         allowOutsideWorkspace: true,
         allowRiskyCommands: true,
+        allowUnsandboxed: false,
         version: false,
         help: false,
       },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseCliArgs, UsageError } from '../../../src/cli/args';
 import { readCliSettingsFiles, resolveCliSettings, settingsFromEnv, thinkingLevel } from '../../../src/cli/settings-from-env';
+import { DEFAULT_NETWORK_ALLOW } from '../../../src/core/sandbox/sandbox-settings';
 import { FakeProvider } from '../../fixtures/fake-provider';
 import { trustFolder } from '../../helpers/trust-folder';
 import { newHome, opendev, workspace } from './cli-harness';
@@ -68,6 +69,15 @@ describe('CLI settings: defaults < environment < ~/.opendev/settings.json < .ope
     const s = settingsFromEnv(parseCliArgs([]), env, readCliSettingsFiles(env, ws));
     assert.deepEqual([s.model, s.apiKey], ['project-model', 'env-key']);
     assert.equal(settingsFromEnv(parseCliArgs([]), { OPENDEV_HOME: home }, readCliSettingsFiles(env, ws)).apiKey, undefined, 'a key in a file is never used');
+  });
+
+  it('sandbox: the defaults, OPENDEV_SANDBOX, then the files; a bad OPENDEV_SANDBOX is a usage error', () => {
+    assert.deepEqual(resolve([]).sandbox, { enabled: true, networkAllow: [...DEFAULT_NETWORK_ALLOW], writeAllow: [], mcp: true });
+    assert.equal(resolve([], { OPENDEV_SANDBOX: 'off' }).sandbox.enabled, false);
+    write(userFile(), { sandbox: { enabled: true, network: { allow: ['example.com'] } } });
+    write(projectFile(), { sandbox: { write: { allow: ['~/.cache/foo'] }, mcp: false } });
+    assert.deepEqual(resolve([], { OPENDEV_SANDBOX: '0' }).sandbox, { enabled: true, networkAllow: ['example.com'], writeAllow: ['~/.cache/foo'], mcp: false });
+    assert.throws(() => resolve([], { OPENDEV_SANDBOX: 'maybe' }), (e: Error) => e instanceof UsageError && /OPENDEV_SANDBOX="maybe"/.test(e.message));
   });
 
   it('a bad environment variable is still a usage error; a bad file is a warning', () => {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMainAgent } from '../../../src/core/agent/create-agent';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../src/core/sandbox/sandbox-settings';
 import type { ThinkingLevel } from '../../../src/core/agent/thinking-level';
 import type { ChatEntry, ChatEntryOf, ExtensionToWebview } from '../../../src/shared/protocol';
 import { ChatController, type ChatControllerOptions } from '../../../src/vscode/chat-controller';
@@ -152,6 +153,29 @@ describe('ChatController (the chat view model, without VS Code)', () => {
     chat.setMode('plan');
     chat.newChat();
     assert.deepEqual(chat.snapshot(), { type: 'snapshot', entries: [], busy: false, todos: [], mode: 'plan', thinkingLevel: 'off' });
+  });
+
+  it('tells the view whether commands run sandboxed once the agent exists, in the snapshot too, and keeps it over New Chat', async () => {
+    fake.enqueue({ text: 'Hello.' });
+    const chat = new ChatController(async () => ({
+      agent: await createMainAgent({
+        roles: { action: { provider: 'openai', model: 'fake-model', apiKey: 'k', baseUrl: fake.openaiBaseUrl } },
+        workspaceRoot: workspace,
+        sandbox: { ...DEFAULT_SANDBOX_SETTINGS, enabled: false },
+      }),
+    }));
+    const messages: ExtensionToWebview[] = [];
+    chat.onMessage((m) => messages.push(m));
+    const first = chat.snapshot();
+    assert.equal(first.type === 'snapshot' && first.sandbox, undefined, 'nothing before there is an agent');
+    await chat.send('hi');
+    const said = await until(() => messages.find((m) => m.type === 'sandbox'), 'the sandbox message');
+    assert.equal(said.type === 'sandbox' && said.state, 'unsandboxed');
+    assert.match(said.type === 'sandbox' ? said.detail ?? '' : '', /opendev\.sandbox\.enabled is off/);
+    chat.newChat();
+    const snapshot = chat.snapshot();
+    assert.equal(snapshot.type === 'snapshot' && snapshot.sandbox?.state, 'unsandboxed');
+    chat.dispose();
   });
 
   describe('thinking', () => {

@@ -4,7 +4,7 @@
  * and `VAR=value` prefixes. Flags are skipped; globs and variables are kept as written. It does not
  * try to understand scripts, `find -delete` or `mv`: the archive has every command in full.
  */
-import { parseShellLine } from '../../process/shell-words';
+import { parseShellLine } from '../../shell/shell-reader';
 
 const DELETERS = new Set(['rm', 'rmdir', 'unlink']);
 

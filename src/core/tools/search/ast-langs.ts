@@ -82,9 +82,12 @@ const LANGUAGES: readonly AstLanguage[] = [
   },
   { id: 'html', label: 'HTML', aliases: ['htm'], parsers: [{ lang: 'Html', extensions: ['html', 'htm'] }] },
   { id: 'css', label: 'CSS', aliases: [], parsers: [{ lang: 'Css', extensions: ['css'] }] },
+  // Also the grammar of the shell reader (core/shell), which parses every command the agent runs.
+  { id: 'bash', label: 'Bash', aliases: ['sh', 'shell', 'zsh'], packageName: '@ast-grep/lang-bash', parsers: [{ lang: 'bash', extensions: ['sh', 'bash', 'zsh', 'ksh', 'bats'] }] },
 ];
 
-interface LangRegistration {
+/** What `registerDynamicLanguage` takes for one grammar (the shell reader hands it to its parser process). */
+export interface LangRegistration {
   libraryPath: string;
   extensions: string[];
   languageSymbol?: string;
@@ -96,6 +99,8 @@ export interface AstRuntime {
   languages: AstLanguage[];
   /** Languages whose grammar package could not be loaded, with the reason. */
   unavailable: Map<string, string>;
+  /** The registered dynamic grammars, by their `lang` name. */
+  registrations: Readonly<Record<string, LangRegistration>>;
 }
 
 let runtime: AstRuntime | { error: string } | undefined;
@@ -139,7 +144,7 @@ export function loadAstRuntime(): AstRuntime | { error: string } {
     for (const language of languages.filter((l) => l.packageName)) unavailable.set(language.id, `grammar registration failed (${firstLine(err)})`);
     languages.splice(0, languages.length, ...languages.filter((l) => !l.packageName));
   }
-  runtime = { napi, languages, unavailable };
+  runtime = { napi, languages, unavailable, registrations };
   return runtime;
 }
 

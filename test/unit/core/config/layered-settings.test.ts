@@ -106,6 +106,10 @@ describe('layered settings', () => {
       chromium_path: [undefined, '/user/chromium', '/project/chromium', '/flag/chromium'],
       secretEnvVars: [undefined, ['USER_*'], ['PROJECT_*'], ['FLAG_*']],
       secretPaths: [undefined, ['~/user-secret'], ['~/project-secret'], ['~/flag-secret']],
+      'sandbox.enabled': ['0', true, false, true],
+      'sandbox.network.allow': [undefined, ['user.example.com'], ['project.example.com'], ['flag.example.com']],
+      'sandbox.write.allow': [undefined, ['~/user-cache'], ['~/project-cache'], ['~/flag-cache']],
+      'sandbox.mcp': [undefined, false, true, false],
       'roles.thinking': ['env-think', { model: 'user-think' }, { model: 'project-think' }, { model: 'flag-think' }],
       'roles.critique': ['env-critic', { model: 'user-critic' }, { model: 'project-critic' }, { model: 'flag-critic' }],
       'roles.vision': ['env-vision', { model: 'user-vision' }, { model: 'project-vision' }, { model: 'flag-vision' }],
@@ -119,16 +123,23 @@ describe('layered settings', () => {
       embeddingModel: 'OPENDEV_EMBEDDING_MODEL',
       thinkingLevel: 'OPENDEV_THINKING',
       'playbook.learn': 'OPENDEV_PLAYBOOK_LEARN',
+      'sandbox.enabled': 'OPENDEV_SANDBOX',
       'roles.thinking': 'OPENDEV_THINKING_MODEL',
       'roles.critique': 'OPENDEV_CRITIQUE_MODEL',
       'roles.vision': 'OPENDEV_VISION_MODEL',
       'roles.compact': 'OPENDEV_COMPACT_MODEL',
     };
-    /** The file form of a flat key: `playbook.learn` nests, `roles.x` goes under `roles`. */
+    /** The file form of a flat key: `playbook.learn` and `sandbox.*` nest, `roles.x` goes under `roles`. */
     const fileOf = (entries: Array<[SettingKey, unknown]>) => {
       const out: Record<string, any> = {};
       for (const [key, value] of entries) {
         if (key === 'playbook.learn') out.playbook = { learn: value };
+        else if (key.startsWith('sandbox.')) {
+          const [, first, second] = key.split('.');
+          out.sandbox ??= {};
+          if (second) (out.sandbox[first!] ??= {})[second] = value;
+          else out.sandbox[first!] = value;
+        }
         else if (key.startsWith('roles.')) (out.roles ??= {})[key.slice(6)] = value;
         else out[key] = value;
       }
@@ -136,7 +147,7 @@ describe('layered settings', () => {
     };
     const keys = Object.keys(perLayer) as SettingKey[];
     const env = Object.fromEntries(keys.flatMap((k) => (perLayer[k][0] !== undefined ? [[ENV_VAR[k]!, perLayer[k][0]]] : [])));
-    const expectValue = (key: SettingKey, raw: unknown) => (key === 'contextWindow' ? Number(raw) : key === 'playbook.learn' && typeof raw === 'string' ? raw === '1' : key.startsWith('roles.') && typeof raw === 'string' ? { model: raw } : raw);
+    const expectValue = (key: SettingKey, raw: unknown) => (key === 'contextWindow' ? Number(raw) : (key === 'playbook.learn' || key === 'sandbox.enabled') && typeof raw === 'string' ? raw === '1' : key.startsWith('roles.') && typeof raw === 'string' ? { model: raw } : raw);
 
     it('the environment beats the defaults', () => {
       const { effective, environmentProblems } = load(env);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parseMcpAddArgs, parseMcpNameArgs } from '../../../../src/core/mcp/mcp-edit-args';
-import { splitQuotedWords as splitWords } from '../../../../src/core/process/shell-words';
+import { splitQuotedWords as splitWords } from '../../../../src/core/mcp/typed-words';
 
 describe('MCP add arguments', () => {
   it('takes the words after --command as the command line, our options anywhere, and everything after -- verbatim', () => {

@@ -102,4 +102,50 @@ describe('judging a command line', () => {
     }
     assert.equal(judge('git push origin main', 'auto').action, 'allow');
   });
+
+  it('force pushes ask at every level in every spelling, checked on the parsed words', () => {
+    const pushes = ['git push origin +main', 'git push -f', 'git push -uf origin x', 'git push --force', 'git push --force-with-lease=main:abc', 'git push --force-if-includes', 'git push --mirror', 'git push --delete origin x', 'git push -d origin x', 'git push origin :branch', 'git -C sub push -f', 'env GIT_TRACE=1 git push --force', 'git push --prune origin'];
+    for (const command of pushes) {
+      for (const level of LEVELS) {
+        const verdict = judge(command, level, [allow('git', { priority: 89 })]);
+        assert.equal(verdict.action, 'ask', `${command} at ${level}`);
+        assert.equal(verdict.rule?.id, 'default:git-force-push', command);
+      }
+    }
+    for (const command of ['git push origin main', 'git push -u origin feature', 'git push --tags', 'git push -o ci.skip origin main']) assert.equal(judge(command, 'auto').action, 'allow', command);
+  });
+
+  it('what a program writes is a write: outside the workspace or into protected configuration it asks at every level', () => {
+    for (const command of ['cp a ~/.bashrc', 'cp /dev/null ~/.bashrc', 'mv notes.txt /tmp/x', "sed -i 's/a/b/' ~/.bashrc", 'truncate -s0 ~/.bashrc', 'tar -C ~ -xf x.tar', 'tar -xf x.tar -C /tmp/x', 'rsync -a src/ /tmp/x/', 'install -m 755 tool /usr/local/bin/tool', 'ln -s /etc/passwd ~/x', 'sort -o /tmp/x a.txt', 'git diff --output=/tmp/x', 'dd if=/dev/zero of=/tmp/x bs=1 count=1', 'touch ~/x', 'mkdir /tmp/newdir', 'chmod 777 ~/.bashrc', 'cd /tmp && tar -xzf x.tgz']) {
+      for (const level of LEVELS) {
+        const verdict = judge(command, level, [allow('*', { type: 'pattern', priority: 89 })]);
+        assert.equal(verdict.action, 'ask', `${command} at ${level}`);
+        assert.equal(verdict.decidedBy, 'boundary', command);
+        assert.equal(verdict.boundaryKind, 'outside-workspace', command);
+        assert.equal(verdict.askAlways, true, command);
+      }
+    }
+    for (const command of ['rm -rf .git', 'cp hook .git/hooks/pre-commit', 'git config core.hooksPath /tmp/h', 'ln -sf /tmp/x .vscode/settings.json']) {
+      for (const level of LEVELS) assert.equal(judge(command, level, [allow('*', { type: 'pattern', priority: 89 })]).action, 'ask', `${command} at ${level}`);
+    }
+    // Inside the workspace a program's own writes are plain work, which Auto runs.
+    for (const command of ['mkdir build && cp a build/', 'rm *.log', 'cd sub && mkdir out', 'tar -xzf x.tgz', 'sed -i s/a/b/ src/a.ts', 'touch notes.md']) assert.equal(judge(command, 'auto').action, 'allow', command);
+  });
+
+  it('a program read from a pipe it cannot show, and inline code that deletes, ask at every level', () => {
+    for (const command of ['cat script.sh | sh', 'git show HEAD:x.sh | bash', `python3 -c 'import shutil; shutil.rmtree("build")'`, "node -e 'require(\"fs\").rmSync(\"dist\", { recursive: true })'"]) {
+      for (const level of LEVELS) {
+        const verdict = judge(command, level, [allow('*', { type: 'pattern', priority: 89 })]);
+        assert.equal(verdict.action, 'ask', `${command} at ${level}`);
+        assert.match(verdict.rule?.id ?? '', /^default:(?:pipe-to-interpreter|inline-code-delete)$/, command);
+      }
+    }
+    for (const command of ['python3 -c "print(1)"', 'curl -s x | python3 -m json.tool', "python3 - <<'EOF'\nprint(2)\nEOF"]) assert.equal(judge(command, 'auto').action === 'deny', false, command);
+  });
+
+  it('a command over 100 KB is refused with what to do instead', () => {
+    const verdict = judge(`echo ${'x'.repeat(200_000)}`, 'auto', [allow('*', { type: 'pattern', priority: 99 })]);
+    assert.equal(verdict.action, 'deny');
+    assert.equal(verdict.reason, 'the command is 200 KB; the limit is 100 KB: write the script to a file in the workspace and run that');
+  });
 });

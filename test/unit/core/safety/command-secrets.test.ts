@@ -63,6 +63,12 @@ describe('commands that name a secret location', () => {
       'cp ~/.kube/config /tmp/x',
       'cat ~/.config/Code/User/globalStorage/state.vscdb',
       'git status && cat ~/.docker/config.json',
+      'less ~/.aws/credentials',
+      'cp ~/.ssh/id_rsa x',
+      'base64 ~/.ssh/id_ed25519',
+      '< ~/.netrc',
+      'cd ~/.ssh && cat id_rsa',
+      'cat <<EOF > x\nEOF\ncat ~/.ssh/id_rsa',
     ]) {
       const verdict = judge(command, 'auto');
       assert.equal(verdict.action, 'ask', command);

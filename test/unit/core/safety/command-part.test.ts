@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { splitCommand } from '../../../../src/core/safety/command-split';
+import { splitCommand } from '../../../../src/core/safety/command-part';
 import { isKnownSafeCommand } from '../../../../src/core/safety/safe-commands';
 import { readPeerCases } from './peer-shell-context';
 

@@ -1,0 +1,17 @@
+/* Small facts about shell words and lines that need no parse. */
+
+/** Unicode and legacy line separators some shells or terminals treat as newlines: all become `\n`. */
+export function normalizeLineBreaks(text: string): string {
+  return text.replace(/\r\n?|[\u2028\u2029\u0085\v\f]/g, '\n');
+}
+
+/** A `NAME=value` assignment word. */
+export function isAssignment(word: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(word);
+}
+
+/** `/usr/bin/rm` → `rm`. */
+export function commandName(word: string): string {
+  const slash = word.lastIndexOf('/');
+  return slash === -1 ? word : word.slice(slash + 1);
+}

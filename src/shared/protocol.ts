@@ -121,6 +121,8 @@ export const ContextSchema = z.object({
 export const SandboxViewSchema = z.object({
   state: z.enum(['sandboxed', 'unsandboxed', 'sandbox starting']),
   detail: z.string().max(2_000).optional(),
+  /** Unsandboxed because the user turned it off (no warning in the status bar; the tooltip says so). */
+  off: z.boolean().optional(),
 });
 
 /** What an `@` mention refers to: a workspace file or folder, or a special source. */

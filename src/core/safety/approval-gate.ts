@@ -71,7 +71,8 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
         permissions.warnings.forEach(warn);
       }
       // A server runs outside the sandbox (it must be reachable): judged by its text, as without one.
-      const sandboxed = call.name === 'run_command' && (await options.sandboxed?.()) === true && !(typeof args.command === 'string' && serverOutsideSandbox(args.command));
+      const sandboxActive = call.name === 'run_command' && (await options.sandboxed?.()) === true;
+      const sandboxed = sandboxActive && !(typeof args.command === 'string' && serverOutsideSandbox(args.command));
       const judge = (a: Record<string, unknown>) =>
         judgeCall(
           { name: call.name, args: a, fileTool: tool.category === 'file', autoApproveEdits: ctx.mode.autoApproveEdits },
@@ -109,7 +110,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
           audit({ action: 'deny', decidedBy: 'unattended', ...facts(judgement) }, current);
           return refuse('permission', 'unattended', call.name, { ...judgement, reason: judgement.reason ?? `the approval level is ${level()}` });
         }
-        const request = await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx, sandboxed);
+        const request = await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx, sandboxActive ? sandboxed : undefined);
         const decision = await askInTurn(() => ctx.ui.requestApproval!(request, ctx.signal));
         asked = true;
         switch (decision.action) {
@@ -193,7 +194,8 @@ function refuse(kind: 'permission' | 'rejected', section: string, tool: string, 
   return { proceed: false, result: toolFailure(kind, text) };
 }
 
-async function describe(toolName: string, args: Record<string, unknown>, rawArgs: string, judgement: Judgement, ctx: ToolExecutionContext, sandboxed: boolean): Promise<ApprovalRequest> {
+/** `sandboxed` undefined: the session has no active sandbox, and the card says nothing about one unless the model asked to leave it. */
+async function describe(toolName: string, args: Record<string, unknown>, rawArgs: string, judgement: Judgement, ctx: ToolExecutionContext, sandboxed: boolean | undefined): Promise<ApprovalRequest> {
   const command = toolName === 'run_command' && typeof args.command === 'string' ? args.command : undefined;
   const target = typeof args.file_path === 'string' ? args.file_path : undefined;
   const title = command !== undefined ? `Run \`${command}\`?` : target ? `${toolName} ${target}?` : `Allow ${toolName}?`;
@@ -201,7 +203,7 @@ async function describe(toolName: string, args: Record<string, unknown>, rawArgs
   const request: ApprovalRequest = { kind: 'tool', toolName, title: `${title}${why}`, args: rawArgs };
   if (command !== undefined) {
     request.command = command;
-    request.sandbox = sandboxed && args.sandbox !== false ? 'inside' : 'outside';
+    if (sandboxed !== undefined || args.sandbox === false) request.sandbox = sandboxed && args.sandbox !== false ? 'inside' : 'outside';
   }
   const mustAsk = mustAskOf(judgement);
   if (mustAsk) request.mustAsk = mustAsk;

@@ -13,7 +13,7 @@ export function sandboxView(sandbox: CommandSandbox, status: SandboxStatus | und
   const state = sandboxLabel(status);
   if (!status) return { state, detail: 'Checking whether commands can run in the sandbox…' };
   if (status.state === 'active') return { state, detail: SANDBOXED_DETAIL };
-  if (status.state === 'off') return { state, detail: 'Commands run unsandboxed, with your full access: opendev.sandbox.enabled is off.\nFix: turn opendev.sandbox.enabled on.' };
+  if (status.state === 'off') return { state, off: true, detail: 'Commands run unsandboxed, with your full access: opendev.sandbox.enabled is off.\nFix: turn opendev.sandbox.enabled on.' };
   return { state, detail: `Commands run unsandboxed, with your full access: ${status.reason}.\nFix: ${status.fix}.` };
 }
 

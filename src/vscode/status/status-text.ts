@@ -35,7 +35,8 @@ export const HIGH_PRESSURE = 0.9;
 export function statusText(s: ChatStatus): string {
   const parts = [`${s.busy ? '$(loading~spin)' : '$(hubot)'} ${s.model}`, s.mode];
   if (s.context && s.context.contextWindow > 0) parts.push(`${percent(s.context.pressure)}%`);
-  if (s.sandbox?.state === 'unsandboxed') parts.push('$(warning) unsandboxed');
+  // A sandbox that cannot run is a warning; one the user turned off is their choice (the tooltip says it).
+  if (s.sandbox?.state === 'unsandboxed' && !s.sandbox.off) parts.push('$(warning) unsandboxed');
   return parts.join(' · ');
 }
 

@@ -40,7 +40,9 @@ describe('whether commands run sandboxed, as the status bar and the chat footer 
     const view = await sandboxViewWhenKnown(sandbox(false));
     assert.equal(view.state, 'unsandboxed');
     assert.match(view.detail ?? '', /opendev\.sandbox\.enabled is off/);
-    assert.match(statusText({ ...base, sandbox: view }), /\$\(warning\) unsandboxed$/);
+    // The user's own choice: the tooltip and the footer say it, the bar shows no warning.
+    assert.equal(statusText({ ...base, sandbox: view }), '$(hubot) gpt-4.1 · normal');
+    assert.match(statusTooltip({ ...base, sandbox: view }), /opendev\.sandbox\.enabled is off/);
   });
 
   it('before the sandbox has looked: "sandbox starting", no warning yet', () => {

@@ -30,30 +30,19 @@ export async function approvalMenu(io: MenuIO, request: ApprovalRequest, signal:
   if (request.diff) out.push(...renderDiff(request.diff, c));
   if (request.command === undefined && !request.diff && request.args) out.push(style(`  ${request.toolName} ${truncate(request.args.replace(/\s+/g, ' '), 300)}`, 'dim', c));
 
-  if (request.kind === 'doom_loop') {
-    out.push('  1) allow it once more   2) abort (tell the agent to try something else)');
+  // Fixed menus: each numbered choice is one decision.
+  const fixed: readonly ApprovalDecision[] | undefined =
+    request.kind === 'doom_loop' ? [{ action: 'allow' }, { action: 'deny' }] : request.kind === 'sandbox_host' ? [{ action: 'allow' }, { action: 'always' }, { action: 'deny' }] : undefined;
+  if (fixed) {
+    out.push(request.kind === 'doom_loop' ? '  1) allow it once more   2) abort (tell the agent to try something else)' : '  1) allow for this session   2) always allow (saved in sandbox.network.allow)   3) keep blocked');
     io.write(`${out.join('\n')}\n`);
     for (;;) {
-      const answer = await io.ask('choice [1-2] › ', signal);
+      const answer = await io.ask(`choice [1-${fixed.length}] › `, signal);
       if (answer === undefined) return { action: 'deny', feedback: 'cancelled by the user' };
       const { choice } = parseChoice(answer);
-      if (choice === 1) return { action: 'allow' };
-      if (choice === 2) return { action: 'deny' };
-      io.write('Type 1 or 2.\n');
-    }
-  }
-
-  if (request.kind === 'sandbox_host') {
-    out.push('  1) allow for this session   2) always allow (saved in sandbox.network.allow)   3) keep blocked');
-    io.write(`${out.join('\n')}\n`);
-    for (;;) {
-      const answer = await io.ask('choice [1-3] › ', signal);
-      if (answer === undefined) return { action: 'deny', feedback: 'cancelled by the user' };
-      const { choice } = parseChoice(answer);
-      if (choice === 1) return { action: 'allow' };
-      if (choice === 2) return { action: 'always' };
-      if (choice === 3) return { action: 'deny' };
-      io.write('Type 1, 2 or 3.\n');
+      const decision = choice === undefined || choice < 1 ? undefined : fixed[choice - 1];
+      if (decision) return decision;
+      io.write(fixed.length === 2 ? 'Type 1 or 2.\n' : 'Type 1, 2 or 3.\n');
     }
   }
 

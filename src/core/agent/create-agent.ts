@@ -166,7 +166,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
       home,
       workspaceRoot: options.workspaceRoot,
       projectTrusted,
-      ...(sandbox ? { sandboxed: async () => (await sandbox.status()).state === 'active' } : {}),
+      ...(sandbox ? { sandboxed: () => sandbox.active() } : {}),
     }),
     hooks: sessionHooks({ ...options, projectTrusted }, sessionId, relay.ui),
   };

@@ -237,9 +237,8 @@ export function editorSettingsLayer(
     let value = userValue(key);
     if (typeof value === 'string') value = value.trim();
     if (value === undefined || value === null || value === '' || (key === 'contextWindow' && value === 0)) continue;
-    if (key === 'playbook.learn') raw.playbook = { learn: value };
-    else if (key.startsWith('sandbox.')) setNested(raw, key.split('.'), value);
-    else raw[key] = value;
+    // Dotted keys are nested in a settings file (`playbook.learn` → { playbook: { learn } }).
+    setNested(raw, key.split('.'), value);
   }
   const parsed = parseSettingsObject(raw, label);
   const scope = kind === 'project' ? ' in the workspace settings' : '';

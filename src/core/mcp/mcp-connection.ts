@@ -11,6 +11,7 @@ import { createTransport, TailBuffer, transportKind, type McpTransportKind } fro
 import type { McpServerConfig, McpServerState } from './mcp-types';
 import { resolve } from 'node:path';
 import { shellCommand } from '../process/process-group';
+import { quoteShellWord } from '../shell/shell-text';
 import type { CommandSandbox, SandboxedLaunch } from '../sandbox/command-sandbox';
 
 export type McpServerTool = SdkTool;
@@ -49,9 +50,6 @@ export interface McpConnectionOptions {
 
 const STDERR_TAIL_CHARS = 2_000;
 
-function quoteWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 const CLIENT_INFO = { name: 'opendev', version: '0.1.0' };
 
 export class McpConnection {
@@ -219,7 +217,7 @@ export class McpConnection {
   private async launchConfig(): Promise<McpServerConfig> {
     const config = this.options.config;
     if (!this.options.sandbox || !('command' in config)) return config;
-    const line = [config.command, ...(config.args ?? [])].map(quoteWord).join(' ');
+    const line = [config.command, ...(config.args ?? [])].map(quoteShellWord).join(' ');
     this.launch?.finish('');
     const launch = await this.options.sandbox.wrap(`exec ${line}`, resolve(this.options.cwd, config.cwd ?? '.'));
     this.launch = launch;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellCommand } from '../process/process-group';
+import { quoteShellWord } from '../shell/shell-text';
 import { SecretLocations } from '../safety/secret-locations';
 import { originHost, sandboxPolicy, type SandboxPolicy } from './sandbox-policy';
 import { blockedConnectionsOf, sandboxRuntime, type SandboxAvailability, type SandboxRuntimeOptions } from './sandbox-runtime';
@@ -79,6 +80,11 @@ export class CommandSandbox {
     return this.known;
   }
 
+  /** Whether commands run sandboxed, without building the policy: the approval step asks this for every command. */
+  async active(): Promise<boolean> {
+    return this.options.settings.enabled && (await this.runtime.availability()).available;
+  }
+
   async status(): Promise<SandboxStatus> {
     if (!this.options.settings.enabled) return (this.known = { state: 'off' });
     const availability = await this.runtime.availability();
@@ -111,7 +117,7 @@ export class CommandSandbox {
     // The wrapper points TMPDIR at a folder of its own: the session's private one wins inside. It
     // also sends localhost past the proxy, where nothing answers (each command has its own network):
     // through the proxy, a local server the user allowed (127.0.0.1:3000) can be reached.
-    const temp = quoteForShell(this.tempDir!);
+    const temp = quoteShellWord(this.tempDir!);
     const line = await this.runtime.wrap(`export TMPDIR=${temp} TMP=${temp} TEMP=${temp}; unset no_proxy NO_PROXY; ${command}`, policy, id, command);
     let finished = false;
     return {
@@ -154,10 +160,6 @@ export class CommandSandbox {
     if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });
     this.tempDir = undefined;
   }
-}
-
-function quoteForShell(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The real runtime: the library's manager, one per process. */

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { childEnv } from '../process/child-env';
 import { shellCommand } from '../process/process-group';
+import { isExecutableFile } from '../tools/ripgrep-path';
 
 /**
  * The one door to `@anthropic-ai/sandbox-runtime` (bubblewrap on Linux, Seatbelt on macOS, a
@@ -59,7 +60,7 @@ async function start(options: SandboxRuntimeOptions): Promise<{ manager: Manager
     ...(options.ripgrep ? { ripgrep: { command: options.ripgrep } } : {}),
     ...(bwrapPath ? { bwrapPath } : {}),
   } as SandboxRuntimeConfig;
-  if (bwrapPath && !isExecutable(bwrapPath)) return unavailable(`bubblewrap was not found at ${bwrapPath}`, LINUX_FIX);
+  if (bwrapPath && !isExecutableFile(bwrapPath)) return unavailable(`bubblewrap was not found at ${bwrapPath}`, LINUX_FIX);
   const missing = SandboxManager.checkDependencies(options.ripgrep ? { command: options.ripgrep } : undefined).errors;
   if (missing.length > 0) return unavailable(missing.join('; '), process.platform === 'linux' ? LINUX_FIX : 'install the missing programs');
   try {
@@ -72,15 +73,6 @@ async function start(options: SandboxRuntimeOptions): Promise<{ manager: Manager
   const probe = await probeOnce(SandboxManager);
   if (probe) return unavailable(`a sandboxed command fails here (${probe})`, 'allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; in Docker, run with --security-opt seccomp=unconfined), or set sandbox.enabled to false');
   return { manager: SandboxManager, availability: { available: true } };
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Stops the runtime's proxies and bridges (they keep a process alive): when the host shuts down. */

@@ -69,12 +69,8 @@ function pathsIn(line: string, cwd: string, home: string): string[] {
   for (const m of line.matchAll(QUOTED)) take(m[1]!);
   // "/bin/bash: line 1: x: Read-only…": the first word names the program that reports, not the path.
   const bare = [...line.matchAll(BARE)];
-  for (const m of bare.length > 1 && m0(bare) ? bare.slice(1) : bare) take(m[1]!);
+  for (const m of bare.length > 1 && bare[0]!.index === 0 ? bare.slice(1) : bare) take(m[1]!);
   return out;
-}
-
-function m0(matches: RegExpMatchArray[]): boolean {
-  return matches[0]!.index === 0;
 }
 
 function shortName(path: string, policy: SandboxPolicy): string {

@@ -8,6 +8,25 @@
  * the caller wait synchronously (judging a command is synchronous) while staying responsive itself.
  */
 
+/** Both programs read newline-delimited JSON: a chunk may hold several lines, or part of one. */
+const SPLIT_LINES = String.raw`
+function splitLines(onLine) {
+  let pending = [];
+  return (chunk) => {
+    let from = 0;
+    let nl;
+    while ((nl = chunk.indexOf('\n', from)) !== -1) {
+      pending.push(chunk.slice(from, nl));
+      const line = pending.join('');
+      pending = [];
+      from = nl + 1;
+      onLine(line);
+    }
+    if (from < chunk.length) pending.push(chunk.slice(from));
+  };
+}
+`;
+
 /** The parser process: reads `{"id","text"}` lines, answers `{"id","kinds","nodes"}` (see FlatTree) or `{"id","error"}`. */
 export const PARSER_CHILD_SOURCE = String.raw`
 'use strict';
@@ -46,20 +65,9 @@ function handle(line) {
   }
   process.stdout.write(JSON.stringify(out) + '\n');
 }
-let pending = [];
+${SPLIT_LINES}
 process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  let from = 0;
-  let nl;
-  while ((nl = chunk.indexOf('\n', from)) !== -1) {
-    pending.push(chunk.slice(from, nl));
-    const line = pending.join('');
-    pending = [];
-    from = nl + 1;
-    handle(line);
-  }
-  if (from < chunk.length) pending.push(chunk.slice(from));
-});
+process.stdin.on('data', splitLines(handle));
 process.stdin.on('end', () => process.exit(0));
 process.stdout.write('{"ready":true}\n');
 `;
@@ -74,6 +82,7 @@ export const PARSER_WORKER_SOURCE = String.raw`
 const { workerData, parentPort } = require('node:worker_threads');
 const { spawn } = require('node:child_process');
 const { port, state, execPath, args, env, startMs } = workerData;
+${SPLIT_LINES}
 const flag = new Int32Array(state);
 let child = null;
 let ready = false;
@@ -108,20 +117,8 @@ function start() {
   ready = false;
   // The caller kills it when its own process exits (a parse cannot be interrupted from inside).
   Atomics.store(flag, 1, proc.pid || 0);
-  let pending = [];
   proc.stdout.setEncoding('utf8');
-  proc.stdout.on('data', (chunk) => {
-    let from = 0;
-    let nl;
-    while ((nl = chunk.indexOf('\n', from)) !== -1) {
-      pending.push(chunk.slice(from, nl));
-      const line = pending.join('');
-      pending = [];
-      from = nl + 1;
-      if (proc === child) onLine(line);
-    }
-    if (from < chunk.length) pending.push(chunk.slice(from));
-  });
+  proc.stdout.on('data', splitLines((line) => { if (proc === child) onLine(line); }));
   proc.on('error', (err) => { if (proc === child) fail('the shell parser could not start: ' + err.message); });
   proc.on('exit', (code, signal) => { if (proc === child) fail('the shell parser stopped (' + (signal || code) + ')'); });
   proc.stdin.on('error', () => {});

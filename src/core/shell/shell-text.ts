@@ -15,3 +15,8 @@ export function commandName(word: string): string {
   const slash = word.lastIndexOf('/');
   return slash === -1 ? word : word.slice(slash + 1);
 }
+
+/** A word as the shell will read it back unchanged: bare when it is plain, else single-quoted. */
+export function quoteShellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

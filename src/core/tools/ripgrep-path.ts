@@ -24,7 +24,8 @@ function findOnPath(names: readonly string[]): string | undefined {
   return undefined;
 }
 
-function isExecutableFile(file: string): boolean {
+/** A regular file this process may execute. */
+export function isExecutableFile(file: string): boolean {
   try {
     if (!statSync(file).isFile()) return false;
     accessSync(file, constants.X_OK);

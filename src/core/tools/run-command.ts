@@ -64,7 +64,7 @@ export const runCommandTool: Tool<typeof schema> = {
     const processes = ctx.processes ?? defaultProcessManager();
     const background = args.background === true || prepared.promotedBy !== undefined;
     // The sandbox wraps it unless the user approved running it outside (the approval step asked).
-    const server = processes.sandbox?.knownStatus?.state === 'active' ? serverOutsideSandbox(prepared.command) : undefined;
+    const server = (await processes.sandbox?.active()) ? serverOutsideSandbox(prepared.command) : undefined;
     if (server) prepared.notes.push(`Runs outside the sandbox: ${server}.`);
     const launch = args.sandbox === false || server ? undefined : await wrapInSandbox(processes.sandbox, prepared.command, ctx.workspaceRoot);
     const run: Launch = { command: prepared.command, env: { ...prepared.env, ...launch?.env }, notes: prepared.notes, ...(launch ? { sandboxed: launch } : {}) };
@@ -177,14 +177,25 @@ function summarize(ok: boolean, how: string, output: string, lines: number): str
 }
 
 async function runBackground(processes: ProcessManager, run: Launch, promotedBy: string | undefined, ctx: ToolExecutionContext): Promise<ToolResult> {
-  const { command, env, notes } = run;
+  const { command, env, notes, sandboxed } = run;
   const terminal = ctx.host?.terminal;
-  const sandboxed = run.sandboxed;
   let started: TaskInfo;
   try {
-    started = startTask();
+    started = processes.startBackground({
+      command,
+      ...(sandboxed ? { launch: sandboxed.line } : {}),
+      cwd: ctx.workspaceRoot,
+      env,
+      ...(promotedBy ? { promotedBy } : {}),
+      view: terminal
+        ? (taskId) => {
+            const shown = safeView(() => terminal.showBackgroundTask({ taskId, command, cwd: ctx.workspaceRoot }, () => void processes.kill(taskId).catch(() => undefined)));
+            return shown && new ViewStream(shown);
+          }
+        : undefined,
+    });
   } catch (err) {
-    run.sandboxed?.finish('');
+    sandboxed?.finish('');
     throw err;
   }
   // What the sandbox blocked is read once the task has ended, from all its output.
@@ -198,22 +209,6 @@ async function runBackground(processes: ProcessManager, run: Launch, promotedBy:
   }
   const result = await reportTask(processes, started, command, notes, promotedBy, ctx);
   return withViolations(result, blocked, processes.sandbox, ctx);
-
-  function startTask(): TaskInfo {
-    return processes.startBackground({
-    command,
-    ...(sandboxed ? { launch: sandboxed.line } : {}),
-    cwd: ctx.workspaceRoot,
-    env,
-    ...(promotedBy ? { promotedBy } : {}),
-    view: terminal
-      ? (taskId) => {
-          const shown = safeView(() => terminal.showBackgroundTask({ taskId, command, cwd: ctx.workspaceRoot }, () => void processes.kill(taskId).catch(() => undefined)));
-          return shown && new ViewStream(shown);
-        }
-      : undefined,
-  });
-  }
 }
 
 async function reportTask(processes: ProcessManager, started: TaskInfo, command: string, notes: string[], promotedBy: string | undefined, ctx: ToolExecutionContext): Promise<ToolResult> {

@@ -109,7 +109,7 @@ describe('commands in the OS sandbox (real bubblewrap)', function () {
   /** The gate at `level` (nobody to ask: an ask is refused), then run_command when it lets the call through. */
   async function viaGate(level: ApprovalLevel, command: string): Promise<{ ran: boolean; result: ToolResult }> {
     const registry = createBuiltinRegistry();
-    const gate = approvalGate(registry, () => level, { sandboxed: async () => (await sandbox.status()).state === 'active' });
+    const gate = approvalGate(registry, () => level, { sandboxed: () => sandbox.active() });
     const ctx = toolContext({ workspaceRoot: ws, processes });
     const call = { id: 'c1', name: 'run_command', arguments: JSON.stringify({ command, timeout: 30 }) };
     const before = await gate.before!(call, ctx);

@@ -1,5 +1,5 @@
 import { programOf } from '../process/command-program';
-import type { CommandPart } from './command-part';
+import { outputWrites, type CommandPart } from './command-part';
 import type { Judgement, PartVerdict } from './judgement';
 import { DEFAULT_RULE_PRIORITY, type RuleEntry } from './permission-rule';
 
@@ -29,7 +29,9 @@ export function rulesForAlways(toolName: string, judgement: Judgement, workspace
 }
 
 function partRule(v: PartVerdict): RuleEntry {
-  const prefix = v.decidedBy === 'level' && v.part.writes.length === 0 ? prefixOf(v.part) : undefined;
+  // Only redirections and the like make the rule exact: what a program does with its operands (mkdir, touch) is the program's.
+  const redirected = outputWrites(v.part).length > 0;
+  const prefix = v.decidedBy === 'level' && !redirected ? prefixOf(v.part) : undefined;
   if (prefix) return { type: 'prefix', pattern: prefix, action: 'allow' };
   const priority = Math.min(99, Math.max(DEFAULT_RULE_PRIORITY, (v.rule?.priority ?? 0) + 1));
   return {
@@ -37,7 +39,7 @@ function partRule(v: PartVerdict): RuleEntry {
     pattern: v.part.text,
     action: 'allow',
     ...(priority !== DEFAULT_RULE_PRIORITY ? { priority } : {}),
-    ...(v.part.writes.length > 0 ? { redirects: true } : {}),
+    ...(redirected ? { redirects: true } : {}),
   };
 }
 

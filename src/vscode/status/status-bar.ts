@@ -70,7 +70,7 @@ export function registerStatusBar(context: vscode.ExtensionContext, fronts: Stat
 
   const followChat = (m: ExtensionToWebview) => {
     if (m.type === 'snapshot') Object.assign(chatState, { mode: m.mode, busy: m.busy, context: m.context, cost: m.cost, sandbox: m.sandbox });
-    else if (m.type === 'sandbox') chatState.sandbox = { state: m.state, ...(m.detail ? { detail: m.detail } : {}) };
+    else if (m.type === 'sandbox') chatState.sandbox = { state: m.state, ...(m.detail ? { detail: m.detail } : {}), ...(m.off ? { off: true } : {}) };
     else if (m.type === 'agentState') chatState.mode = m.mode;
     else if (m.type === 'busy') chatState.busy = m.busy;
     else if (m.type === 'context') chatState.context = m.context;

@@ -229,8 +229,9 @@ export class VirtualTranscript {
     const c = this.options.container;
     const viewport = c.clientHeight;
     if (this.stick) {
-      // The end is in view: render back from the last entry.
-      const from = firstBelow(tops, tops[n]! - viewport - OVERSCAN_PX);
+      // The end is in view: render back from the entry the window's top falls in (one taller than
+      // the window starts above it, and must be rendered all the same).
+      const from = Math.max(0, firstBelow(tops, tops[n]! - viewport - OVERSCAN_PX) - 1);
       return [Math.max(from, n - MAX_RENDERED), n];
     }
     const top = c.scrollTop;

@@ -21,7 +21,8 @@ Options:
       --allow-risky-commands     with -p --approval auto: also force pushes, git reset/clean/rm,
                               rm -r and the other caution rules, and command lines it cannot read
       --allow-unsandboxed        with -p --approval auto: also commands the agent asks to run
-                              outside the sandbox (sandbox: false)
+                              outside the sandbox (sandbox: false) and servers, which
+                              run outside it (npm run dev, flask run…)
       --thinking <level>      off | low | medium | high: reasoning before each action (default:
                               OPENDEV_THINKING, else off with -p and medium interactively)
       --output-format <fmt>   text | json | stream-json, with -p (default: text)

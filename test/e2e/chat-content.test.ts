@@ -18,12 +18,15 @@ import { makePng } from '../helpers/png';
 declare const document: any, window: any, DataTransfer: any, DragEvent: any, File: any;
 
 const LONG = Array.from({ length: 150 }, (_, i) => `line ${i + 1} of the long notes`).join('\n');
+/** An answer far taller than the view (about 3,000 px in the side bar). */
+const TALL_ANSWER = Array.from({ length: 120 }, (_, i) => `Paragraph ${i + 1} of a long answer.`).join('\n\n');
 const IMAGE = makePng(40, 30, (x, y) => [200 - x * 4, y * 6, 120]).toString('base64');
 
 function respond(req: RecordedRequest): ScriptedTurn {
   if (!isActionCall(req)) return { text: 'Noted.' };
   const lastUser = (req.body.messages as Array<{ role: string; content?: unknown }>).filter((m) => m.role === 'user').at(-1);
   if (Array.isArray(lastUser?.content) && lastUser.content.some((p: { type?: string }) => p.type === 'image_url')) return { text: 'I see a dropped picture.' };
+  if (typeof lastUser?.content === 'string' && lastUser.content.includes('write a long answer')) return { text: TALL_ANSWER };
   const { key, calls } = scenarioOf(req, ['show the long notes']);
   if (key && calls.length === 0) return { toolCalls: [{ name: 'read_file', arguments: { file_path: 'long.txt' } }] };
   return { text: key ? 'The notes have 150 lines.' : 'echo' };
@@ -77,6 +80,18 @@ describe('chat view: long tool output, dropped images, CSP (end to end)', functi
     await output.waitFor({ state: 'visible', timeout: 5_000 });
     await summary.press('Space');
     await output.waitFor({ state: 'hidden', timeout: 5_000 });
+  });
+
+  it('an answer taller than the view is shown, its end in view (the windowed transcript renders the entry the view starts in)', async () => {
+    await input().fill('write a long answer');
+    await input().press('Enter');
+    const answer = chat.locator('.entry.assistant', { hasText: 'Paragraph 120 of a long answer.' });
+    await answer.waitFor({ timeout: 30_000 });
+    await idle();
+    const [box, view] = await Promise.all([answer.boundingBox(), chat.locator('#transcript').boundingBox()]);
+    assert.ok(box && view && box.height > 2 * view.height, `the answer is taller than the view (${box?.height} px in ${view?.height} px)`);
+    assert.ok(Math.abs(box.y + box.height - (view.y + view.height)) < 60, 'its end is at the bottom of the view');
+    await wb.screenshot('tall-answer');
   });
 
   it('an image dropped on the input becomes a chip, and the next request carries it', async () => {

@@ -61,12 +61,13 @@ export async function runCommand(page, title, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`); // F1 opens in command mode, which is the '>' prefix
     // Enter picks the focused (first) row, so wait until the filtered list starts with our command.
     // Shortly after startup the palette may not know the extension's commands yet and does not
-    // refresh an open list: close it and ask again.
+    // refresh an open list, and a view that takes the focus (the walkthrough ticking a step) closes
+    // the palette under us: close it and ask again, within the one overall limit.
     try {
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${title}`, { timeout: 5_000 }); // F1 opens in command mode, which is the '>' prefix
       await row.waitFor({ timeout: 3000 });
       break;
     } catch (err) {

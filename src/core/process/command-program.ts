@@ -1,7 +1,7 @@
 import { commandName, isAssignment } from '../shell/shell-text';
 
 /** Words that start a simple command without being its program (the splitter drops most; the danger gate sees raw words). */
-const PREFIX_WORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time', 'command', 'builtin', 'exec', 'nohup', 'setsid']);
+const PREFIX_WORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'do', 'while', 'until', 'builtin', 'nohup']);
 const NO_VALUE = /^$/;
 
 /** Programs that run the command after their options: which options take a value, and how many operands precede the command. */
@@ -14,6 +14,13 @@ const WRAPPERS: Record<string, { valued: RegExp; operands: number }> = {
   timeout: { valued: /^-[sk]$/, operands: 1 }, // the duration
   xargs: { valued: /^-[aEdILlnPs]$/, operands: 0 },
   watch: { valued: /^-[nq]$/, operands: 0 },
+  // Keywords and builtins that take options before the command (`command -p rm`, `exec -a name rm`, `time -p rm`).
+  command: { valued: NO_VALUE, operands: 0 },
+  exec: { valued: /^-a$/, operands: 0 },
+  time: { valued: NO_VALUE, operands: 0 },
+  setsid: { valued: NO_VALUE, operands: 0 },
+  flock: { valued: /^-[wEc]$|^--(?:timeout|conflict-exit-code|command)$/, operands: 1 }, // the lock file
+  parallel: { valued: /^-[jSa]$|^--(?:jobs|sshlogin|arg-file)$/, operands: 0 },
 };
 
 /** The program a simple command runs and its arguments. */

@@ -72,7 +72,8 @@ export function programSource(family: InterpreterFamily, args: readonly string[]
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '-') return { kind: 'stdin' };
-    if (a === '--') return i + 1 < args.length && code === undefined ? { kind: 'file', index: i + 1 } : code !== undefined ? { kind: 'code', index: i + 1 } : { kind: 'stdin' };
+    // After `--`, `sh -s -- args` still reads its program from standard input: the rest are its arguments.
+    if (a === '--') return code !== undefined ? { kind: 'code', index: i + 1 } : i + 1 < args.length && !(family === 'shell' && stdin) ? { kind: 'file', index: i + 1 } : { kind: 'stdin' };
     if (o.module?.test(a)) return { kind: 'module' };
     if (/^-[a-zA-Z]*m$/.test(a) && family === 'python') return { kind: 'module' };
     if (o.code.test(a) || o.groupedCode?.test(a)) {

@@ -70,14 +70,16 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
         loadWarningsShown = true;
         permissions.warnings.forEach(warn);
       }
-      // A server runs outside the sandbox (it must be reachable): judged by its text, as without one.
+      // A server runs outside the sandbox (it must be reachable): it asks, at every level.
       const sandboxActive = call.name === 'run_command' && (await options.sandboxed?.()) === true;
-      const sandboxed = sandboxActive && !(typeof args.command === 'string' && serverOutsideSandbox(args.command));
-      const judge = (a: Record<string, unknown>) =>
-        judgeCall(
+      const outsideOf = (a: Record<string, unknown>) => (sandboxActive && typeof a.command === 'string' ? serverOutsideSandbox(a.command) : undefined);
+      const judge = (a: Record<string, unknown>) => {
+        const outside = outsideOf(a);
+        return judgeCall(
           { name: call.name, args: a, fileTool: tool.category === 'file', autoApproveEdits: ctx.mode.autoApproveEdits },
-          { rules: permissions.rules(), level: level(), workspaceRoot: ctx.workspaceRoot, sandboxed, ...(ctx.readableDirs ? { readableDirs: ctx.readableDirs } : {}) },
+          { rules: permissions.rules(), level: level(), workspaceRoot: ctx.workspaceRoot, sandboxed: sandboxActive && !outside, ...(outside ? { outsideSandbox: outside } : {}), ...(ctx.readableDirs ? { readableDirs: ctx.readableDirs } : {}) },
         );
+      };
       const audit = (entry: Omit<AuditEntry, 'time' | 'tool' | 'level' | 'summary'>, a: Record<string, unknown>) => {
         const line: AuditEntry = { time: new Date().toISOString(), tool: call.name, summary: summaryOf(a), level: level(), ...entry };
         if (a !== args) line.editedFrom = summaryOf(args);
@@ -110,7 +112,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
           audit({ action: 'deny', decidedBy: 'unattended', ...facts(judgement) }, current);
           return refuse('permission', 'unattended', call.name, { ...judgement, reason: judgement.reason ?? `the approval level is ${level()}` });
         }
-        const request = await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx, sandboxActive ? sandboxed : undefined);
+        const request = await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx, sandboxActive ? !outsideOf(current) : undefined);
         const decision = await askInTurn(() => ctx.ui.requestApproval!(request, ctx.signal));
         asked = true;
         switch (decision.action) {

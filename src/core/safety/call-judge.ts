@@ -1,6 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { judgeCommand } from './command-judge';
-import { ruleRef, type JudgeContext, type Judgement } from './judgement';
+import { ruleRef, type JudgeContext, type Judgement, type PartVerdict } from './judgement';
 import { ruleMatches, type RuleSubject } from './permission-rule';
 import { checkBoundary } from './workspace-boundary';
 
@@ -20,12 +20,15 @@ export interface CallFacts {
  */
 export function judgeCall(call: CallFacts, ctx: JudgeContext): Judgement {
   if (call.name === 'run_command' && typeof call.args.command === 'string') {
-    if (call.args.sandbox !== false) return judgeCommand(call.args.command, ctx);
-    // Outside the sandbox on purpose: judged as if there were none, and a person decides, at every level.
+    if (call.args.sandbox !== false && !ctx.outsideSandbox) return judgeCommand(call.args.command, ctx);
+    // Outside the sandbox: judged as if there were none, and a person decides, at every level.
     const judgement = judgeCommand(call.args.command, { ...ctx, sandboxed: false });
     if (judgement.action === 'deny') return judgement;
-    const reason = 'it asks to run outside the sandbox (sandbox: false), with your access to every file and host';
-    return { ...judgement, action: 'ask', decidedBy: 'boundary', boundaryKind: 'unsandboxed', reason, askAlways: true };
+    if (call.args.sandbox === false) {
+      const reason = 'it asks to run outside the sandbox (sandbox: false), with your access to every file and host';
+      return { ...judgement, action: 'ask', decidedBy: 'boundary', boundaryKind: 'unsandboxed', reason, askAlways: true };
+    }
+    return unsandboxedServer(judgement, ctx.outsideSandbox!);
   }
   const path = call.fileTool && typeof call.args.file_path === 'string' ? call.args.file_path : undefined;
   const subject = path !== undefined ? pathSubject(call.name, path, ctx.workspaceRoot) : { tool: call.name, exact: [JSON.stringify(call.args)], loose: [] };
@@ -37,6 +40,19 @@ export function judgeCall(call: CallFacts, ctx: JudgeContext): Judgement {
   if (judgement.action === 'deny' || path === undefined) return judgement;
   const concern = checkBoundary(path, { workspaceRoot: ctx.workspaceRoot, home: ctx.home });
   return concern ? { ...judgement, action: 'ask', decidedBy: 'boundary', reason: concern.reason, askAlways: true, boundaryKind: concern.kind } : judgement;
+}
+
+/**
+ * A command the sandbox cannot hold (a server): it asks even at Auto, since the program it starts
+ * (`npm start`'s script, `python app.py`) can do anything the user can. Rules that allow it exactly
+ * (the "Always allow" answer) let it run; what asks for a stricter reason keeps that reason.
+ */
+function unsandboxedServer(judgement: Judgement, why: string): Judgement {
+  if (judgement.action === 'allow' && judgement.decidedBy === 'rule') return judgement;
+  if (judgement.action === 'ask' && judgement.askAlways) return judgement;
+  const reason = `${why}, so it runs outside the sandbox, with your access to every file and host`;
+  const parts = judgement.parts?.map((v): PartVerdict => (v.action === 'allow' && v.decidedBy !== 'rule' ? { ...v, action: 'ask', decidedBy: 'boundary', boundaryKind: 'unsandboxed', reason } : v));
+  return { ...judgement, action: 'ask', decidedBy: 'boundary', boundaryKind: 'unsandboxed', reason, ...(parts ? { parts } : {}) };
 }
 
 /** A file path as rules see it: workspace-relative with `/` (absolute when outside), and absolute. */

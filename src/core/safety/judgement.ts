@@ -45,6 +45,11 @@ export interface JudgeContext {
    * (caution, protected configuration) and danger rules still do.
    */
   sandboxed?: boolean;
+  /**
+   * The sandbox is on, but this command runs outside it (why: it starts a server, which must be
+   * reachable). Nothing contains it, so it asks at every level unless a rule allows it exactly.
+   */
+  outsideSandbox?: string;
 }
 
 export function ruleRef(rule: PermissionRule): { id: string; source: RuleSource } {

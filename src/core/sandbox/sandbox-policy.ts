@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expandHome } from '../safety/secret-locations';
 import type { SandboxSettings } from './sandbox-settings';
@@ -85,7 +85,11 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
  * command must not create the hooks a later commit of the user's would run.
  */
 function readOnlyIn(workspaceRoot: string): string[] {
-  if (!existsSync(join(workspaceRoot, '.git'))) return [join(workspaceRoot, '.git'), ...WORKSPACE_READ_ONLY.filter((p) => !p.startsWith('.git/') && existsSync(join(workspaceRoot, p))).map((p) => join(workspaceRoot, p))];
+  const git = join(workspaceRoot, '.git');
+  // A repository without a hooks folder (some clones) gets an empty one, held read-only like any:
+  // otherwise a command could create it and plant a hook that the user's next commit runs.
+  if (statSync(git, { throwIfNoEntry: false })?.isDirectory() && !existsSync(join(git, 'hooks'))) mkdirSync(join(git, 'hooks'), { recursive: true });
+  if (!existsSync(git)) return [join(workspaceRoot, '.git'), ...WORKSPACE_READ_ONLY.filter((p) => !p.startsWith('.git/') && existsSync(join(workspaceRoot, p))).map((p) => join(workspaceRoot, p))];
   return WORKSPACE_READ_ONLY.map((p) => join(workspaceRoot, p)).filter((p) => existsSync(p));
 }
 

@@ -235,7 +235,10 @@ export function walkTree(root: SyntaxNode, source: string, initial: Scope, origi
       wordOf.set(child, words.length);
       if (child.type === 'command_name') {
         if (containsType(child, 'ansi_c_string')) flagRisky("the command name is spelled with `$'…'` escapes");
-        words.push(child.children[0] ? wordText(child.children[0], source) : source.slice(child.start, child.end));
+        const name = child.children[0] ? wordText(child.children[0], source) : source.slice(child.start, child.end);
+        const known = knownProgram(name, ctx.scope.vars);
+        if (known === undefined) flagRisky(`the program it runs is named at run time (\`${clip(name)}\`)`);
+        words.push(known ?? name);
       } else if (child.type === 'variable_assignment') words.push(assignmentText(child, source));
       else words.push(wordText(child, source));
     }
@@ -332,6 +335,25 @@ export function walkTree(root: SyntaxNode, source: string, initial: Scope, origi
     }
     if (redirects.some((r) => r.op.startsWith('<<') && r.op !== '<<<')) out.heredoc = true;
   }
+}
+
+/**
+ * A command name as the shell will run it: variables set plainly before it on the line put in
+ * (`x=rm; $x` runs `rm`); undefined when it still depends on something known only at run time (a
+ * variable from the environment, a substitution). `$HOME` and `$PWD` lead to a path whose last
+ * segment is the program, which is what the rules read.
+ */
+function knownProgram(name: string, vars: Readonly<Record<string, string>> = {}): string | undefined {
+  if (!/[$`]/.test(name)) return name;
+  let out = name;
+  for (let round = 0; round < 2 && out.includes('$'); round++) {
+    out = out.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a: string | undefined, b: string | undefined) => {
+      const value = vars[(a ?? b)!];
+      return value !== undefined && Object.hasOwn(vars, (a ?? b)!) ? value : m;
+    });
+  }
+  if (/^(?:\$HOME|\$\{HOME\}|\$PWD|\$\{PWD\})\/[^$`]*$/.test(out)) return out;
+  return /[$`\s]/.test(out) ? undefined : out;
 }
 
 /** After a command runs: `cd` moves the scope's folder, a plain assignment sets a variable. */

@@ -2,7 +2,7 @@
 // command's output says was blocked, how the judge asks less inside the sandbox (and never less
 // outside it), the fallback when no sandbox can run, and "always allow" saved in settings.json.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommandSandbox, type SandboxRuntimePort } from '../../../../src/core/sandbox/command-sandbox';
@@ -15,6 +15,8 @@ import { violationsOf } from '../../../../src/core/sandbox/sandbox-violations';
 import { judgeCall } from '../../../../src/core/safety/call-judge';
 import { DEFAULT_CAUTION_RULES } from '../../../../src/core/safety/default-rules';
 import { mustAskOf } from '../../../../src/core/safety/must-ask';
+import { rulesForAlways } from '../../../../src/core/safety/always-rules';
+import { compareRules, ruleFromEntry } from '../../../../src/core/safety/permission-rule';
 
 const temp = (name: string) => mkdtempSync(join(tmpdir(), `opendev-sbx-${name}-`));
 
@@ -38,6 +40,15 @@ describe('sandbox policy', () => {
     const ws = temp('ws');
     const policy = sandboxPolicy({ settings: DEFAULT_SANDBOX_SETTINGS, workspaceRoot: ws, home: temp('home'), tempDir: '/tmp/t', secretRoots: [] });
     assert.deepEqual(policy.readOnly, [join(ws, '.git')]);
+  });
+
+  it('a repository without a hooks folder gets an empty one, read-only, so no command can plant a hook there', () => {
+    const ws = temp('ws');
+    mkdirSync(join(ws, '.git'));
+    writeFileSync(join(ws, '.git', 'config'), '');
+    const policy = sandboxPolicy({ settings: DEFAULT_SANDBOX_SETTINGS, workspaceRoot: ws, home: temp('home'), tempDir: '/tmp/t', secretRoots: [] });
+    assert.deepEqual(policy.readOnly, [join(ws, '.git', 'hooks'), join(ws, '.git', 'config')]);
+    assert.deepEqual(readdirSync(join(ws, '.git', 'hooks')), []);
   });
 
   it('hosts: the settings, those allowed this session, and the origin remote of a trusted folder', () => {
@@ -133,6 +144,32 @@ describe('the judge inside and outside the sandbox', () => {
       assert.equal(mustAskOf(j)?.kind, 'unsandboxed');
     }
     assert.equal(judge('rm -rf /', 'auto', true, { sandbox: false }).action, 'deny');
+  });
+
+  it('a server, which runs outside the sandbox, asks at every level; "Always allow" remembers that exact command', () => {
+    const server = (command: string, level: 'semi-auto' | 'auto', rules = DEFAULT_CAUTION_RULES) =>
+      judgeCall({ name: 'run_command', args: { command }, fileTool: false, autoApproveEdits: false }, { rules, level, workspaceRoot: ws, home: '/home/u', outsideSandbox: 'it starts a server (npm start)' });
+    for (const level of ['semi-auto', 'auto'] as const) {
+      const j = server('npm start', level);
+      assert.equal(j.action, 'ask', `npm start at ${level}: its script could do anything`);
+      assert.equal(mustAskOf(j)?.kind, 'unsandboxed');
+      assert.match(j.reason ?? '', /starts a server \(npm start\), so it runs outside the sandbox/);
+    }
+    const [always] = rulesForAlways('run_command', server('npm start', 'auto'), ws);
+    assert.deepEqual({ type: always?.type, pattern: always?.pattern }, { type: 'command', pattern: 'npm start' });
+    const rules = [...DEFAULT_CAUTION_RULES, ruleFromEntry(always!, 'user')].sort(compareRules);
+    assert.equal(server('npm start', 'auto', rules).action, 'allow');
+    assert.equal(server('npm start -- --port 1', 'auto', rules).action, 'ask', 'only that exact command');
+    assert.equal(server('flask run; rm -rf ~', 'auto').action, 'deny');
+  });
+
+  it('without a sandbox, a program named at run time is a hidden command that asks even at auto', () => {
+    for (const command of ['$CMD -rf ~', '$(echo rm) -rf ~']) {
+      const j = judge(command, 'auto', false);
+      assert.equal(j.action, 'ask', command);
+      assert.match(j.reason ?? '', /named at run time/);
+    }
+    assert.equal(judge('$CMD -rf ~', 'auto', true).action, 'allow', 'in the sandbox it is contained');
   });
 });
 

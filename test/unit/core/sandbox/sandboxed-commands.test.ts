@@ -76,7 +76,9 @@ describe('commands in the OS sandbox (real bubblewrap)', function () {
     mkdirSync(join(root, 'remote.git'));
     git(join(root, 'remote.git'), 'init', '-q', '--bare');
     mkdirSync(ws);
-    writeFileSync(join(ws, 'package.json'), JSON.stringify({ name: 'fixture', version: '1.0.0', scripts: { build: 'node build.js', test: 'node test.js' } }));
+    writeFileSync(join(ws, 'package.json'), JSON.stringify({ name: 'fixture', version: '1.0.0', scripts: { build: 'node build.js', test: 'node test.js', start: 'node server.js' } }));
+    // A "server" that is not one: it runs outside the sandbox, so it must not run unasked.
+    writeFileSync(join(ws, 'server.js'), "require('fs').writeFileSync(require('os').homedir() + '/.bashrc', 'evil');\n");
     writeFileSync(join(ws, 'build.js'), "require('fs').mkdirSync('dist',{recursive:true}); require('fs').writeFileSync('dist/out.txt', 'built'); require('fs').writeFileSync(require('path').join(require('os').tmpdir(), 'scratch.txt'), 'tmp');\n");
     writeFileSync(join(ws, 'test.js'), "const out = require('fs').readFileSync('dist/out.txt','utf8'); if (out !== 'built') process.exit(1); console.log('1 passing');\n");
     git(ws, 'init', '-q', '-b', 'main');
@@ -135,6 +137,8 @@ describe('commands in the OS sandbox (real bubblewrap)', function () {
     'git push origin +main',
     'cat ~/.ssh/id_rsa',
     'base64 ~/.ssh/id_rsa',
+    'npm start',
+    'x=rm; $x -rf ~',
   ];
 
   for (const level of ['semi-auto', 'auto'] as const) {

@@ -65,11 +65,18 @@ describe('reading a command is bounded', function () {
   after(() => console.log(['', '    | input | size | judged in | per KB | verdict |', '    |---|---|---|---|---|', ...measured, ''].join('\n')));
   for (const [name, command] of pathological) {
     it(`judges ${name} (${(command.length / 1000).toFixed(0)} KB) in well under 20 ms per KB`, () => {
-      const started = performance.now();
-      const verdict = judge(command);
-      const ms = performance.now() - started;
+      // The best of three reads (each a new text, so none comes from the parse cache): another job
+      // on the machine can slow one read down, but it cannot make a super-linear read fast.
+      let ms = Infinity;
+      let verdict: ReturnType<typeof judge> | undefined;
+      for (let attempt = 0; attempt < 3 && ms / (command.length / 1000) >= 20; attempt++) {
+        const text = `${command}${' '.repeat(attempt + 1)}`;
+        const started = performance.now();
+        verdict = judge(text);
+        ms = Math.min(ms, performance.now() - started);
+      }
       const perKb = ms / (command.length / 1000);
-      measured.push(`    | ${name} | ${(command.length / 1000).toFixed(0)} KB | ${ms.toFixed(0)} ms | ${perKb.toFixed(2)} ms | ${verdict.action} (${verdict.rule?.id ?? verdict.decidedBy}) |`);
+      measured.push(`    | ${name} | ${(command.length / 1000).toFixed(0)} KB | ${ms.toFixed(0)} ms | ${perKb.toFixed(2)} ms | ${verdict!.action} (${verdict!.rule?.id ?? verdict!.decidedBy}) |`);
       assert.ok(perKb < 20, `${perKb.toFixed(2)} ms per KB`);
     });
   }

@@ -4,10 +4,26 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeProvider, toolResults } from '../../fixtures/fake-provider';
+import { FakeProvider, toolResults, type ScriptedTurn } from '../../fixtures/fake-provider';
 import { hookGroup, hookWorkspace, logInput, type HookWorkspace } from '../../helpers/hook-workspace';
 import { trustFolder } from '../../helpers/trust-folder';
 import { newHome, opendev } from './cli-harness';
+
+/** The first undo snapshot of a session in `home` is on disk (its index), within one generous limit. */
+async function firstSnapshotTaken(home: string): Promise<void> {
+  const root = join(home, 'snapshot');
+  const indexes = () => {
+    try {
+      return readdirSync(root).flatMap((repo) => readdirSync(join(root, repo, 'indexes')));
+    } catch {
+      return [];
+    }
+  };
+  for (const deadline = Date.now() + 60_000; indexes().length === 0; ) {
+    if (Date.now() > deadline) throw new Error('the session took no snapshot');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe('opendev CLI: --continue keeps the session id (undo, scratch folder, hooks)', function () {
   this.timeout(90_000);
@@ -28,12 +44,18 @@ describe('opendev CLI: --continue keeps the session id (undo, scratch folder, ho
   });
 
   it('a step written by one process is undone by /undo in the next one, resumed with --continue', async () => {
-    fake.enqueue(
+    const turns: ScriptedTurn[] = [
       { toolCalls: [{ name: 'write_file', arguments: { file_path: 'notes.txt', content: 'remember the milk\n' } }] },
       // Over 8,000 characters: offloaded to the session's scratch folder.
       { toolCalls: [{ name: 'run_command', arguments: { command: 'seq 1 3000' } }] },
       { text: 'Saved the note.' },
-    );
+    ];
+    // A model takes seconds before its first write; this one answers at once. On a loaded machine its
+    // write could outrun the session's first snapshot (and go on without undo): it waits for it.
+    fake.setResponder(async () => {
+      if (turns.length === 3) await firstSnapshotTaken(home);
+      return turns.shift() ?? { text: 'done' };
+    });
     const first = await run(['-p', 'save a note, then count']);
     assert.equal(first.code, 0, first.stderr);
     const id = JSON.parse(first.stdout).sessionId as string;

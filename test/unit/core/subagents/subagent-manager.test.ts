@@ -145,12 +145,10 @@ describe('SubagentManager', () => {
         return { status: 'completed', summary: `done ${task}`, history: null };
       },
     });
-    const started = Date.now();
     const outcomes = await Promise.all(
       ['auth', 'db', 'ui'].map((task) => manager.spawn({ subagentType: 'Code-Explorer', task, background: false }, signal())),
     );
-    assert.equal(maxActive, 3);
-    assert.ok(Date.now() - started < 110, `took ${Date.now() - started} ms: the runs were serialized`);
+    assert.equal(maxActive, 3, 'all three ran at once (serialized runs would never overlap)');
     assert.deepEqual(outcomes.map((o) => o.summary), ['done auth', 'done db', 'done ui']);
     assert.equal(new Set(outcomes.map((o) => o.agentId)).size, 3);
   });

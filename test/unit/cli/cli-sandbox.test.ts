@@ -3,10 +3,11 @@
 // was blocked; `sandbox: false` is refused in -p unless --allow-unsandboxed; where bubblewrap cannot
 // be found the run says so once, with the fix, and falls back to the text rules.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allToolResults, FakeProvider } from '../../fixtures/fake-provider';
+import { until } from '../../helpers/wait';
 import { newHome, opendev } from './cli-harness';
 
 describe('opendev -p with the command sandbox (real bubblewrap)', function () {
@@ -61,6 +62,20 @@ describe('opendev -p with the command sandbox (real bubblewrap)', function () {
     const allowed = await opendev(['-p', 'write outside', '-C', ws, '--approval', 'auto', '--allow-unsandboxed', '--allow-outside-workspace'], env());
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.equal(readFileSync(outside, 'utf8'), 'x\n');
+  });
+
+  it('a server runs outside the sandbox, so -p refuses it even at auto, unless --allow-unsandboxed', async () => {
+    // What `node server.js` starts is the project's code: outside the sandbox it can write anywhere.
+    writeFileSync(join(ws, 'server.js'), `require('fs').writeFileSync(${JSON.stringify(outside)}, 'x');\n`);
+    script({ command: 'node server.js' });
+    const refused = await opendev(['-p', 'start the server', '-C', ws, '--approval', 'auto'], env());
+    assert.match(refused.stderr, /starts a server \(node …server\)[^]*--allow-unsandboxed/, refused.stderr);
+    assert.ok(!existsSync(outside));
+    fake.reset();
+    script({ command: 'node server.js' });
+    const allowed = await opendev(['-p', 'start the server', '-C', ws, '--approval', 'auto', '--allow-unsandboxed'], env());
+    assert.equal(allowed.code, 0, allowed.stderr);
+    await until(() => existsSync(outside), 30_000, 'the server, outside the sandbox, writing its file');
   });
 
   it('without bubblewrap: one warning with the fix, and the text rules judge as before (semi-auto asks, so -p refuses)', async () => {

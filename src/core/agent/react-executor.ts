@@ -9,6 +9,7 @@ import type { DoomLoopDetector } from './doom-loop-detector';
 import type { InjectionQueue } from './injection-queue';
 import type { InterruptToken } from './interrupt-token';
 import { callModel, type CostSink, type TurnServices } from './model-call';
+import { withUniqueIds } from './unique-call-ids';
 import type { ResolvedRoleModel, RoleResolver } from './role-resolver';
 import { runThinkingPhase } from './thinking-phase';
 import type { ThinkingLevel } from './thinking-level';
@@ -180,6 +181,7 @@ export class ReactExecutor {
       if (reply.content) history.push({ ...reply, toolCalls: [] });
       throw err;
     }
+    reply.toolCalls = withUniqueIds(reply.toolCalls, history);
     return reply;
   }
 

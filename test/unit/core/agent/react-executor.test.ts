@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import type { ApprovalDecision, ApprovalRequest, UICallback } from '../../../../src/core/ui';
 import type { Tool } from '../../../../src/core/tools/tool';
-import { FakeProvider, lastUserText, toolResults, type RecordedRequest } from '../../../fixtures/fake-provider';
+import { allToolResults, FakeProvider, lastUserText, toolResults, type RecordedRequest } from '../../../fixtures/fake-provider';
 import { fixedTodos, slowTool, testAgent, type WireFormat } from '../../../helpers/test-agent';
 
 /** Tools in a request body, whatever the wire format. */
@@ -64,6 +64,24 @@ for (const wire of ['openai', 'anthropic'] as WireFormat[]) {
       const overlap = Math.min(...spans.map((s) => s.end)) - Math.max(...spans.map((s) => s.start));
       assert.ok(overlap > 200, `the three calls overlapped (${overlap} ms)`);
       assert.deepEqual(toolResults(fake.requests[1]!).map((r) => r.content), ['waited 300 ms', 'waited 301 ms', 'waited 302 ms']);
+    });
+
+    it('a server that reuses tool-call ids (call_0 in every response) loses no result: the agent gives repeats ids of its own', async () => {
+      const spans: Array<{ start: number; end: number }> = [];
+      const agent = testAgent({ wire, fake, tools: [slowTool('wait', spans)] });
+      fake.enqueue(
+        { toolCalls: [{ id: 'call_0', name: 'wait', arguments: { ms: 1 } }] },
+        { toolCalls: [{ id: 'call_0', name: 'wait', arguments: { ms: 2 } }, { id: 'call_0', name: 'wait', arguments: { ms: 3 } }] },
+        { text: 'all waited' },
+      );
+      const log = recorder();
+      const result = await agent.runTurn('wait three times', log.ui);
+      assert.equal(result.status, 'completed');
+      const results = allToolResults(fake.requests[2]!);
+      assert.deepEqual(results.map((r) => r.content), ['waited 1 ms', 'waited 2 ms', 'waited 3 ms'], 'every call has its own result');
+      assert.equal(new Set(results.map((r) => r.toolCallId)).size, 3);
+      assert.equal(results[0]!.toolCallId, 'call_0', 'a first id is kept as the provider sent it');
+      assert.ok(!log.log.notices.some((n) => /repair/i.test(n)), log.log.notices.join('\n'));
     });
 
     it('runs tools that write one at a time', async () => {

@@ -46,6 +46,10 @@ export class ChatController {
   private readonly history: ChatHistory;
   private readonly live = new ChatLiveState(this.entries);
   private running: AbortController | undefined;
+  /** The running turn's agent has finished: what is sent now starts the next turn, not a follow-up. */
+  private winding: AbortController | undefined;
+  /** Waiting for the running turn to be over. */
+  private idleWaiters: Array<() => void> = [];
   /** Bumped by New Chat: whatever an older turn still reports is dropped. */
   private generation = 0;
   private mode: AgentMode = 'normal';
@@ -132,6 +136,12 @@ export class ChatController {
     if (!typed) return undefined;
     const parsed = this.input.parse(typed, images);
     if ('command' in parsed) return this.runCommand(parsed.command, parsed.name);
+    if (this.running && this.winding === this.running) {
+      // Stopped or answered, still saving: a follow-up now would wait for a turn that reads no more.
+      const generation = this.generation;
+      await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      return generation === this.generation ? this.send(text, images) : undefined;
+    }
     if (this.running) {
       await this.input.followUp(() => this.agent, parsed.prompt, images);
       return undefined;
@@ -176,6 +186,7 @@ export class ChatController {
     this.live.reset();
     this.input.followUps.reset();
     this.running = undefined;
+    this.releaseIdle();
     this.entries.emit(this.snapshot());
   }
 
@@ -274,6 +285,7 @@ export class ChatController {
       const turn = agent.runTurn(text, this.turnUi(generation), controller.signal, input);
       followUps.flush(agent);
       const result = await turn;
+      this.winding = controller;
       if (live()) {
         this.reportOutcome(result);
         await this.options.sessions?.afterTurn(agent);
@@ -433,5 +445,10 @@ export class ChatController {
   private setRunning(controller: AbortController | undefined): void {
     this.running = controller;
     this.entries.emit({ type: 'busy', busy: controller !== undefined });
+    if (!controller) this.releaseIdle();
+  }
+
+  private releaseIdle(): void {
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 }

@@ -8,6 +8,7 @@ import type { ThinkingLevel } from '../../../src/core/agent/thinking-level';
 import type { ChatEntry, ChatEntryOf, ExtensionToWebview } from '../../../src/shared/protocol';
 import { ChatController, type ChatControllerOptions } from '../../../src/vscode/chat-controller';
 import { builtinSlashPort } from '../../../src/vscode/slash-port';
+import type { ChatSessions } from '../../../src/vscode/chat-sessions';
 import { FakeProvider, lastUserText, toolResults, type ScriptedTurn } from '../../fixtures/fake-provider';
 
 const workspace = join(__dirname, '../../../../test/fixtures/workspace');
@@ -426,6 +427,28 @@ describe('ChatController (the chat view model, without VS Code)', () => {
       assert.equal((entry(chat, queued!.id) as ChatEntryOf<'user'>).queued, undefined, 'no longer queued once the turn is over');
       const answers = chat.transcript().filter((e) => e.kind === 'assistant').map((e) => (e as ChatEntryOf<'assistant'>).text);
       assert.deepEqual(answers, ['first answer, in slow pieces', 'And the follow-up.'], 'each model call has its own message');
+    });
+
+    it('a message sent once a stopped turn is over, while the chat still saves it, gets an answer of its own', async () => {
+      fake.enqueue({ text: 'slow slow slow slow', chunkDelayMs: 400 });
+      fake.setResponder(() => ({ text: 'pong' }));
+      let release!: () => void;
+      const saving = new Promise<void>((resolve) => (release = resolve));
+      let saves = 0;
+      // Only what a turn uses of the sessions: the first save holds until the test lets it go.
+      const sessions = { follow() {}, newConversation() {}, afterTurn: () => (saves++ === 0 ? saving : Promise.resolve()) } as unknown as ChatSessions;
+      const chat = controller({ sessions });
+      const first = chat.send('go');
+      await fake.waitForRequests(1);
+      chat.stop();
+      await until(() => chat.transcript().find((e) => e.kind === 'notice' && e.text === 'Stopped.'), 'the Stopped. notice');
+      const next = chat.send('ping');
+      release();
+      await Promise.all([first, next]);
+      assert.equal(fake.requests.length, 2, 'ping was sent to the model');
+      assert.match(lastUserText(fake.requests[1]!), /ping/);
+      assert.deepEqual(chat.transcript().at(-1), { kind: 'assistant', id: chat.transcript().at(-1)?.id, text: 'pong' });
+      assert.equal(chat.busy, false);
     });
 
     it('says so when the follow-up queue is full', async () => {

@@ -136,9 +136,7 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
   context.subscriptions.push(
     { dispose: () => catalog.close() },
     log,
-    // Kept alive while hidden: toggling the side bar does not reload the chat (a long transcript,
-    // the scroll position, a half-typed message, a webview that VS Code for the Web re-creates slowly).
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
     chat.onMessage((m) => {
       if (m.type === 'busy') void vscode.commands.executeCommand('setContext', 'opendev.busy', m.busy);
       if (m.type === 'agentState' || m.type === 'snapshot') void vscode.commands.executeCommand('setContext', 'opendev.mode', m.mode);

@@ -27,8 +27,15 @@ export async function loadE2eHost(): Promise<E2eHost> {
  * first (the current one, OpenAI, is focused at the top), then takes the key in a password box.
  */
 export async function storeApiKey(host: E2eHost, page: Page, key: string): Promise<void> {
-  await host.runCommand(page, 'OpenDev: Set API Key');
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'OpenAI' }).waitFor({ timeout: 20_000 });
+  // A view that takes the focus meanwhile (the walkthrough, a notification) closes the pick: ask
+  // again until it stays open, within one overall limit.
+  const provider = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'OpenAI' });
+  for (const deadline = Date.now() + 60_000; ; ) {
+    await host.runCommand(page, 'OpenDev: Set API Key');
+    if (await provider.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
+    if (Date.now() > deadline) throw new Error('the Set API Key pick did not stay open');
+    await page.keyboard.press('Escape');
+  }
   await page.keyboard.press('Enter');
   const box = page.locator('.quick-input-widget input[type="password"]');
   await box.waitFor({ timeout: 20_000 });

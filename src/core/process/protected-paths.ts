@@ -1,4 +1,5 @@
 import { dirname, isAbsolute, posix, resolve } from 'node:path';
+import { substituteKnownVars } from '../shell/shell-text';
 
 /**
  * Paths that must never be deleted, moved or opened up: `/`, the system folders, the home folder,
@@ -35,14 +36,7 @@ function ancestors(path: string): string[] {
  * variables, `~`, `$HOME` and `$PWD` replaced; undefined when something else is left to expand.
  */
 export function expandWord(word: string, home: string, cwd: string | undefined, vars: Readonly<Record<string, string>> = {}): string | undefined {
-  let path = word.trim();
-  // Variables set earlier on the line (twice: `A=$HOME; B=$A`).
-  for (let round = 0; round < 2 && path.includes('$'); round++) {
-    path = path.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, a: string | undefined, b: string | undefined) => {
-      const name = (a ?? b)!;
-      return name !== 'HOME' && name !== 'PWD' && Object.hasOwn(vars, name) ? vars[name]! : m;
-    });
-  }
+  let path = substituteKnownVars(word.trim(), vars);
   path = path.replace(/^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/, home);
   if (/^(?:\$PWD|\$\{PWD\})(?=\/|$)/.test(path)) {
     if (!cwd) return undefined;

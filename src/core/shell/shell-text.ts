@@ -20,3 +20,18 @@ export function commandName(word: string): string {
 export function quoteShellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/**
+ * `word` with the variables set plainly earlier on the line put in (twice: `A=$HOME; B=$A`).
+ * `$HOME` and `$PWD` stay as written: the callers know them better than a line that sets them.
+ */
+export function substituteKnownVars(word: string, vars: Readonly<Record<string, string>>): string {
+  let out = word;
+  for (let round = 0; round < 2 && out.includes('$'); round++) {
+    out = out.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, a: string | undefined, b: string | undefined) => {
+      const name = (a ?? b)!;
+      return name !== 'HOME' && name !== 'PWD' && Object.hasOwn(vars, name) ? vars[name]! : m;
+    });
+  }
+  return out;
+}

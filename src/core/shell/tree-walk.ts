@@ -3,6 +3,7 @@ import { riskyExpansion, RISKY_HERE_STRING } from './risky-expansions';
 import type { CommandOrigin, ShellCommand, ShellFunction, ShellPipeline, ShellRedirect } from './shell-model';
 import type { SyntaxNode } from './syntax-node';
 import { assignmentText, clip, commandRange, containsType, extglob, hasStatementsOnSeveralLines, isCommandNode, lastStatement, readRedirects, redirectEnd, REDIRECTS, STATEMENTS, testWords, topLevelPieces, withoutSubstitutions } from './syntax-parts';
+import { substituteKnownVars } from './shell-text';
 import { wordText } from './word-text';
 
 /**
@@ -345,13 +346,7 @@ export function walkTree(root: SyntaxNode, source: string, initial: Scope, origi
  */
 function knownProgram(name: string, vars: Readonly<Record<string, string>> = {}): string | undefined {
   if (!/[$`]/.test(name)) return name;
-  let out = name;
-  for (let round = 0; round < 2 && out.includes('$'); round++) {
-    out = out.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a: string | undefined, b: string | undefined) => {
-      const value = vars[(a ?? b)!];
-      return value !== undefined && Object.hasOwn(vars, (a ?? b)!) ? value : m;
-    });
-  }
+  const out = substituteKnownVars(name, vars);
   if (/^(?:\$HOME|\$\{HOME\}|\$PWD|\$\{PWD\})\/[^$`]*$/.test(out)) return out;
   return /[$`\s]/.test(out) ? undefined : out;
 }

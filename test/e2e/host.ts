@@ -27,21 +27,28 @@ export async function loadE2eHost(): Promise<E2eHost> {
  * first (the current one, OpenAI, is focused at the top), then takes the key in a password box.
  */
 export async function storeApiKey(host: E2eHost, page: Page, key: string): Promise<void> {
-  // A view that takes the focus meanwhile (the walkthrough, a notification) closes the pick: ask
-  // again until it stays open, within one overall limit.
-  const provider = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'OpenAI' });
-  for (const deadline = Date.now() + 60_000; ; ) {
-    await host.runCommand(page, 'OpenDev: Set API Key');
-    if (await provider.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
-    if (Date.now() > deadline) throw new Error('the Set API Key pick did not stay open');
-    await page.keyboard.press('Escape');
-  }
+  await runUntilPicked(host, page, 'OpenDev: Set API Key', 'OpenAI');
   await page.keyboard.press('Enter');
   const box = page.locator('.quick-input-widget input[type="password"]');
   await box.waitFor({ timeout: 20_000 });
   await box.fill(key);
   await box.press('Enter');
   await box.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Runs a palette command whose quick pick should focus the row with `row`. A view that takes the
+ * focus meanwhile (the walkthrough ticking a step, a notification) closes the pick under us: close
+ * it and ask again, within one overall limit.
+ */
+export async function runUntilPicked(host: E2eHost, page: Page, title: string, row: string): Promise<void> {
+  const focused = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row });
+  for (const deadline = Date.now() + 60_000; ; ) {
+    await host.runCommand(page, title);
+    if (await focused.waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
+    if (Date.now() > deadline) throw new Error(`the pick of "${title}" did not stay open`);
+    await page.keyboard.press('Escape');
+  }
 }
 
 /** The chat view's input, by its accessible name: the element a chat frame is recognised by. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
-import { storeApiKey, workbenchSuite, type E2eHost, type Workbench } from './host';
+import { runUntilPicked, storeApiKey, workbenchSuite, type E2eHost, type Workbench } from './host';
 import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
 
 /**
@@ -171,14 +171,8 @@ describe('the walkthrough (end to end)', function () {
     await waitTicked('Connect a model provider');
     assert.equal(await ticked('Pick a model'), false);
 
-    // The walkthrough reacts to the tick by focusing its step, and a quick pick that loses the focus
-    // closes: when the pick closed under us, ask again (one overall limit).
-    const current = wb.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'gpt-4.1' });
-    for (const deadline = Date.now() + 60_000; ; ) {
-      await host.runCommand(wb.page, 'OpenDev: Select Model');
-      if (await current.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
-      if (Date.now() > deadline) throw new Error('the Select Model pick did not stay open');
-    }
+    // The walkthrough reacts to the tick by focusing its step, which closes a quick pick.
+    await runUntilPicked(host, wb.page, 'OpenDev: Select Model', 'gpt-4.1');
     await wb.page.keyboard.press('Enter'); // the current model, the provider's default
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
     await waitTicked('Pick a model');

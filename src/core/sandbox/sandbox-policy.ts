@@ -89,7 +89,7 @@ function readOnlyIn(workspaceRoot: string): string[] {
   // A repository without a hooks folder (some clones) gets an empty one, held read-only like any:
   // otherwise a command could create it and plant a hook that the user's next commit runs.
   if (statSync(git, { throwIfNoEntry: false })?.isDirectory() && !existsSync(join(git, 'hooks'))) mkdirSync(join(git, 'hooks'), { recursive: true });
-  if (!existsSync(git)) return [join(workspaceRoot, '.git'), ...WORKSPACE_READ_ONLY.filter((p) => !p.startsWith('.git/') && existsSync(join(workspaceRoot, p))).map((p) => join(workspaceRoot, p))];
+  if (!existsSync(git)) return [git, ...WORKSPACE_READ_ONLY.filter((p) => !p.startsWith('.git/') && existsSync(join(workspaceRoot, p))).map((p) => join(workspaceRoot, p))];
   return WORKSPACE_READ_ONLY.map((p) => join(workspaceRoot, p)).filter((p) => existsSync(p));
 }
 

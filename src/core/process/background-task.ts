@@ -260,9 +260,12 @@ export class BackgroundTask {
     const check = () => {
       const now = Date.now();
       if (now - this.lastDataAt >= QUIET_MS || now - exitedAt >= SETTLE_MAX_MS) then();
-      else setTimeout(check, QUIET_MS / 4);
+      else setTimeout(later, QUIET_MS / 4);
     };
-    setTimeout(check, QUIET_MS / 4);
+    // Timers run before the loop reads the pipes: after a stall (a loaded machine) output may be
+    // waiting unread. setImmediate comes after that read, so "quiet" is judged on what has arrived.
+    const later = () => setImmediate(check);
+    setTimeout(later, QUIET_MS / 4);
   }
 
   private onExit(exitCode: number | null, signal: string | null): void {

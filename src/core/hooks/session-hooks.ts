@@ -70,6 +70,8 @@ class AgentHookSet implements AgentHooks {
   private startContext: string[] = [];
   private pendingStart: SessionStartSource | undefined;
   private started = false;
+  /** The SessionEnd of a replaced conversation: the next SessionStart waits for it, so hooks see them in order. */
+  private ending: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly config: AnyHooksConfig,
@@ -91,6 +93,7 @@ class AgentHookSet implements AgentHooks {
         const source = this.pendingStart;
         this.pendingStart = undefined;
         this.started = true;
+        await this.ending;
         const start = await runSessionStart(this.config, call, source);
         this.tell(start);
         if (start.additionalContext) this.startContext.push(hookContextMessage('SessionStart', start.additionalContext));
@@ -113,7 +116,7 @@ class AgentHookSet implements AgentHooks {
 
   restarted(source: 'resume' | 'clear'): void {
     if (this.owner.kind !== 'main') return;
-    if (this.started) void this.sessionEnd(source === 'clear' ? 'clear' : 'other');
+    if (this.started) this.ending = this.sessionEnd(source === 'clear' ? 'clear' : 'other');
     this.toolContext.length = 0;
     this.startContext = [];
     this.pendingStart = source;

@@ -140,7 +140,8 @@ describe('hooks through the real agent', function () {
     it('SessionStart context reaches the first turn; /clear ends the session and starts a new one; dispose ends it', async () => {
       ws.settings({
         SessionStart: hookGroup(`${logInput}; echo "project uses pnpm"`),
-        SessionEnd: hookGroup(logInput),
+        // A slow SessionEnd: the new conversation's SessionStart still comes after it.
+        SessionEnd: hookGroup(`sleep 0.3; ${logInput}`),
       });
       const agent = await agentOn(ws, fake);
       await agent.runTurn('first', recordingUI());
@@ -152,7 +153,6 @@ describe('hooks through the real agent', function () {
       agent.clear();
       await agent.runTurn('third', recordingUI());
       await agent.dispose();
-      await new Promise((r) => setTimeout(r, 50));
       const events = ws.inputs().map((i) => `${i.hook_event_name}:${i.source ?? i.reason}`);
       assert.deepEqual(events, ['SessionStart:startup', 'SessionEnd:clear', 'SessionStart:clear', 'SessionEnd:other']);
       assert.match(requestText(fake.requests.at(-1)!), /project uses pnpm/, 'the new conversation gets it again');

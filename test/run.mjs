@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { missingPackages, missingPackagesMessage } from './host/preflight.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -54,6 +55,12 @@ function mocha(name, glob) {
   if (!existsSync(summary)) return record(name, 0, 1, 0, t);
   const stats = JSON.parse(readFileSync(summary, 'utf8'));
   record(name, stats.passes, stats.failures + (status !== 0 && stats.failures === 0 ? 1 : 0), stats.pending, t);
+}
+
+const missing = missingPackages();
+if (missing.length > 0) {
+  console.log(`${missingPackagesMessage(missing)}\n0 passed, 1 failed`);
+  process.exit(1);
 }
 
 console.log('▶ build');

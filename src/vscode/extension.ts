@@ -70,6 +70,8 @@ export interface OpenDevApi {
   pendingReviews(): PendingReview[];
   /** The "MCP Servers" view as shown: each server's state, description and tooltip. */
   mcpServers: McpViewApi;
+  /** How many changes of the project's configuration files the extension has taken in: a test that writes one waits for it to move. */
+  projectConfigurationSeen(): number;
 }
 
 export function activate(context: vscode.ExtensionContext): OpenDevApi {
@@ -128,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     agentTerminals.setThinkingLevel(readThinkingLevel());
   };
   /** `stillHolds`: an agent that already runs as the new settings say keeps going (sandbox-settings-hold.ts). */
+  let projectConfigurationSeen = 0;
   const rebuildAgents = (stillHolds?: (agent: Agent) => boolean) => {
     chat.invalidateAgent(stillHolds);
     agentTerminals.invalidate(stillHolds);
@@ -159,6 +162,7 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     // The project's configuration files sit above opendev.*: an edit there is a settings change too,
     // and a trusted file that changed is trusted no more (the notification asks again).
     watchProjectSettings(() => {
+      projectConfigurationSeen++;
       applyThinkingLevel();
       if (!folderTrust.configFilesChanged()) return; // the agents were built with this content already
       rebuildAgents();
@@ -196,6 +200,7 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
     answer: (message) => chat.answer(message),
     pendingReviews: () => diffApproval.pending(),
     mcpServers,
+    projectConfigurationSeen: () => projectConfigurationSeen,
   };
 }
 

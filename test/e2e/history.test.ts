@@ -189,7 +189,11 @@ describe('chat history and long chats (end to end)', function () {
 
   it('the panel comes back as it was after hide/show: scroll position, draft, and the history view', async () => {
     await chat.locator('#transcript').evaluate((el) => (el.scrollTop = el.scrollHeight * 0.3));
-    await new Promise((r) => setTimeout(r, 500));
+    // The scroll event is handled, and the window rendered at the new place, before the next frames.
+    await chat.evaluate(() => {
+      const frame = (globalThis as unknown as { requestAnimationFrame(callback: () => void): number }).requestAnimationFrame;
+      return new Promise<void>((resolve) => frame(() => frame(resolve)));
+    });
     const anchor = await chat.evaluate(() => {
       const box = document.getElementById('transcript')!.getBoundingClientRect();
       const entry = ([...document.querySelectorAll('#transcript .entry')] as Array<{ dataset: { id: string }; getBoundingClientRect(): { top: number; bottom: number } }>).find((e) => e.getBoundingClientRect().bottom > box.top + 1)!;
@@ -230,7 +234,7 @@ describe('chat history and long chats (end to end)', function () {
     });
   }
 
-  async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!(await check().catch(() => false))) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -9,7 +9,7 @@ export function keystrokes(text: string): string[] {
 }
 
 /** Waits until the screen matches `pattern`; on timeout the error shows what the screen holds. */
-export async function waitForScreen(screen: () => string, pattern: RegExp, timeoutMs = 10_000): Promise<void> {
+export async function waitForScreen(screen: () => string, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!pattern.test(screen())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; the screen shows:\n${screen()}`);

@@ -49,7 +49,7 @@ export function testAgent(options: {
 }
 
 /** A read-only tool that waits `ms` and records when it ran (to measure overlap). */
-export function slowTool(name: string, spans: Array<{ start: number; end: number }>, readOnly = true): Tool {
+export function slowTool(name: string, spans: Array<{ start: number; end: number }>, readOnly = true, onStart?: () => void): Tool {
   const schema = z.object({ ms: z.number().int().min(0).max(10_000) });
   const tool: Tool<typeof schema> = {
     name,
@@ -58,6 +58,7 @@ export function slowTool(name: string, spans: Array<{ start: number; end: number
     schema,
     async run(args, ctx) {
       const start = Date.now();
+      onStart?.();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, args.ms);
         ctx.signal.addEventListener('abort', () => {

@@ -13,8 +13,8 @@ export function running(pid: number): boolean {
   }
 }
 
-/** Polls `check` every 20 ms until it holds; fails naming `what` after `ms`. */
-export async function until(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+/** Polls `check` every 20 ms until it holds; fails naming `what` after one generous limit (a loaded machine is slow, not wrong). */
+export async function until(check: () => boolean, what = 'condition', ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`${what} not met within ${ms} ms`);

@@ -33,7 +33,6 @@ describe('no secret variable in the children of the VS Code agent', function () 
       Promise.resolve(config().update('secretEnvVars', [], vscode.ConfigurationTarget.Workspace)),
       'VS Code refuses an application-scoped setting in the workspace',
     );
-    await new Promise((r) => setTimeout(r, 300)); // the configuration event reaches the extension
 
     fake.enqueue({ toolCalls: [{ id: 'call_env', name: 'run_command', arguments: { command: 'env' } }] }, { text: 'Looked.' });
     assert.equal((await suite.api.send('show the environment'))?.status, 'completed');

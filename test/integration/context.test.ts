@@ -86,7 +86,7 @@ describe('context engineering in the VS Code chat', function () {
 
     // 8. The playbook learned in the background and opens in an editor.
     const playbook = playbookPath(folder);
-    await until(() => existsSync(playbook) && readFileSync(playbook, 'utf8').includes('Run the tests after changing math.ts.'), 'the playbook to learn', 30_000);
+    await until(() => existsSync(playbook) && readFileSync(playbook, 'utf8').includes('Run the tests after changing math.ts.'), 'the playbook to learn');
     await vscode.commands.executeCommand('opendev.openPlaybook');
     assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, playbook);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

@@ -42,7 +42,7 @@ describe('inline diff approval', function () {
   const startEdit = async () => {
     scriptEdit();
     const turn = api.send('bump the constants');
-    await until(() => api.pendingReviews().length === 1 && proposalTabs().length === 1, 'the proposal in the diff editor', 30_000);
+    await until(() => api.pendingReviews().length === 1 && proposalTabs().length === 1, 'the proposal in the diff editor');
     return { turn, review: api.pendingReviews()[0]! };
   };
   /** What the model read back as the edit_file result. */

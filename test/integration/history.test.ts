@@ -5,7 +5,7 @@ import { SessionStore } from '../../src/core/session/session-store';
 import type { ChatEntryOf, ExtensionToWebview } from '../../src/shared/protocol';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { toolResults } from '../fixtures/fake-provider';
-import { clearSettings, fakeProviderSuite, trustFolderConfiguration, until, untrustFolderConfiguration, useSettings } from './support';
+import { changeProjectConfiguration, clearSettings, fakeProviderSuite, trustFolderConfiguration, until, untrustFolderConfiguration, useSettings } from './support';
 
 type SessionsMessage = Extract<ExtensionToWebview, { type: 'sessions' }>;
 
@@ -32,11 +32,13 @@ describe('chat history in VS Code', function () {
     folder = suite.folder;
     // A hook that logs what it is given: its session_id is the agent's.
     mkdirSync(join(folder, '.opendev'), { recursive: true });
-    writeFileSync(
-      join(folder, '.opendev', 'settings.json'),
-      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'd="$OPENDEV_PROJECT_DIR/.hook-inputs"; mkdir -p "$d"; cat > "$d/$(date +%s%N).json"' }] }] } }),
+    // The extension watches the file and rebuilds the agent.
+    await changeProjectConfiguration(api, () =>
+      writeFileSync(
+        join(folder, '.opendev', 'settings.json'),
+        JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'd="$OPENDEV_PROJECT_DIR/.hook-inputs"; mkdir -p "$d"; cat > "$d/$(date +%s%N).json"' }] }] } }),
+      ),
     );
-    await new Promise((r) => setTimeout(r, 500)); // the extension watches the file and rebuilds the agent
     await trustFolderConfiguration(); // a project hook runs only in a trusted folder
   });
   after(async () => {
@@ -153,7 +155,7 @@ describe('chat history in VS Code', function () {
     assert.deepEqual(cards().map((c) => [c.id, c.step]), [['tool-call_note', 1], ['tool-call_todo', 2]]);
 
     api.fromView({ type: 'restoreTo', step: 1 });
-    await until(() => !existsSync(join(folder, 'notes.txt')) && !existsSync(join(folder, 'todo.txt')), 'both files removed', 15_000);
+    await until(() => !existsSync(join(folder, 'notes.txt')) && !existsSync(join(folder, 'todo.txt')), 'both files removed');
     await until(() => cards().every((c) => c.undone === true), 'both steps shown as undone');
     const notice = [...api.transcript()].reverse().find((e) => e.kind === 'notice');
     assert.match(notice?.kind === 'notice' ? notice.text : '', /Restored the files to just before step 1\.\nUndid steps 1, 2/);

@@ -72,7 +72,7 @@ describe('Project init (OpenDev: Initialize Project)', function () {
   it('asks in the chat before replacing an existing OPENDEV.md; "Keep it" leaves it byte-identical', async () => {
     writeFileSync(file, OLD);
     const running = vscode.commands.executeCommand('opendev.init');
-    await until(() => api.transcript().some((e) => e.kind === 'question' && e.state === 'pending'), 'the question card', 20_000);
+    await until(() => api.transcript().some((e) => e.kind === 'question' && e.state === 'pending'), 'the question card');
     const card = api.transcript().find((e) => e.kind === 'question')!;
     assert.ok(card.kind === 'question');
     assert.match(card.questions[0]!.question, /OPENDEV\.md already exists/);
@@ -92,7 +92,7 @@ describe('Project init (OpenDev: Initialize Project)', function () {
       { toolCalls: [{ name: 'task_complete', arguments: { summary: 'Updated.', status: 'success' } }] },
     ];
     const running = vscode.commands.executeCommand('opendev.init');
-    await until(() => api.transcript().some((e) => e.kind === 'question' && e.state === 'pending'), 'the question card', 20_000);
+    await until(() => api.transcript().some((e) => e.kind === 'question' && e.state === 'pending'), 'the question card');
     const card = api.transcript().find((e) => e.kind === 'question')!;
     api.answer({ type: 'answerQuestions', id: card.id, answers: { answers: [{ header: 'OPENDEV.md', selected: ['Rewrite it'] }] } });
     await running;

@@ -196,13 +196,13 @@ describe('MCP servers view and /mcp in VS Code', function () {
     const screen = () => api.agentTerminals.screen(id);
     let running: number[] = [];
     try {
-      await waitForScreen(screen, /› $/, 20_000);
+      await waitForScreen(screen, /› $/);
       for (const key of keystrokes('/mcp list\r')) api.agentTerminals.input(id, key);
-      await waitForScreen(screen, /everything {2}stopped {2}stdio {6}\.mcp\.json {2}-/, 20_000);
+      await waitForScreen(screen, /everything {2}stopped {2}stdio {6}\.mcp\.json {2}-/);
       for (const key of keystrokes('/mcp test everything\r')) api.agentTerminals.input(id, key);
-      await waitForScreen(screen, /MCP server "everything" is healthy: \d+ tools, answered in \d+ ms\./, 30_000);
+      await waitForScreen(screen, /MCP server "everything" is healthy: \d+ tools, answered in \d+ ms\./);
       for (const key of keystrokes('/mcp list\r')) api.agentTerminals.input(id, key);
-      await waitForScreen(screen, /everything {2}running {2}stdio {6}\.mcp\.json {2}\d+/, 20_000);
+      await waitForScreen(screen, /everything {2}running {2}stdio {6}\.mcp\.json {2}\d+/);
       running = everythingChildren();
     } finally {
       api.agentTerminals.terminal(id)?.dispose();

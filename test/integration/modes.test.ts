@@ -34,7 +34,7 @@ describe('modes and thinking in VS Code', () => {
 
   it('the opendev.thinkingLevel setting reaches the agent, also in the middle of a conversation', async () => {
     await config().update('thinkingLevel', 'low', vscode.ConfigurationTarget.Global);
-    await until(() => api.thinkingLevel() === 'low', 'the thinking level low', 5_000);
+    await until(() => api.thinkingLevel() === 'low', 'the thinking level low');
     fake.enqueue({ text: 'A greeting needs no tools.' }, { text: 'Hello!' });
     await api.send('hi');
     assert.equal(fake.requests.length, 2, 'low: a thinking call, then the action call');
@@ -45,7 +45,7 @@ describe('modes and thinking in VS Code', () => {
     );
 
     await config().update('thinkingLevel', 'off', vscode.ConfigurationTarget.Global);
-    await until(() => api.thinkingLevel() === 'off', 'the thinking level off', 5_000);
+    await until(() => api.thinkingLevel() === 'off', 'the thinking level off');
     fake.enqueue({ text: 'Bye!' });
     await api.send('bye');
     assert.equal(fake.requests.length, 3, 'off: the action call only');
@@ -55,7 +55,7 @@ describe('modes and thinking in VS Code', () => {
   it('opendev.roles binds the thinking step to its own model', async () => {
     await config().update('roles', { thinking: { model: 'small-thinker' } }, vscode.ConfigurationTarget.Global);
     await config().update('thinkingLevel', 'low', vscode.ConfigurationTarget.Global);
-    await until(() => api.thinkingLevel() === 'low', 'the thinking level low', 5_000);
+    await until(() => api.thinkingLevel() === 'low', 'the thinking level low');
     try {
       fake.enqueue({ text: 'Just greet.' }, { text: 'Hello!' });
       api.newChat();

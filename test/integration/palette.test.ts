@@ -56,13 +56,13 @@ describe('palette actions, status bar and provider setup in VS Code', function (
     await vscode.commands.executeCommand('opendev.newChat');
     assert.deepEqual(api.transcript(), []);
     assert.equal(api.sessionId(), undefined, 'the next message starts a new session');
-    await until(() => api.chatView().visible, 'the chat to be shown', 20_000);
+    await until(() => api.chatView().visible, 'the chat to be shown');
   });
 
   it('Open Chat (also the status bar item’s click) shows the chat with its input focused', async () => {
     await hideChat();
     await vscode.commands.executeCommand('opendev.openChat');
-    await until(() => api.chatView().visible && api.chatView().inputFocused, 'the chat input to have the focus', 20_000);
+    await until(() => api.chatView().visible && api.chatView().inputFocused, 'the chat input to have the focus');
   });
 
   it('Show Chat History opens the history inside the chat, which lists the project’s sessions', async () => {
@@ -78,7 +78,7 @@ describe('palette actions, status bar and provider setup in VS Code', function (
     try {
       await vscode.commands.executeCommand('opendev.showHistory');
       // The chat opens its history panel, which asks for the sessions: the answer names this chat's.
-      await until(() => lists.some((l) => l.items.some((s) => s.id === id && s.firstPrompt === 'remember the history test')), 'the list the history view asked for', 20_000);
+      await until(() => lists.some((l) => l.items.some((s) => s.id === id && s.firstPrompt === 'remember the history test')), 'the list the history view asked for');
       assert.equal(lists.at(-1)!.currentId, id, 'the current chat is marked');
       assert.equal(api.chatView().visible, true);
     } finally {
@@ -139,7 +139,7 @@ describe('palette actions, status bar and provider setup in VS Code', function (
     const editor = await openMath();
     editor.selection = new vscode.Selection(0, 0, 0, 26); // line 1: export const PI = 3.14159;
     await vscode.commands.executeCommand('opendev.addSelectionToChat');
-    await until(() => api.composerText().includes('export const PI = 3.14159;'), 'the reference in the chat input', 30_000);
+    await until(() => api.composerText().includes('export const PI = 3.14159;'), 'the reference in the chat input');
     assert.match(api.composerText(), /`math\.ts` line 1:\n```typescript\nexport const PI = 3\.14159;\n```\n$/);
     assert.equal(fake.requests.length, 0, 'nothing is sent');
     assert.deepEqual(api.transcript(), []);

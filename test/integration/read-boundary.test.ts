@@ -75,7 +75,6 @@ describe('read boundary in VS Code (links out of the folder, opendev.secretPaths
       Promise.resolve(config().update('secretPaths', [], vscode.ConfigurationTarget.Workspace)),
       'VS Code refuses an application-scoped setting in the workspace',
     );
-    await new Promise((r) => setTimeout(r, 300)); // the configuration event reaches the extension
     fake.enqueue({ toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { file_path: 'vault/deploy-key.txt' } }] });
     fake.setResponder(() => ({ text: 'It is a secret location: I cannot read it.' })); // and to the harness's nudges
     assert.equal((await suite.api.send('read the deploy key'))?.status, 'completed');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { allToolResults } from '../fixtures/fake-provider';
-import { fakeProviderSuite, trustFolderConfiguration, until, untrustFolderConfiguration } from './support';
+import { changeProjectConfiguration, fakeProviderSuite, trustFolderConfiguration, until, untrustFolderConfiguration } from './support';
 
 /**
  * Safety and persistence in the VS Code chat: the project's .opendev/settings.json layered over the
@@ -33,12 +33,13 @@ describe('safety and persistence in VS Code', function () {
     mkdirSync(join(folder, '.opendev'), { recursive: true });
     const hook = join(folder, '.opendev', 'no-secrets.sh');
     writeFileSync(hook, '#!/bin/sh\ngrep -q "password" && { echo "Prompts must not contain passwords." >&2; exit 2; }\nexit 0\n', { mode: 0o755 });
-    writeFileSync(
-      projectSettings(),
-      JSON.stringify({ model: 'project-model', hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: hook }] }] } }),
-    );
     // The extension watches the project file and builds a new agent from it.
-    await new Promise((r) => setTimeout(r, 500));
+    await changeProjectConfiguration(api, () =>
+      writeFileSync(
+        projectSettings(),
+        JSON.stringify({ model: 'project-model', hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: hook }] }] } }),
+      ),
+    );
     // Its hook runs only once the user trusts the folder's configuration.
     await trustFolderConfiguration();
     api.newChat();
@@ -52,8 +53,7 @@ describe('safety and persistence in VS Code', function () {
     assert.equal(fake.requests.length, 1, 'the blocked prompt never reached the model');
     const said = api.transcript().map((e) => ('text' in e ? e.text : '')).join('\n');
     assert.match(said, /Prompts must not contain passwords\./);
-    rmSync(join(folder, '.opendev'), { recursive: true, force: true });
-    await new Promise((r) => setTimeout(r, 500));
+    await changeProjectConfiguration(api, () => rmSync(join(folder, '.opendev'), { recursive: true, force: true }));
   });
 
   it('refuses a dangerous command even in auto, and Undo Last Step removes a file the agent created', async () => {
@@ -69,7 +69,7 @@ describe('safety and persistence in VS Code', function () {
     assert.equal(readFileSync(notes, 'utf8'), 'remember the milk\n');
 
     await vscode.commands.executeCommand('opendev.undo');
-    await until(() => !existsSync(notes), 'the undo to remove notes.txt', 15_000);
+    await until(() => !existsSync(notes), 'the undo to remove notes.txt');
     const said = api.transcript().map((e) => ('text' in e ? e.text : '')).join('\n');
     assert.match(said, /notes\.txt/, 'the chat says what was undone');
   });

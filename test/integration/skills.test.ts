@@ -79,9 +79,9 @@ describe('Skills in VS Code', function () {
     const id = await vscode.commands.executeCommand<string | undefined>('opendev.openTerminal');
     assert.ok(id);
     try {
-      await until(() => /› $/.test(api.agentTerminals.screen(id)), 'the prompt', 20_000);
+      await until(() => /› $/.test(api.agentTerminals.screen(id)), 'the prompt');
       for (const key of '/skills\r') api.agentTerminals.input(id, key);
-      await until(() => /release-notes +project +Use when writing release notes/.test(api.agentTerminals.screen(id)), 'the skills list', 20_000).catch((err) => {
+      await until(() => /release-notes +project +Use when writing release notes/.test(api.agentTerminals.screen(id)), 'the skills list').catch((err) => {
         throw new Error(`${(err as Error).message}; the terminal shows:\n${api.agentTerminals.screen(id)}`);
       });
     } finally {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { OpenDevApi } from '../../src/vscode/extension';
 import { FakeProvider } from '../fixtures/fake-provider';
@@ -14,16 +15,30 @@ export async function activateOpenDev(): Promise<OpenDevApi> {
 }
 
 /** Writes `opendev.<key>` user settings, in order (each change reaches the extension as an event). */
+/**
+ * Sets the user's settings and returns once the extension host's configuration shows them: the
+ * change event (the extension's handler included) is dispatched in the same step that updates it.
+ */
 export async function useSettings(values: Record<string, unknown>): Promise<void> {
-  for (const [key, value] of Object.entries(values)) await config().update(key, value, vscode.ConfigurationTarget.Global);
+  for (const [key, value] of Object.entries(values)) {
+    await config().update(key, value, vscode.ConfigurationTarget.Global);
+    await until(() => isDeepStrictEqual(config().inspect(key)?.globalValue, value), `the setting opendev.${key} to reach the extension`);
+  }
 }
 
 export async function clearSettings(keys: readonly string[]): Promise<void> {
-  for (const key of keys) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+  await useSettings(Object.fromEntries(keys.map((key) => [key, undefined])));
+}
+
+/** Makes a change to the project's configuration files and returns once the extension has taken it in. */
+export async function changeProjectConfiguration(api: OpenDevApi, change: () => void): Promise<void> {
+  const seen = api.projectConfigurationSeen();
+  change();
+  await until(() => api.projectConfigurationSeen() > seen, 'the extension to see the project configuration change');
 }
 
 /** Waits for something the extension does in reaction to an editor event (a setting change…). */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+export async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

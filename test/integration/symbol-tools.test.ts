@@ -196,7 +196,7 @@ describe('symbol tools on VS Code providers', function () {
       assert.ok(read('use-shapes.ts').includes('sumOfAreas'));
 
       await vscode.commands.executeCommand('opendev.undo');
-      await until(() => read('shapes.ts') === before.shapes && read('use-shapes.ts') === before.use, 'the undo to restore both files', 15_000);
+      await until(() => read('shapes.ts') === before.shapes && read('use-shapes.ts') === before.use, 'the undo to restore both files');
       assert.ok(existsSync(file('use-shapes.ts')));
     });
   });

@@ -28,7 +28,7 @@ describe('folder trust in VS Code', function () {
   async function cloneWorkspaceSettings(settings: Record<string, unknown>): Promise<void> {
     mkdirSync(path('.vscode'), { recursive: true });
     writeFileSync(path('.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
-    await until(() => ['baseUrl', 'approvalLevel'].every((key) => config().inspect(key)?.workspaceValue === settings[`opendev.${key}`]), 'VS Code to read the workspace settings', 20_000);
+    await until(() => ['baseUrl', 'approvalLevel'].every((key) => config().inspect(key)?.workspaceValue === settings[`opendev.${key}`]), 'VS Code to read the workspace settings');
   }
 
   /** Project hooks that leave a marker file each when they run (SessionStart and UserPromptSubmit). */
@@ -52,7 +52,7 @@ describe('folder trust in VS Code', function () {
     await untrustFolderConfiguration();
     for (const p of ['.vscode', '.opendev']) rmSync(path(p), { recursive: true, force: true });
     forgetHookRuns();
-    await until(() => ['baseUrl', 'approvalLevel'].every((key) => config().inspect(key)?.workspaceValue === undefined), 'VS Code to forget the workspace settings', 20_000);
+    await until(() => ['baseUrl', 'approvalLevel'].every((key) => config().inspect(key)?.workspaceValue === undefined), 'VS Code to forget the workspace settings');
     await theirs.stop();
   });
 
@@ -151,7 +151,7 @@ describe('folder trust in VS Code', function () {
     try {
       cloneProjectHooks({ Stop: [{ hooks: [{ type: 'command', command: 'touch "$OPENDEV_PROJECT_DIR/.new-hook-ran"' }] }] });
       const changed = () => dialogs.asked.find((q) => !q.modal && q.message.includes('changed since you trusted them (.opendev/settings.json)'));
-      await until(() => changed() !== undefined, 'the notification to ask again', 20_000);
+      await until(() => changed() !== undefined, 'the notification to ask again');
       assert.match(changed()!.message, /They now want to: .*run 3 hooks \(SessionStart, UserPromptSubmit, Stop\)/);
       const details = () => dialogs.asked.find((q) => q.modal && q.items.includes('Trust'));
       await until(() => details() !== undefined, 'the details dialog');

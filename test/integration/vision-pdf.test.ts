@@ -68,7 +68,7 @@ describe('Vision and PDF tools in VS Code', function () {
       return { text: 'The build failed.' };
     });
     api.fromView({ type: 'send', text: 'What went wrong here?', images: [{ image, thumbnail: `data:image/png;base64,${image.data}` }] });
-    await until(() => api.transcript().some((e) => e.kind === 'assistant' && e.text.includes('The build failed.')), 'the answer', 30_000);
+    await until(() => api.transcript().some((e) => e.kind === 'assistant' && e.text.includes('The build failed.')), 'the answer');
 
     assert.ok(existsSync(savedPath), `the pasted image was saved (${savedPath})`);
     assert.equal(readFileSync(savedPath).toString('base64'), image.data);

@@ -59,7 +59,7 @@ describe('Web tools in VS Code', function () {
     // The session's browser is still up (it closes after a minute idle); a new chat ends the session and closes it.
     assert.ok(chromiumChildren().length > 0, 'the extension host started a Chromium');
     suite.api.newChat();
-    await until(() => chromiumChildren().length === 0, 'the browser to close with the session', 15_000);
+    await until(() => chromiumChildren().length === 0, 'the browser to close with the session');
   });
 
   it('open_browser asks for approval, then hands the URL to vscode.env.openExternal', async () => {
@@ -73,7 +73,7 @@ describe('Web tools in VS Code', function () {
       const target = site.url('/article?from=agent&x=1');
       fake.enqueue({ toolCalls: [{ id: 'open', name: 'open_browser', arguments: { url: target } }] }, { text: 'Opened it.' });
       const turn = suite.api.send('show me the article');
-      await until(() => suite.api.transcript().some((e) => e.kind === 'approval' && e.state === 'pending'), 'the approval card', 30_000);
+      await until(() => suite.api.transcript().some((e) => e.kind === 'approval' && e.state === 'pending'), 'the approval card');
       assert.deepEqual(opened, [], 'nothing opens before the user agrees');
       const card = suite.api.transcript().find((e) => e.kind === 'approval' && e.state === 'pending');
       assert.ok(card?.kind === 'approval' && card.request.toolName === 'open_browser');
@@ -93,7 +93,7 @@ describe('Web tools in VS Code', function () {
     try {
       fake.enqueue({ toolCalls: [{ id: 'shot', name: 'capture_web_screenshot', arguments: { url: site.url('/article'), full_page: false, viewport: '800x600' } }] }, { text: 'Saved the screenshot.' });
       const turn = suite.api.send('take a screenshot of the article');
-      await until(() => suite.api.transcript().some((e) => e.kind === 'approval' && e.state === 'pending'), 'the approval card', 30_000);
+      await until(() => suite.api.transcript().some((e) => e.kind === 'approval' && e.state === 'pending'), 'the approval card');
       assert.ok(!existsSync(shots), 'nothing is written before the user agrees');
       const card = suite.api.transcript().find((e) => e.kind === 'approval' && e.state === 'pending');
       assert.ok(card?.kind === 'approval' && card.request.toolName === 'capture_web_screenshot');

@@ -75,7 +75,7 @@ describe('opendev -p with the command sandbox (real bubblewrap)', function () {
     script({ command: 'node server.js' });
     const allowed = await opendev(['-p', 'start the server', '-C', ws, '--approval', 'auto', '--allow-unsandboxed'], env());
     assert.equal(allowed.code, 0, allowed.stderr);
-    await until(() => existsSync(outside), 30_000, 'the server, outside the sandbox, writing its file');
+    await until(() => existsSync(outside), 'the server, outside the sandbox, writing its file');
   });
 
   it('without bubblewrap: one warning with the fix, and the text rules judge as before (semi-auto asks, so -p refuses)', async () => {

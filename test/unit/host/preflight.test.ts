@@ -11,7 +11,7 @@ describe('npm test on a machine without the system packages', () => {
     const bin = mkdtempSync(join(tmpdir(), 'opendev-path-'));
     symlinkSync(process.execPath, join(bin, 'node'));
     symlinkSync('/usr/bin/git', join(bin, 'git'));
-    const env = { ...process.env, PATH: bin };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: bin };
     delete env.OPENDEV_CHROMIUM;
     const r = spawnSync(process.execPath, ['test/run.mjs'], { cwd: root, env, encoding: 'utf8' });
     assert.equal(r.status, 1);

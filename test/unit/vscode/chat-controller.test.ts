@@ -14,7 +14,7 @@ import { FakeProvider, lastUserText, toolResults, type ScriptedTurn } from '../.
 const workspace = join(__dirname, '../../../../test/fixtures/workspace');
 
 /** Polls until `find` returns something (the agent runs on its own; the test plays the user). */
-async function until<T>(find: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+async function until<T>(find: () => T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = find();

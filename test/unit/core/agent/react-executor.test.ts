@@ -214,11 +214,12 @@ for (const wire of ['openai', 'anthropic'] as WireFormat[]) {
 
     it('interrupt mid-tool stops the turn and keeps the history valid for the next turn', async () => {
       const spans: Array<{ start: number; end: number }> = [];
-      const agent = testAgent({ wire, fake, tools: [slowTool('wait', spans)] });
+      let toolStarted!: () => void;
+      const started = new Promise<void>((resolve) => (toolStarted = resolve));
+      const agent = testAgent({ wire, fake, tools: [slowTool('wait', spans, true, toolStarted)] });
       fake.enqueue({ toolCalls: [{ name: 'wait', arguments: { ms: 5000 } }] });
       const running = agent.runTurn('wait long', recorder().ui);
-      await fake.waitForRequests(1);
-      await new Promise((r) => setTimeout(r, 200));
+      await started;
       assert.equal(agent.interrupt(), 'interrupted');
       const result = await running;
       assert.equal(result.status, 'stopped');

@@ -189,7 +189,9 @@ const OPENCODE: Record<string, Placement> = {
   },
   'suffix mode reuses the captured request': { notFit: 'one mode; an empty ("invalid") summary is not used (tested above)' },
   'aborting during compaction': {
-    // Stop during /compact (even in a retry backoff): no summary message, the history unchanged, back within 250 ms.
+    // Stop during /compact (even in a 20 s retry backoff): no summary message, the history unchanged, back at
+    // once (the peer says within 250 ms; the bound here leaves room for a loaded machine and still tells a cut
+    // backoff from a waited one).
     async test() {
       const agent = await createMainAgent({
         roles: { action: { provider: 'openai', model: 'fake-model', apiKey: 'k', baseUrl: fake.openaiBaseUrl } },
@@ -205,7 +207,7 @@ const OPENCODE: Record<string, Placement> = {
         const stoppedAt = Date.now();
         agent.interrupt();
         const result = await compacting;
-        assert.ok(Date.now() - stoppedAt < 250, `${Date.now() - stoppedAt} ms`);
+        assert.ok(Date.now() - stoppedAt < 5_000, `${Date.now() - stoppedAt} ms`);
         assert.deepEqual(result, { status: 'skipped', reason: 'Stopped: the conversation was not changed.' });
         assert.deepEqual(agent.messages, workHistory());
         assert.equal(agent.running, false);

@@ -67,7 +67,7 @@ describe('McpConnection (real stdio servers)', function () {
     const pid = Number(textOf(await c.callTool('whoami', {})));
     assert.equal(c.pid, pid);
     process.kill(pid, 'SIGKILL');
-    await until(() => c.restarts === 1 && c.state === 'running', 15_000, 'the restart');
+    await until(() => c.restarts === 1 && c.state === 'running', 'the restart');
     const again = Number(textOf(await c.callTool('whoami', {})));
     assert.notEqual(again, pid);
     assert.equal(c.restarts, 1);
@@ -84,7 +84,7 @@ describe('McpConnection (real stdio servers)', function () {
     await c.ensureRunning();
     writeFileSync(marker, '');
     process.kill(c.pid!, 'SIGKILL');
-    await until(() => c.state === 'failed', 30_000, 'the failed state');
+    await until(() => c.state === 'failed', 'the failed state');
     assert.deepEqual(waits, [500, 1_000, 2_000, 4_000, 8_000]);
     assert.equal(c.restarts, 0, 'no restart worked');
     assert.match(c.error!, /crashed 6 times in a row .*broken on purpose/s);
@@ -95,7 +95,7 @@ describe('McpConnection (real stdio servers)', function () {
     waits.length = 0;
     const pid = c.pid!;
     process.kill(pid, 'SIGKILL');
-    await until(() => c.state === 'running' && c.restarts === 1, 15_000, 'the restart');
+    await until(() => c.state === 'running' && c.restarts === 1, 'the restart');
     assert.deepEqual(waits, [500]);
     assert.match(textOf(await c.callTool('echo', { message: 'back' })), /Echo: back/);
   });
@@ -106,7 +106,7 @@ describe('McpConnection (real stdio servers)', function () {
     await c.ensureRunning();
     const pid = c.pid!;
     process.kill(pid, 'SIGKILL');
-    await until(() => waited === 1, 15_000, 'the backoff');
+    await until(() => waited === 1, 'the backoff');
     assert.equal(c.state, 'restarting');
     await c.close();
     assert.equal(c.state, 'stopped');
@@ -125,7 +125,7 @@ describe('McpConnection (real stdio servers)', function () {
   it('a server that keeps crashing is restarted at most maxRestarts times, then `failed` with the reason', async () => {
     const c = connection(serverConfigs.fixture(3, '--die-after-ms', '2500'), { timeouts: { ...QUICK, maxRestarts: 2 } });
     await c.ensureRunning();
-    await until(() => c.state === 'failed', 30_000, 'the failed state');
+    await until(() => c.state === 'failed', 'the failed state');
     assert.equal(c.restarts, 2);
     assert.match(c.error!, /crashed 3 times in a row and was not restarted again/);
     await assert.rejects(c.callTool('whoami', {}), (err: McpCallError) => err.failure === 'unavailable' && /crashed 3 times/.test(err.message));
@@ -149,7 +149,7 @@ describe('McpConnection (real stdio servers)', function () {
     assert.ok(running(pid));
     await c.close();
     assert.equal(c.state, 'stopped');
-    await until(() => !running(pid), 15_000, 'the child to exit');
+    await until(() => !running(pid), 'the child to exit');
     const again = Number(textOf(await c.callTool('whoami', {})));
     assert.notEqual(again, pid);
     assert.equal(c.restarts, 0, 'a stop is not a crash');

@@ -96,7 +96,7 @@ describe('McpHub (real servers)', function () {
     const pid = Number((await call('mcp__acme__whoami')).output);
     configured = [entry('acme', serverConfigs.fixture(3), false), entry('memory', serverConfigs.memory(join(tempDir('m'), 'm.jsonl')))];
     await hub.reload();
-    await until(() => !running(pid), 15_000, 'the disabled server to exit');
+    await until(() => !running(pid), 'the disabled server to exit');
     assert.deepEqual(hub.list().map((s) => `${s.name}:${s.state}`), ['acme:disabled', 'memory:stopped']);
     assert.equal(registry.deferredTools().length, 0);
     assert.equal(registry.get('mcp__acme__whoami'), undefined);
@@ -158,7 +158,7 @@ describe('McpHub (real servers)', function () {
     assert.equal(before?.state, 'running');
     assert.ok(before?.pid && running(before.pid), 'the status names the running child');
     process.kill(before.pid, 'SIGKILL');
-    await until(() => hub.list()[0]?.restarts === 1 && hub.list()[0]?.state === 'running', 15_000, 'the restart');
+    await until(() => hub.list()[0]?.restarts === 1 && hub.list()[0]?.state === 'running', 'the restart');
     const after = await call('mcp__everything__echo', { message: 'after' });
     assert.equal(after.ok, true, after.output);
     assert.equal(after.output, 'Echo: after');
@@ -173,7 +173,7 @@ describe('McpHub (real servers)', function () {
     const pids = [Number((await call('mcp__a__whoami')).output), Number((await call('mcp__b__whoami')).output)];
     assert.ok(pids.every(running));
     await hub.dispose();
-    await until(() => !pids.some(running), 15_000, 'both servers to exit');
+    await until(() => !pids.some(running), 'both servers to exit');
   });
 });
 

@@ -54,7 +54,7 @@ describe('ProcessManager: background tasks', function () {
       const info = start('echo secret output');
       const done = await manager.waitForTask(info.id, UNTIL_ENDED_MS);
       // The file stream closes after the task ends: wait for its content.
-      await until(() => existsSync(done.outputFile) && readFileSync(done.outputFile, 'utf8').includes('secret output'), UNTIL_ENDED_MS, 'the output file');
+      await until(() => existsSync(done.outputFile) && readFileSync(done.outputFile, 'utf8').includes('secret output'), 'the output file');
       assert.equal((statSync(join(dir, 'tasks')).mode & 0o777).toString(8), '700');
       assert.equal((statSync(done.outputFile).mode & 0o777).toString(8), '600');
     } finally {

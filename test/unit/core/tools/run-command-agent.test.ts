@@ -87,7 +87,7 @@ describe('run_command through the agent factory', function () {
     assert.deepEqual(shown.filter((s) => s.startsWith('bg: ')), ['bg: sleep 60', 'bg: sleep 61']);
 
     a.dispose();
-    await until(() => pids.every((p) => !running(p)), 5000, 'the tasks to die');
-    await until(() => shown.filter((s) => s === 'bg end: killed').length === 2, 2000, 'both tabs to show the end');
+    await until(() => pids.every((p) => !running(p)), 'the tasks to die');
+    await until(() => shown.filter((s) => s === 'bg end: killed').length === 2, 'both tabs to show the end');
   });
 });

@@ -112,7 +112,7 @@ describe('/undo in a real session', function () {
   it('refuses while a turn runs', async () => {
     fake.enqueue({ text: 'slow', delayMs: 500 });
     const running = agent.runTurn('wait', ui);
-    await new Promise((r) => setTimeout(r, 100));
+    await fake.waitForRequests(1);
     const outcome = await agent.undo();
     assert.equal(outcome.status, 'unavailable');
     assert.match(outcome.message, /Wait for it to finish/);

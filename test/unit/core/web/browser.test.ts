@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserSession, BrowserUnavailableError, locateChromium } from '../../../../src/core/web/browser';
+import { until } from '../../../helpers/wait';
 
 describe('the web tools’ browser', function () {
   this.timeout(60_000);
@@ -35,8 +36,7 @@ describe('the web tools’ browser', function () {
     })));
     assert.deepEqual(titles, ['page 1', 'page 2']);
     assert.equal(session.running, true);
-    await new Promise((r) => setTimeout(r, 600));
-    assert.equal(session.running, false, 'closed after the idle time');
+    await until(() => !session.running, 'the browser to close after the idle time');
     await session.withPage((page) => page.setContent('<p>again</p>'));
     assert.equal(session.running, true, 'started again when needed');
     await session.dispose();

@@ -53,7 +53,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     });
     view.onDidChangeVisibility(() => {
       if (view.visible) this.focused.fire();
-      if (!view.visible) this.setInputState(false, false, false);
+      if (view.visible) return;
+      this.setInputState(false, false, false);
+      // A hidden view's page is dropped and loaded again when shown: what is asked meanwhile (Show
+      // History, an input edit) waits for its 'ready', or a slow reload would lose it.
+      this.ready = false;
     });
     webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
   }

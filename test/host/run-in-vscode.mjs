@@ -5,7 +5,7 @@
 // Two passes: the ordinary one (Workspace Trust off, as every machine-driven run needs), then a short
 // Restricted Mode one with Workspace Trust on and the folder not trusted, for *.restricted.test.js
 // (it costs one more server and workbench start, about 15 s).
-//   node test/host/run-in-vscode.mjs [--grep <substring of test title>]
+//   node test/host/run-in-vscode.mjs [--grep <substring of test title>] [--summary <file for the totals>]
 // Env: OPENDEV_TEST_GREP, OPENDEV_EXTENSION_PATH / OPENDEV_TESTS_PATH (load another extension or test
 // entry), OPENDEV_INTEGRATION_TIMEOUT_MS (default 10 min), OPENDEV_KEEP_TMP=1 (keep the temp folder).
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -169,10 +169,15 @@ async function saveEvidence(page, serverLog, browserLog, log) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const i = process.argv.indexOf('--grep');
-  const grep = i > 0 ? process.argv[i + 1] : undefined;
+  const option = (name) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const grep = option('--grep');
+  const summary = option('--summary'); // test/run.mjs adds up { passed, failed } from here
   try {
-    const { failed } = await runIntegration(grep ? { grep } : {});
+    const { passed, failed } = await runIntegration(grep ? { grep } : {});
+    if (summary) writeFileSync(summary, JSON.stringify({ passed, failed }));
     process.exit(failed ? 1 : 0);
   } catch (err) {
     console.error(`integration: ${err.stack || err}`);

@@ -61,7 +61,7 @@ describe('subagents and plan mode through the real factory (openai SDK)', functi
   it('two subagents spawned in one response run in parallel, each with its own tool set', async () => {
     let mainCalls = 0;
     fake.setResponder((req): ScriptedTurn => {
-      if (isExplorer(req)) return { text: `explored: ${req.body.messages.at(-1).content.slice(0, 20)}`, delayMs: 600 };
+      if (isExplorer(req)) return { text: `explored: ${req.body.messages.at(-1).content.slice(0, 20)}`, delayMs: 3000 };
       mainCalls++;
       if (mainCalls === 1) {
         return {
@@ -74,15 +74,13 @@ describe('subagents and plan mode through the real factory (openai SDK)', functi
       return { text: 'Both found.' };
     });
     const { agent: main, ui } = await agent();
-    const started = Date.now();
     const result = await main.runTurn('explore add and subtract', ui);
-    const elapsed = Date.now() - started;
 
     assert.equal(result.text, 'Both found.');
     const explorers = fake.requests.filter(isExplorer);
     assert.equal(explorers.length, 2);
-    assert.ok(Math.abs(explorers[0]!.at - explorers[1]!.at) < 300, 'both explorers started together');
-    assert.ok(elapsed < 1500, `two 600 ms subagents overlapped (${elapsed} ms in all)`);
+    const apart = Math.abs(explorers[0]!.at - explorers[1]!.at);
+    assert.ok(apart < 3000, `the second explorer asked before the first had its answer (3 s): they overlapped (${apart} ms apart)`);
     const explorerTools = tools(explorers[0]!);
     assert.ok(explorerTools.includes('read_file'));
     for (const absent of ['write_todos', 'update_todo', 'spawn_subagent', 'present_plan']) assert.ok(!explorerTools.includes(absent), `${absent} is not in the explorer's schema`);

@@ -235,16 +235,17 @@ describe('hooks', () => {
 
     it('PostToolUse / PostToolUseFailure run asynchronously with the tool response', async () => {
       const log = join(root, 'post.jsonl');
+      const gate = join(root, 'post.go');
       const contexts: string[] = [];
       const config: HooksConfig = {
-        PostToolUse: [{ matcher: 'echo_tool', hooks: [cmd(`sleep 0.3; cat >> ${log}; echo >> ${log}; echo '{"hookSpecificOutput":{"additionalContext":"post ctx"}}'`)] }],
+        // It waits for the test's go-ahead: a dispatch that awaited it would never return.
+        PostToolUse: [{ matcher: 'echo_tool', hooks: [cmd(`while [ ! -e ${gate} ]; do sleep 0.05; done; cat >> ${log}; echo >> ${log}; echo '{"hookSpecificOutput":{"additionalContext":"post ctx"}}'`)] }],
         PostToolUseFailure: [{ hooks: [cmd(`cat >> ${log}; echo >> ${log}`)] }],
       };
       const l = hooksLifecycle(config, { workspaceRoot: root, sessionId: 's', onContext: (_e, _c, ctx) => contexts.push(ctx) });
-      const started = Date.now();
       await dispatch(l, { text: 'a' });
       await dispatch(l, { text: 'fail' });
-      assert.ok(Date.now() - started < 250, 'post hooks are not awaited');
+      writeFileSync(gate, ''); // both dispatches returned with the PostToolUse hook still waiting: not awaited
       await l.idle();
       const events = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
       const post = events.find((e) => e.hook_event_name === 'PostToolUse');

@@ -40,12 +40,9 @@ describe('batch_tool', () => {
   });
 
   it('runs parallel calls concurrently, five at most, and keeps the call order in the results', async () => {
-    const started = Date.now();
     const [r] = await new ToolDispatcher(registry).dispatch([batch({ mode: 'parallel', calls: calls(7, (i) => 120 - i * 10) })], ctx());
-    const elapsed = Date.now() - started;
     assert.equal(r!.ok, true, r!.output);
-    assert.equal(stats.peak, 5);
-    assert.ok(elapsed < 7 * 90, `parallel batch took ${elapsed} ms, as long as a serial one`);
+    assert.equal(stats.peak, 5, 'five ran at once');
     const order = [...r!.output.matchAll(/done (t\d)/g)].map((m) => m[1]);
     assert.deepEqual(order, ['t0', 't1', 't2', 't3', 't4', 't5', 't6'], 'results in call order although later calls finish first');
     assert.match(r!.output, /^Batch of 7 \(parallel\): 7 succeeded\./);

@@ -55,7 +55,7 @@ export async function openWorkbench({ workspace, env = {}, userSettings = {}, ex
  * @param {string} title
  * @param {number} [timeoutMs]
  */
-export async function runCommand(page, title, timeoutMs = 30_000) {
+export async function runCommand(page, title, timeoutMs = 60_000) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
   const deadline = Date.now() + timeoutMs;

@@ -6,6 +6,7 @@ import { decodeText, encodeReplacements, type DecodedText } from './edit/line-en
 import { applyReview } from './edit/hunk-review';
 import { describeShift } from './edit/reindent';
 import { summaryWithErrors, writeAndCheck } from './edit/errors-after-write';
+import { editText } from './edit/edit-texts';
 import { unifiedDiff } from './edit/unified-diff';
 import { fileTracker } from './file-time-tracker';
 import type { FileChange } from '../ui';
@@ -138,5 +139,13 @@ function planError(plan: Extract<EditPlan, { ok: false }>, shown: string): ToolE
     }
     case 'no_change':
       return new ToolError('other', `Applying this edit leaves ${shown} unchanged: the file already has new_content where old_content matched.`);
+    case 'unquoted': {
+      const [first, last] = plan.block;
+      const details = [
+        ...plan.skipped.map((s) => editText('unquoted_skipped', { LINE: String(s.line), TEXT: s.text })),
+        ...plan.invented.map((text) => editText('unquoted_invented', { TEXT: text })),
+      ];
+      return new ToolError('edit_mismatch', editText('unquoted', { FILE: shown, BLOCK: `lines ${first}–${last}`, DETAILS: details.join('\n') }));
+    }
   }
 }

@@ -8,10 +8,15 @@
 // 2. Latency of one edit_file call (lock, stale check, read, nine-pass match, atomic write, diff) on
 //    a 10,000-line file, p50/p95 over 200 edits, for an exact match, two fuzzy ones, and a miss
 //    (all nine passes run and fail).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// 3. The parse check after an edit: a 2,000-line file edited as .ts (parsed) and as .txt (not).
+// 4. Large files: a 200 MB file refused from its size (vs a bare stat), a file of exactly the 10 MB
+//    limit edited (vs a bare read + write), each with the growth of the process's peak RSS.
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { MAX_EDIT_BYTES } from '../../src/core/tools/edit/size-limit';
 import { FileTimeTracker } from '../../src/core/tools/file-time-tracker';
 import { fileTools } from '../../src/core/tools/file-tools';
 import { readFileTool } from '../../src/core/tools/read-file';
@@ -90,10 +95,10 @@ async function corpusRows(): Promise<Array<Record<string, string>>> {
   ];
 }
 
-/** A 10,000-line TypeScript-like file of 2,500 four-line functions, each one unique. */
-function bigFile(): string {
+/** A TypeScript file of four-line functions, each one unique (10,000 lines: 2,500 functions). */
+function bigFile(count = FILE_LINES): string {
   const lines: string[] = [];
-  for (let i = 0; lines.length < FILE_LINES; i++) {
+  for (let i = 0; lines.length < count; i++) {
     lines.push(`export function handler${i}(input: number): number {`, `    const scaled${i} = input * ${i};`, `    return scaled${i} + ${i % 7};`, '}');
   }
   return lines.join('\n') + '\n';
@@ -149,6 +154,118 @@ async function latencyRows(): Promise<Array<Record<string, string>>> {
   return rows;
 }
 
+const CHECKED_LINES = 2_000;
+const CHECKED_EDITS = 100;
+
+/**
+ * What the parse check after an edit costs: the same exact edits of a 2,000-line file as `.ts`
+ * (parsed with ast-grep's TypeScript grammar after each edit) and as `.txt` (no grammar).
+ */
+async function parseCheckRows(): Promise<Array<Record<string, string>>> {
+  const tools = registry();
+  const run = async (name: string): Promise<number[]> => {
+    const root = mkdtempSync(join(tmpdir(), 'opendev-bench-parse-'));
+    try {
+      const ctx = toolContext({ workspaceRoot: root, files: new FileTimeTracker() });
+      writeFileSync(join(root, name), bigFile(CHECKED_LINES));
+      await call(tools, ctx, 'read_file', { file_path: name });
+      const samples: number[] = [];
+      for (let k = 0; k < CHECKED_EDITS + 10; k++) {
+        const i = (k * 12) % (CHECKED_LINES / 4);
+        const start = performance.now();
+        const r = await call(tools, ctx, 'edit_file', { file_path: name, ...VARIANTS[0]!.edit(i) });
+        const ms = performance.now() - start;
+        if (!r.ok || /Warning/.test(r.output)) throw new Error(`${name} edit ${i}: ${r.output}`);
+        if (k >= 10) samples.push(ms);
+      }
+      return samples;
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+  const plain = await run('mid.txt');
+  const checked = await run('mid.ts');
+  return [
+    {
+      bench: `parse check, ${CHECKED_LINES.toLocaleString('en-US')}-line file`,
+      measure: `exact, as .ts (parsed) / as .txt (not), p50 over ${CHECKED_EDITS}`,
+      result: `${percentile(checked, 50).toFixed(2)} / ${percentile(plain, 50).toFixed(2)} ms (${(percentile(checked, 50) / percentile(plain, 50)).toFixed(2)}×)`,
+    },
+  ];
+}
+
+const MB = 1024 * 1024;
+const SIZE_RUNS = 5;
+
+/** Growth of the process's peak RSS (MB) while `work` runs: what a user's machine has to find. */
+async function peakGrowth<T>(work: () => Promise<T>): Promise<{ value: T; mb: number }> {
+  const before = process.resourceUsage().maxRSS;
+  const value = await work();
+  return { value, mb: (process.resourceUsage().maxRSS - before) / 1024 };
+}
+
+async function timed(runs: number, once: (k: number) => Promise<void>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const start = performance.now();
+    await once(k);
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+/**
+ * Large files: a 200 MB file (sparse, so the bench itself stays light) is refused from its size
+ * alone, against a bare stat; a file of exactly the limit (10 MB of text) is edited, against a
+ * bare read and write of the same file. Both with the growth of the peak RSS.
+ */
+async function sizeRows(): Promise<Array<Record<string, string>>> {
+  const root = mkdtempSync(join(tmpdir(), 'opendev-bench-size-'));
+  try {
+    const tools = registry();
+    const ctx = toolContext({ workspaceRoot: root, files: new FileTimeTracker() });
+    const huge = join(root, 'huge.sql');
+    writeFileSync(huge, 'INSERT INTO t VALUES (1);\n');
+    truncateSync(huge, 200 * MB);
+    const refused = await peakGrowth(() =>
+      timed(SIZE_RUNS * 4, async () => {
+        const r = await call(tools, ctx, 'edit_file', { file_path: 'huge.sql', old_content: 'VALUES (1)', new_content: 'VALUES (2)' });
+        if (r.errorKind !== 'too_large') throw new Error(`200 MB file: ${r.output}`);
+      }),
+    );
+    const stats = await timed(SIZE_RUNS * 4, async () => void (await stat(huge)));
+
+    const atLimit = join(root, 'limit.txt');
+    writeFileSync(atLimit, `first 0\n${`${'x'.repeat(1023)}\n`.repeat(MAX_EDIT_BYTES / 1024)}`.slice(0, MAX_EDIT_BYTES));
+    await call(tools, ctx, 'read_file', { file_path: 'limit.txt', max_lines: 1 });
+    const edited = await peakGrowth(() =>
+      timed(SIZE_RUNS, async (k) => {
+        const r = await call(tools, ctx, 'edit_file', { file_path: 'limit.txt', old_content: `first ${k}`, new_content: `first ${k + 1}` });
+        if (!r.ok) throw new Error(`10 MB file: ${r.output}`);
+      }),
+    );
+    const bare = await timed(SIZE_RUNS, async () => {
+      const text = await readFile(atLimit, 'utf8');
+      await writeFile(`${atLimit}.copy`, text.replace('first', 'First'));
+    });
+    const ratio = (a: number[], b: number[]) => `${(percentile(a, 50) / percentile(b, 50)).toFixed(1)}×`;
+    return [
+      {
+        bench: 'large files',
+        measure: `200 MB file: refused (over ${MAX_EDIT_BYTES / MB} MB), p50 of ${SIZE_RUNS * 4} / vs a bare stat / peak RSS growth`,
+        result: `${percentile(refused.value, 50).toFixed(2)} ms / ${ratio(refused.value, stats)} (${percentile(stats, 50).toFixed(2)} ms) / +${refused.mb.toFixed(0)} MB`,
+      },
+      {
+        bench: 'large files',
+        measure: `${MAX_EDIT_BYTES / MB} MB file (the limit): edited, p50 of ${SIZE_RUNS} / vs a bare read + write / peak RSS growth`,
+        result: `${percentile(edited.value, 50).toFixed(0)} ms / ${ratio(edited.value, bare)} (${percentile(bare, 50).toFixed(0)} ms) / +${edited.mb.toFixed(0)} MB`,
+      },
+    ];
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 export async function editBench(): Promise<Array<Record<string, string>>> {
-  return [...(await corpusRows()), ...(await latencyRows())];
+  return [...(await corpusRows()), ...(await latencyRows()), ...(await parseCheckRows()), ...(await sizeRows())];
 }

@@ -26,6 +26,8 @@ const BY_KIND: Partial<Record<ToolErrorKind, FailureClass>> = {
   syntax: 'syntax',
   rate_limit: 'rate_limit',
   timeout: 'timeout',
+  // The error itself names the tool to use instead; its text must not be read as another class.
+  too_large: 'generic',
 };
 
 /**

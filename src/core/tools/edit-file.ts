@@ -6,6 +6,9 @@ import { decodeText, encodeReplacements, type DecodedText } from './edit/line-en
 import { applyReview } from './edit/hunk-review';
 import { describeShift } from './edit/reindent';
 import { summaryWithErrors, writeAndCheck } from './edit/errors-after-write';
+import { editText } from './edit/edit-texts';
+import { parseRegression } from './edit/parse-check';
+import { assertEditableSize } from './edit/size-limit';
 import { unifiedDiff } from './edit/unified-diff';
 import { fileTracker } from './file-time-tracker';
 import type { FileChange } from '../ui';
@@ -24,8 +27,10 @@ const schema = z.object({
 /**
  * Replaces one occurrence (or all) of old_content in an existing file. The file must have been
  * read since it last changed; edits of one file run one at a time; the file keeps its BOM and
- * line endings; a failed edit leaves it untouched. In an editor host, the file's error
- * diagnostics after the edit (at most 20) close the result, as after the symbol tools' edits.
+ * line endings; a failed edit leaves it untouched; a file over MAX_EDIT_BYTES is refused unread.
+ * A file that parsed cleanly before and not after (ast-grep's languages) gets a warning, in every
+ * host; in an editor host, the file's error diagnostics after the edit (at most 20) close the
+ * result, as after the symbol tools' edits.
  */
 export const editFileTool: Tool<typeof schema> = {
   name: 'edit_file',
@@ -38,6 +43,8 @@ export const editFileTool: Tool<typeof schema> = {
     const info = await stat(absolute).catch(() => undefined);
     if (!info) throw new ToolError('not_found', `${shown} does not exist. edit_file changes existing files; create a new file with write_file.`);
     if (info.isDirectory()) throw new ToolError('other', `${shown} is a directory, not a file. Use list_files to see what it holds.`);
+    // Before the freshness check: reading such a file first (as that check asks) is no help.
+    assertEditableSize(info.size, shown);
 
     const tracker = fileTracker(ctx);
     return tracker.withLock(absolute, async () => {
@@ -47,18 +54,23 @@ export const editFileTool: Tool<typeof schema> = {
       // Reviewed hunk by hunk: exactly the accepted hunks are written, and the model hears which were not.
       const reviewed = ctx.review ? applyReview(ctx.review, prepared.decoded.text, prepared.plan.text, shown) : undefined;
       const written = reviewed?.text ?? prepared.plan.text;
+      // Parsed while the write and the editor's diagnostics run: what the model is told does not wait on both.
+      const parsing = parseRegression(absolute, prepared.decoded.text, written).catch(() => undefined);
       const { errors } = await writeAndCheck(ctx, absolute, async () => {
         await writeFileAtomic(prepared.real, encodeReplacements(prepared.decoded, reviewed?.replacements ?? prepared.plan.replacements), { mode: prepared.mode });
         tracker.recordWrite(absolute, (await stat(prepared.real)).mtimeMs);
       });
+      const broken = await parsing;
 
       const diff = unifiedDiff(prepared.decoded.text, written, shown);
       const diffText = diff.text.length > MAX_DIFF_CHARS ? `${diff.text.slice(0, MAX_DIFF_CHARS)}\n… [diff cut at ${MAX_DIFF_CHARS} chars]` : diff.text;
       const rejected = reviewed ? `; rejected ${reviewed.rejected} of ${reviewed.total} hunks` : '';
+      const warning = broken ? editText('parse_regression', { FILE: shown, LANGUAGE: broken.language, LINES: describeLines(broken.lines) }) : undefined;
+      const summary = summaryWithErrors(`✓ Edited ${shown} (+${diff.added} −${diff.removed}${rejected})`, errors);
       return {
         ok: true,
-        output: `${reviewed ? reviewed.report : describePlan(prepared.plan, shown)}\n\n${diffText}${errors ? `\n\n${errors.report}` : ''}`,
-        summary: summaryWithErrors(`✓ Edited ${shown} (+${diff.added} −${diff.removed}${rejected})`, errors),
+        output: [reviewed ? reviewed.report : describePlan(prepared.plan, shown), warning, diffText, errors?.report].filter(Boolean).join('\n\n'),
+        summary: broken ? `${summary} · ${editText('parse_regression_summary', { LANGUAGE: broken.language })}` : summary,
         change: { path: absolute, before: prepared.decoded.text, after: written },
       };
     });
@@ -71,7 +83,9 @@ type AppliedPlan = Extract<EditPlan, { ok: true }>;
 /** Reads the file and decides the edit; throws a ToolError when it cannot be applied. Writes nothing. */
 async function prepareEdit(workspaceRoot: string, absolute: string, shown: string, args: EditArgs): Promise<{ real: string; mode: number; decoded: DecodedText; plan: AppliedPlan }> {
   const real = await realTargetInWorkspace(workspaceRoot, absolute, shown);
-  const [buffer, current] = await Promise.all([readFile(real), stat(real)]);
+  const current = await stat(real);
+  assertEditableSize(current.size, shown);
+  const buffer = await readFile(real);
   if (buffer.subarray(0, 8192).includes(0)) throw new ToolError('other', `${shown} is a binary file; edit_file only edits text.`);
   const content = buffer.toString('utf8');
   if (!Buffer.from(content, 'utf8').equals(buffer)) {
@@ -116,6 +130,11 @@ function describePlan(plan: AppliedPlan, shown: string): string {
   return `Edited ${shown}: ${n} replacement${n === 1 ? '' : 's'} at ${where}${detail}.`;
 }
 
+/** "line 12", "lines 3, 7". */
+function describeLines(lines: readonly number[]): string {
+  return `line${lines.length === 1 ? '' : 's'} ${lines.join(', ')}`;
+}
+
 function planError(plan: Extract<EditPlan, { ok: false }>, shown: string): ToolError {
   switch (plan.reason) {
     case 'identical':
@@ -138,5 +157,13 @@ function planError(plan: Extract<EditPlan, { ok: false }>, shown: string): ToolE
     }
     case 'no_change':
       return new ToolError('other', `Applying this edit leaves ${shown} unchanged: the file already has new_content where old_content matched.`);
+    case 'unquoted': {
+      const [first, last] = plan.block;
+      const details = [
+        ...plan.skipped.map((s) => editText('unquoted_skipped', { LINE: String(s.line), TEXT: s.text })),
+        ...plan.invented.map((text) => editText('unquoted_invented', { TEXT: text })),
+      ];
+      return new ToolError('edit_mismatch', editText('unquoted', { FILE: shown, BLOCK: `lines ${first}–${last}`, DETAILS: details.join('\n') }));
+    }
   }
 }

@@ -10,7 +10,8 @@ import type { VisionPort } from '../images/vision-port';
 
 /**
  * The recovery classes of the paper's error-recovery system, plus `rejected` (the user denied the
- * call: the agent must not retry it) and `other`.
+ * call: the agent must not retry it), `too_large` (a file over a tool's size limit: the error names
+ * the tool to use instead) and `other`.
  */
 export type ToolErrorKind =
   | 'permission'
@@ -20,6 +21,7 @@ export type ToolErrorKind =
   | 'syntax'
   | 'rate_limit'
   | 'timeout'
+  | 'too_large'
   | 'other';
 
 export interface ToolResult {

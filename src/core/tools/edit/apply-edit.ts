@@ -2,8 +2,10 @@ import { nonOverlapping, runEditChain } from './chain';
 import { normalizeArgument, type TextReplacement } from './line-endings';
 import { stripLineNumbers } from './line-numbers';
 import type { FoundText, PassName } from './pass';
+import { unescapeModelText } from './pass-escape-normalized';
 import { indentShift, reindent, type IndentShift } from './reindent';
-import { TextLines } from './text-lines';
+import { splitFindLines, TextLines } from './text-lines';
+import { unquotedLines } from './unquoted-lines';
 
 export interface EditRequest {
   /** The file's text: LF line endings, no BOM (see decodeText). */
@@ -38,12 +40,27 @@ export type EditPlan =
       reason: 'identical' | 'empty_old' | 'not_found' | 'ambiguous' | 'no_change';
       /** ambiguous: the 1-based lines of every match; not_found: lines holding old_content's first line. */
       lines?: number[];
+    }
+  | {
+      ok: false;
+      /** An anchor pass matched a block whose lines the edit would drop or add unseen (see unquotedLines). */
+      reason: 'unquoted';
+      /** The block, 1-based first and last line. */
+      block: [number, number];
+      /** The block's lines old_content skipped and new_content does not have: they would be deleted unseen. */
+      skipped: Array<{ line: number; text: string }>;
+      /** old_content's lines the block does not have, which new_content keeps: they would be added as if kept. */
+      invented: string[];
     };
+
+/** The passes that may match a block whose middle lines differ from old_content. */
+const ANCHOR_PASSES: ReadonlySet<PassName> = new Set(['block-anchor', 'context-aware']);
 
 /**
  * Decides an edit without touching the disk: where old_content is (the nine passes), whether
- * that is unambiguous, and what goes there (new_content re-indented when a fuzzy pass matched
- * lines indented differently, newlines at its ends kept in step with what was matched).
+ * that is unambiguous, and what goes there (new_content unescaped when old_content matched only
+ * unescaped, and never otherwise; re-indented when a fuzzy pass matched lines indented
+ * differently; newlines at its ends kept in step with what was matched).
  */
 export function planEdit(request: EditRequest): EditPlan {
   let find = normalizeArgument(request.oldContent);
@@ -73,8 +90,19 @@ export function planEdit(request: EditRequest): EditPlan {
   if (chain.matches.length > 1 && !request.replaceAll) {
     return { ok: false, reason: 'ambiguous', lines: chain.matches.map((m) => file.lineAt(m.start) + 1) };
   }
+  if (chain.pass === 'escape-normalized') {
+    // old_content matched only once its escapes were undone: new_content was escaped the same way.
+    find = unescapeModelText(find);
+    replacement = unescapeModelText(replacement);
+  }
 
   const chosen = request.replaceAll ? nonOverlapping(chain.matches) : chain.matches;
+  if (ANCHOR_PASSES.has(chain.pass)) {
+    for (const match of chosen) {
+      const refusal = unquotedRefusal(file, find, replacement, match);
+      if (refusal) return refusal;
+    }
+  }
   let shift: IndentShift | undefined;
   const replacements = chosen.map((match): PlannedReplacement => {
     const fuzzy = chain.pass !== 'simple';
@@ -87,6 +115,25 @@ export function planEdit(request: EditRequest): EditPlan {
   const text = applyReplacements(file.text, replacements);
   if (text === file.text) return { ok: false, reason: 'no_change' };
   return { ok: true, text, replacements, pass: chain.pass, shift, lineNumbersStripped };
+}
+
+/**
+ * A loose block match is refused when replacing it would delete a line old_content skipped (the
+ * model never quoted it, and new_content does not have it) or keep a line old_content invented
+ * (the file does not have it, new_content does): either way the model's picture of the block is
+ * wrong, and the result would not be the edit it meant.
+ */
+function unquotedRefusal(file: TextLines, find: string, replacement: string, match: FoundText): Extract<EditPlan, { reason: 'unquoted' }> | undefined {
+  const oldLines = splitFindLines(find);
+  const blockLines = match.text.split('\n');
+  const loose = unquotedLines(oldLines, blockLines);
+  if (!loose) return undefined;
+  const kept = new Set(splitFindLines(replacement).map((l) => l.trim()));
+  const first = file.lineAt(match.start) + 1;
+  const skipped = loose.skipped.filter((i) => !kept.has(blockLines[i]!.trim())).map((i) => ({ line: first + i, text: blockLines[i]!.trim() }));
+  const invented = loose.invented.map((i) => oldLines[i]!.trim()).filter((text) => kept.has(text));
+  if (skipped.length === 0 && invented.length === 0) return undefined;
+  return { ok: false, reason: 'unquoted', block: [first, first + blockLines.length - 1], skipped, invented };
 }
 
 /**

@@ -177,9 +177,7 @@ describe('the edit chain', () => {
   });
   it('does not let a looser pass pick one of an earlier pass\'s several matches', () => {
     const r = edit('let x = 1;\n  x = 1\n', 'x = 1', 'x = 2');
-    assert.equal(r.ok, false);
-    assert.equal(!r.ok && r.reason, 'ambiguous');
-    assert.deepEqual(!r.ok && r.lines, [1, 2]);
+    assert.deepEqual(r, { ok: false, reason: 'ambiguous', lines: [1, 2] });
   });
   it('matches whitespace-only old_content exactly or not at all', () => {
     assert.equal(runEditChain(new TextLines('a\n\nb'), '  \n'), undefined);
@@ -244,6 +242,19 @@ describe('re-indentation after a fuzzy match', () => {
     const r = edit('x = call(a,\n      b) + 1', 'call(a,\n    b)', 'call(a,\n    c)');
     assert.equal(r.ok && r.pass, 'multi-occurrence');
     assert.equal(r.ok && r.text, 'x = call(a,\n      c) + 1');
+  });
+  it('maps nesting levels when old_content nests by another step than the file (2 spaces for 4, spaces for tabs)', () => {
+    assert.deepEqual(indentShift(['a {', '  b', '}'], ['    a {', '        b', '    }'], false), { from: '', to: '    ', unit: { from: '  ', to: '    ' } });
+    assert.deepEqual(indentShift(['  x', '    y'], ['\tx', '\t\ty'], false), { from: '  ', to: '\t', unit: { from: '  ', to: '\t' } });
+    const shift = { from: '  ', to: '    ', unit: { from: '  ', to: '    ' } };
+    // Deeper levels scale; an alignment rest after whole levels stays; a line below the base loses whole levels.
+    assert.equal(reindent('  a\n      b\n     c\n}', shift, false), '    a\n            b\n         c\n}');
+    assert.equal(describeShift(shift), '+2 spaces, levels of 2 spaces as 4 spaces');
+    assert.equal(describeShift({ from: '', to: '', unit: { from: '    ', to: '\t' } }), 'levels of 4 spaces as 1 tab');
+  });
+  it('still refuses to guess when levels do not map one to one', () => {
+    assert.equal(indentShift(['a', '  b', '    c'], ['a', '    b', '      c'], false), undefined);
+    assert.equal(indentShift(['a', ' \tb'], ['a', '    b'], false), undefined);
   });
   it('computes the shift from consistent pairs only and can skip a first line that starts mid-line', () => {
     assert.deepEqual(indentShift(['a', '  b'], ['    a', '      b'], false), { from: '', to: '    ' });

@@ -4,6 +4,7 @@
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, readFileSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { webviewBuilds } from './scripts/webview-builds.mjs';
 
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
@@ -51,17 +52,7 @@ const builds = [
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
   },
-  {
-    bundle: true,
-    platform: 'browser',
-    target: 'es2022',
-    format: 'iife',
-    entryPoints: ['webview/main.ts'],
-    outfile: 'dist/webview.js',
-    sourcemap: !production,
-    minify: production,
-    logLevel: 'warning',
-  },
+  ...webviewBuilds({ production }),
 ];
 
 if (!production) {

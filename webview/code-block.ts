@@ -1,4 +1,4 @@
-import { highlighted, knownLanguage } from './code-highlight';
+import { loadHighlighter, showCode } from './code-highlight';
 import { h } from './dom';
 
 /**
@@ -12,12 +12,11 @@ export function codeBlock(source: string, closed: boolean): HTMLElement {
   const info = newline >= 0 ? source.slice(0, newline).trim() : closed ? '' : source.trim();
   const text = (newline >= 0 ? source.slice(newline + 1) : closed ? source : '').replace(/\n$/, '');
   const code = h('code');
-  const language = knownLanguage(info);
-  const colours = closed ? highlighted(text, info) : undefined;
-  if (colours) {
-    code.className = `hljs language-${language}`;
-    code.append(colours);
-  } else code.textContent = text;
+  if (closed) showCode(code, text, info);
+  else {
+    code.textContent = text;
+    if (info) loadHighlighter(); // so it is here when the block closes
+  }
   const label = info.split(/[\s{]/)[0] ?? '';
   const copy = h('button', { class: 'code-copy', text: 'Copy', attrs: { type: 'button', 'aria-label': 'Copy code', title: 'Copy code' } });
   copy.hidden = !closed;

@@ -1,39 +1,70 @@
-import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import c from 'highlight.js/lib/languages/c';
-import cpp from 'highlight.js/lib/languages/cpp';
-import csharp from 'highlight.js/lib/languages/csharp';
-import css from 'highlight.js/lib/languages/css';
-import diff from 'highlight.js/lib/languages/diff';
-import go from 'highlight.js/lib/languages/go';
-import java from 'highlight.js/lib/languages/java';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import markdown from 'highlight.js/lib/languages/markdown';
-import python from 'highlight.js/lib/languages/python';
-import rust from 'highlight.js/lib/languages/rust';
-import shell from 'highlight.js/lib/languages/shell';
-import sql from 'highlight.js/lib/languages/sql';
-import typescript from 'highlight.js/lib/languages/typescript';
-import xml from 'highlight.js/lib/languages/xml';
-import yaml from 'highlight.js/lib/languages/yaml';
+import type { Highlighter } from './highlighter-handoff';
 
 /**
- * Syntax highlighting of code blocks with highlight.js, limited to a curated set of common
- * languages (the full set would triple the view's script). A block without a language, or in
- * one not registered here, stays plain: guessing misleads more often than it helps.
+ * Syntax highlighting of code blocks with highlight.js (highlight-languages.ts). It would be 40% of
+ * the view's script and a chat needs none of it before its first code block, so it is a second
+ * script (`dist/webview-highlight.js`, next to this one) that the first code block loads: a block starts
+ * loading it when it begins to stream, so it is there when the block closes; a block drawn closed
+ * before it has arrived (a resumed session's first paint) is drawn plain and coloured in place
+ * once it has. If it cannot load, code stays plain.
  *
  * highlight.js returns HTML; it is parsed inert (a template) and rebuilt from spans whose only
  * attribute is an `hljs-…` class and from text nodes, so nothing else can reach the page.
  */
 
-const LANGUAGES = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml };
-for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
-// Names models use that highlight.js does not know as aliases.
-hljs.registerAliases(['sh', 'zsh', 'console', 'shellscript'], { languageName: 'bash' });
-hljs.registerAliases(['jsonc', 'json5'], { languageName: 'json' });
-hljs.registerAliases(['vue', 'svelte'], { languageName: 'xml' });
-hljs.registerAliases(['patch'], { languageName: 'diff' });
+/** The second script's address (beside this one's) and the view's nonce, read while this script runs. */
+const self = document.currentScript as HTMLScriptElement | null;
+const HIGHLIGHTER_SRC = self?.src ? new URL('webview-highlight.js', self.src).href : undefined;
+const NONCE = self?.nonce;
+
+let highlighter: Highlighter | undefined;
+let loading = false;
+/** Closed blocks drawn plain while highlight.js loads: coloured once it has. */
+const waiting = new Map<HTMLElement, { text: string; info: string }>();
+
+/** Gives the view highlight.js: the second script once it has run (or a benchmark, directly). */
+export function useHighlighter(api: Highlighter): void {
+  highlighter = api;
+  for (const [code, { text, info }] of waiting) paint(code, text, info);
+  waiting.clear();
+}
+
+/** Starts loading highlight.js, once, unless the view has it: a code block is on its way. */
+export function loadHighlighter(): void {
+  if (highlighter || loading || !HIGHLIGHTER_SRC) return;
+  loading = true;
+  const script = document.createElement('script');
+  script.src = HIGHLIGHTER_SRC;
+  if (NONCE) script.nonce = NONCE;
+  script.addEventListener('load', () => {
+    const api = window.opendevHighlighter;
+    if (api) useHighlighter(api);
+    else waiting.clear();
+  });
+  script.addEventListener('error', () => {
+    console.warn('OpenDev: the code highlighter did not load; code blocks stay plain');
+    waiting.clear();
+  });
+  document.head.append(script);
+}
+
+/** A closed block's code into `code`: highlighted when its language is known (now, or once highlight.js is here), else plain. */
+export function showCode(code: HTMLElement, text: string, info: string): void {
+  code.textContent = text;
+  if (highlighter) paint(code, text, info);
+  else if (HIGHLIGHTER_SRC && info.trim()) {
+    waiting.set(code, { text, info });
+    loadHighlighter();
+  }
+}
+
+function paint(code: HTMLElement, text: string, info: string): void {
+  const language = knownLanguage(info);
+  const colours = language ? highlighted(text, language) : undefined;
+  if (!colours) return;
+  code.className = `hljs language-${language}`;
+  code.replaceChildren(colours);
+}
 
 /** Blocks larger than this stay plain: highlighting them would stall the view for little gain. */
 const MAX_CHARS = 100_000;
@@ -44,22 +75,21 @@ const cache = new Map<string, DocumentFragment>();
 let cachedChars = 0;
 
 /** The registered language a fence's info string names (`ts`, `TypeScript`, `tsx`), if any. */
-export function knownLanguage(info: string): string | undefined {
+function knownLanguage(info: string): string | undefined {
   const name = info.trim().split(/[\s{]/)[0]?.toLowerCase() ?? '';
-  return name && hljs.getLanguage(name) ? name : undefined;
+  return name && highlighter?.getLanguage(name) ? name : undefined;
 }
 
-/** The code as highlighted nodes, or undefined when it stays plain (no known language, too large). */
-export function highlighted(code: string, info: string): DocumentFragment | undefined {
-  const language = knownLanguage(info);
-  if (!language || code.length > MAX_CHARS) return undefined;
+/** The code as highlighted nodes, or undefined when it stays plain (too large). */
+function highlighted(code: string, language: string): DocumentFragment | undefined {
+  if (!highlighter || code.length > MAX_CHARS) return undefined;
   const key = `${language}\u0000${code}`;
   let fragment = cache.get(key);
   if (fragment) {
     cache.delete(key); // most recently used goes last
     cache.set(key, fragment);
   } else {
-    const html = hljs.highlight(code, { language, ignoreIllegals: true }).value;
+    const html = highlighter.highlight(code, { language, ignoreIllegals: true }).value;
     fragment = sanitize(html);
     remember(key, fragment);
   }

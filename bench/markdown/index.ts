@@ -27,8 +27,15 @@ interface Timings {
 
 export async function main(): Promise<void> {
   const esbuild = await import('esbuild');
+  // The renderer with highlight.js handed over at once (the view loads it with the first code block).
+  const entry = [
+    "export { renderMarkdown } from './webview/markdown';",
+    "import { useHighlighter } from './webview/code-highlight';",
+    "import { hljs } from './webview/highlight-languages';",
+    'useHighlighter(hljs);',
+  ].join('\n');
   const bundle = await esbuild.build({
-    entryPoints: [join(repo, 'webview/markdown.ts')],
+    stdin: { contents: entry, resolveDir: repo, loader: 'ts' },
     bundle: true,
     write: false,
     format: 'iife',

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * An image the user attached to a message (pasted or dropped in the chat), as vision input for
  * the model: its bytes in base64. Checked wherever it crosses a boundary (the webview's message,
  * a session file read back): an allowed type whose first bytes really are that type, and at most
- * MAX_IMAGE_BYTES. Browser-safe (the webview validates with it too).
+ * MAX_IMAGE_BYTES. Browser-safe (the webview validates with it too, hence zod/mini: see protocol.ts).
  */
 export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
@@ -41,14 +41,18 @@ export const ImageAttachmentSchema = z
     mediaType: z.enum(IMAGE_MEDIA_TYPES),
     data: z
       .string()
-      .min(8)
-      .max(MAX_BASE64_CHARS, `an image may have at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB`)
-      .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'image data must be base64'),
+      .check(
+        z.minLength(8),
+        z.maxLength(MAX_BASE64_CHARS, `an image may have at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB`),
+        z.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'image data must be base64'),
+      ),
     /** The file name, when it had one (shown on the chip, named in descriptions). */
-    name: z.string().trim().min(1).max(200).optional(),
+    name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
   })
-  .refine((image) => base64Bytes(image.data) <= MAX_IMAGE_BYTES, { message: `an image may have at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB`, path: ['data'] })
-  .refine((image) => sniffImageType(image.data) === image.mediaType, { message: 'the image data is not of its declared type', path: ['data'] });
+  .check(
+    z.refine((image) => base64Bytes(image.data) <= MAX_IMAGE_BYTES, { message: `an image may have at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB`, path: ['data'] }),
+    z.refine((image) => sniffImageType(image.data) === image.mediaType, { message: 'the image data is not of its declared type', path: ['data'] }),
+  );
 export type ImageAttachment = z.infer<typeof ImageAttachmentSchema>;
 
 /** "screenshot.png (PNG, 120 KB)": how a person recognises an image in text. */

@@ -1,14 +1,24 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ImageAttachmentSchema, MAX_IMAGES_PER_MESSAGE } from './image-attachment';
 
 /**
  * The chat webview ⇄ extension protocol: one discriminated union per direction, validated with
  * zod on receipt on both sides. Nothing the webview sends is used before it parses here.
  * The shapes mirror the core's UICallback types (src/core/ui.ts) without importing them, so the
- * webview bundle stays free of the core.
+ * webview bundle stays free of the core. Written with `zod/mini` (the same schemas, checks as
+ * functions): the full zod is 440 KiB in the webview's script, this is a tenth of that.
  */
 
-const id = z.string().min(1).max(200);
+/** A string of at most `max` characters. */
+const text = (max: number) => z.string().check(z.maxLength(max));
+/** A whole number ≥ 0 (counts, indexes). */
+const count = () => z.int().check(z.nonnegative());
+/** A number ≥ 0 (tokens, money). */
+const amount = () => z.number().check(z.nonnegative());
+/** A list of at most `max` items. */
+const list = <T extends z.ZodMiniType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
+
+const id = z.string().check(z.minLength(1), z.maxLength(200));
 const MAX_TEXT = 100_000;
 
 export const AgentModeSchema = z.enum(['normal', 'plan']);
@@ -28,12 +38,12 @@ export const MAX_HUNK_PREVIEWS = 100;
  * text (`-`/`+`, with a little unchanged context as ` ` lines).
  */
 export const HunkPreviewSchema = z.object({
-  index: z.number().int().nonnegative(),
+  index: count(),
   /** "lines 4–6", "after line 12" (in the file as it is). */
-  where: z.string().max(200),
-  added: z.number().int().nonnegative(),
-  removed: z.number().int().nonnegative(),
-  lines: z.string().max(200_000),
+  where: text(200),
+  added: count(),
+  removed: count(),
+  lines: text(200_000),
 });
 export type HunkPreview = z.infer<typeof HunkPreviewSchema>;
 
@@ -42,25 +52,25 @@ export const ApprovalRequestSchema = z.object({
   toolName: z.string(),
   title: z.string(),
   args: z.string(),
-  command: z.string().optional(),
+  command: z.optional(z.string()),
   /** A command's: whether it runs in the OS sandbox. */
-  sandbox: z.enum(['inside', 'outside']).optional(),
+  sandbox: z.optional(z.enum(['inside', 'outside'])),
   /** sandbox_host: the host the sandbox blocked. */
-  host: z.string().optional(),
-  diff: z.string().optional(),
+  host: z.optional(z.string()),
+  diff: z.optional(z.string()),
   /** An edit shown in the diff editor too, answerable there hunk by hunk: how many hunks it has. */
-  hunks: z.number().int().nonnegative().optional(),
+  hunks: z.optional(count()),
   /** The same hunks to decide one by one in the card (absent for a single hunk, or too many to list). */
-  hunkPreviews: z.array(HunkPreviewSchema).max(MAX_HUNK_PREVIEWS).optional(),
+  hunkPreviews: z.optional(list(HunkPreviewSchema, MAX_HUNK_PREVIEWS)),
 });
 
 export const ApprovalDecisionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('allow') }),
   z.object({ action: z.literal('always') }),
-  z.object({ action: z.literal('deny'), feedback: z.string().trim().max(10_000).optional() }),
-  z.object({ action: z.literal('edit'), command: z.string().trim().min(1).max(10_000) }),
+  z.object({ action: z.literal('deny'), feedback: z.optional(z.string().check(z.trim(), z.maxLength(10_000))) }),
+  z.object({ action: z.literal('edit'), command: z.string().check(z.trim(), z.minLength(1), z.maxLength(10_000)) }),
   /** An edit decided hunk by hunk: the hunks (0-based) to apply; the rest are rejected. */
-  z.object({ action: z.literal('partial'), acceptedHunks: z.array(z.number().int().nonnegative()).max(10_000) }),
+  z.object({ action: z.literal('partial'), acceptedHunks: list(count(), 10_000) }),
 ]);
 
 export const AskUserQuestionSchema = z.object({
@@ -71,21 +81,20 @@ export const AskUserQuestionSchema = z.object({
 });
 
 export const AskUserAnswersSchema = z.object({
-  answers: z
-    .array(
-      z.object({
-        header: z.string().max(200),
-        selected: z.array(z.string().max(200)).max(20),
-        other: z.string().max(10_000).optional(),
-      }),
-    )
-    .max(20),
+  answers: list(
+    z.object({
+      header: text(200),
+      selected: list(text(200), 20),
+      other: z.optional(text(10_000)),
+    }),
+    20,
+  ),
 });
 
 export const PlanDecisionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('approve_auto') }),
   z.object({ action: z.literal('approve') }),
-  z.object({ action: z.literal('modify'), feedback: z.string().trim().min(1).max(MAX_TEXT) }),
+  z.object({ action: z.literal('modify'), feedback: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_TEXT)) }),
 ]);
 
 export const TodoSchema = z.object({
@@ -93,25 +102,25 @@ export const TodoSchema = z.object({
   title: z.string(),
   description: z.string(),
   status: z.enum(['todo', 'doing', 'done']),
-  log: z.string().optional(),
+  log: z.optional(z.string()),
 });
 
 /** Tokens and money of the session so far; `usd` is absent when the model's price is unknown. */
 export const CostSchema = z.object({
-  inputTokens: z.number().nonnegative(),
-  cachedTokens: z.number().nonnegative(),
-  outputTokens: z.number().nonnegative(),
-  usd: z.number().nonnegative().optional(),
-  calls: z.number().int().nonnegative(),
+  inputTokens: amount(),
+  cachedTokens: amount(),
+  outputTokens: amount(),
+  usd: z.optional(amount()),
+  calls: count(),
 });
 
 /** The context meter: how full the model's window is, and the last stage that reduced it. */
 export const ContextSchema = z.object({
-  pressure: z.number().nonnegative(),
-  promptTokens: z.number().nonnegative(),
-  contextWindow: z.number().nonnegative(),
-  lastStage: z.string().max(40).optional(),
-  lastFreed: z.number().nonnegative().optional(),
+  pressure: amount(),
+  promptTokens: amount(),
+  contextWindow: amount(),
+  lastStage: z.optional(text(40)),
+  lastFreed: z.optional(amount()),
 });
 
 /**
@@ -120,27 +129,26 @@ export const ContextSchema = z.object({
  */
 export const SandboxViewSchema = z.object({
   state: z.enum(['sandboxed', 'unsandboxed', 'sandbox starting']),
-  detail: z.string().max(2_000).optional(),
+  detail: z.optional(text(2_000)),
   /** Unsandboxed because the user turned it off (no warning in the status bar; the tooltip says so). */
-  off: z.boolean().optional(),
+  off: z.optional(z.boolean()),
 });
 
 /** What an `@` mention refers to: a workspace file or folder, or a special source. */
 export const MentionKindSchema = z.enum(['file', 'folder', 'problems', 'terminal', 'git']);
 
 /** A mention chip on a sent message; `ok` false when it resolved but could not be read. */
-export const MentionChipSchema = z.object({ target: z.string().min(1).max(1_000), kind: MentionKindSchema, ok: z.boolean() });
+export const MentionChipSchema = z.object({ target: z.string().check(z.minLength(1), z.maxLength(1_000)), kind: MentionKindSchema, ok: z.boolean() });
 
 /** A small preview of an attached image (a data URL the webview made), for its chip. */
 export const ThumbnailSchema = z
   .string()
-  .max(200_000)
-  .regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+=*$/, 'a thumbnail is a base64 image data URL');
+  .check(z.maxLength(200_000), z.regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+=*$/, 'a thumbnail is a base64 image data URL'));
 
-export const ImageChipSchema = z.object({ name: z.string().max(200).optional(), thumbnail: ThumbnailSchema });
+export const ImageChipSchema = z.object({ name: z.optional(text(200)), thumbnail: ThumbnailSchema });
 
 /** A background task the agent started (its terminal tab shows it). */
-export const BackgroundTaskSchema = z.object({ id: z.string().min(1).max(64), command: z.string().max(2_000) });
+export const BackgroundTaskSchema = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)), command: text(2_000) });
 
 /** A blocking request's card: waiting for the user, answered, or withdrawn (Stop, end of turn). */
 const RequestStateSchema = z.enum(['pending', 'answered', 'cancelled']);
@@ -151,11 +159,11 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     kind: z.literal('user'),
     id,
     text: z.string(),
-    queued: z.boolean().optional(),
+    queued: z.optional(z.boolean()),
     /** The `@` mentions that were attached as context (shown as chips in the text). */
-    mentions: z.array(MentionChipSchema).max(100).optional(),
+    mentions: z.optional(list(MentionChipSchema, 100)),
     /** The images sent with the message (their thumbnails). */
-    images: z.array(ImageChipSchema).max(MAX_IMAGES_PER_MESSAGE).optional(),
+    images: z.optional(list(ImageChipSchema, MAX_IMAGES_PER_MESSAGE)),
   }),
   z.object({ kind: z.literal('assistant'), id, text: z.string() }),
   z.object({
@@ -164,32 +172,32 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     name: z.string(),
     args: z.string(),
     status: z.enum(['running', 'ok', 'error']),
-    summary: z.string().optional(),
+    summary: z.optional(z.string()),
     /** The output the tool returned (capped), behind the summary line: the card expands to show it. */
-    output: z.string().optional(),
+    output: z.optional(z.string()),
     /**
      * Set on the first card of a step that changed files (the undo history's step number): the card
      * offers "Restore to here"; `undone` once that step has been undone.
      */
-    step: z.number().int().positive().optional(),
-    undone: z.boolean().optional(),
+    step: z.optional(z.int().check(z.positive())),
+    undone: z.optional(z.boolean()),
     /** A finished edit whose before/after is kept: the card offers "Show diff" (`showDiff` with this id). */
-    diffId: z.string().max(200).optional(),
+    diffId: z.optional(text(200)),
   }),
   z.object({
     kind: z.literal('error'),
     id,
     text: z.string(),
     /** A fix the user can apply with one click. */
-    action: z.enum(['setApiKey', 'openSettings']).optional(),
+    action: z.optional(z.enum(['setApiKey', 'openSettings'])),
   }),
   /** Something to know (retries, doom-loop warnings, "Stopped."); `command`: a slash command's output. */
   z.object({
     kind: z.literal('notice'),
     id,
     text: z.string(),
-    level: z.enum(['info', 'warning']).optional(),
-    command: z.string().optional(),
+    level: z.optional(z.enum(['info', 'warning'])),
+    command: z.optional(z.string()),
   }),
   /**
    * Nothing to talk to yet (no API key for the provider): a friendly card with the fixes as buttons,
@@ -206,14 +214,14 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     task: z.string(),
     background: z.boolean(),
     status: z.enum(['running', 'completed', 'failed', 'stopped']),
-    summary: z.string().optional(),
+    summary: z.optional(z.string()),
   }),
   z.object({
     kind: z.literal('approval'),
     id,
     request: ApprovalRequestSchema,
     state: RequestStateSchema,
-    decision: ApprovalDecisionSchema.optional(),
+    decision: z.optional(ApprovalDecisionSchema),
   }),
   z.object({
     kind: z.literal('question'),
@@ -221,7 +229,7 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     questions: z.array(AskUserQuestionSchema),
     state: RequestStateSchema,
     /** Absent when skipped or cancelled. */
-    answers: AskUserAnswersSchema.optional(),
+    answers: z.optional(AskUserAnswersSchema),
   }),
   z.object({
     kind: z.literal('plan'),
@@ -229,7 +237,7 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     path: z.string(),
     content: z.string(),
     state: RequestStateSchema,
-    decision: PlanDecisionSchema.optional(),
+    decision: z.optional(PlanDecisionSchema),
   }),
 ]);
 export type ChatEntry = z.infer<typeof ChatEntrySchema>;
@@ -242,11 +250,15 @@ export type AgentModeView = z.infer<typeof AgentModeSchema>;
 export type ThinkingLevelView = z.infer<typeof ThinkingLevelSchema>;
 
 /** `hint`: the command's arguments (`[off|low|medium|high]`), shown after its name. */
-export const SlashCompletionSchema = z.object({ name: z.string(), description: z.string(), hint: z.string().optional() });
+export const SlashCompletionSchema = z.object({ name: z.string(), description: z.string(), hint: z.optional(z.string()) });
 export type SlashCompletion = z.infer<typeof SlashCompletionSchema>;
 
 /** One `@` completion: what to insert (a path or a special source) and what it is. */
-export const MentionCompletionSchema = z.object({ target: z.string().min(1).max(1_000), kind: MentionKindSchema, detail: z.string().max(500).optional() });
+export const MentionCompletionSchema = z.object({
+  target: z.string().check(z.minLength(1), z.maxLength(1_000)),
+  kind: MentionKindSchema,
+  detail: z.optional(text(500)),
+});
 export type MentionCompletion = z.infer<typeof MentionCompletionSchema>;
 export type MentionChip = z.infer<typeof MentionChipSchema>;
 export type ImageChip = z.infer<typeof ImageChipSchema>;
@@ -257,19 +269,19 @@ export const ImageUploadSchema = z.object({ image: ImageAttachmentSchema, thumbn
 export type ImageUpload = z.infer<typeof ImageUploadSchema>;
 
 /** A saved session's id (8 characters of [a-z0-9]). */
-const sessionId = z.string().regex(/^[a-z0-9]{8}$/);
+const sessionId = z.string().check(z.regex(/^[a-z0-9]{8}$/));
 
 /** One saved session of the project, as the history view lists it. */
 export const SessionSummarySchema = z.object({
   id: sessionId,
-  title: z.string().max(500),
+  title: text(500),
   /** The user's first message (clipped): searched with the title. */
-  firstPrompt: z.string().max(2_000),
-  createdAt: z.string().max(40),
-  updatedAt: z.string().max(40),
-  messageCount: z.number().int().nonnegative(),
+  firstPrompt: text(2_000),
+  createdAt: text(40),
+  updatedAt: text(40),
+  messageCount: count(),
   /** Undefined when the model's price was unknown. */
-  usd: z.number().nonnegative().optional(),
+  usd: z.optional(amount()),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
@@ -280,14 +292,14 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
     entries: z.array(ChatEntrySchema),
     busy: z.boolean(),
     todos: z.array(TodoSchema),
-    cost: CostSchema.optional(),
-    context: ContextSchema.optional(),
+    cost: z.optional(CostSchema),
+    context: z.optional(ContextSchema),
     mode: AgentModeSchema,
     thinkingLevel: ThinkingLevelSchema,
     /** Background tasks still running. */
-    tasks: z.array(BackgroundTaskSchema).max(100).optional(),
+    tasks: z.optional(list(BackgroundTaskSchema, 100)),
     /** Whether commands run sandboxed (absent until the chat's first agent has said). */
-    sandbox: SandboxViewSchema.optional(),
+    sandbox: z.optional(SandboxViewSchema),
   }),
   /** Adds an entry, or replaces the entry with the same id. */
   z.object({ type: z.literal('upsert'), entry: ChatEntrySchema }),
@@ -304,18 +316,18 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
   /** Whether the chat's commands run in the sandbox, once its agent knows (and after a rebuilt agent). */
   z.object({ type: z.literal('sandbox'), ...SandboxViewSchema.shape }),
   /** Focuses the chat input, after appending `text` to what is typed there (Add Selection to Chat). */
-  z.object({ type: z.literal('compose'), text: z.string().max(MAX_TEXT).optional() }),
+  z.object({ type: z.literal('compose'), text: z.optional(text(MAX_TEXT)) }),
   /** The answer to `complete`: slash commands matching what the user typed. */
-  z.object({ type: z.literal('completions'), text: z.string(), items: z.array(SlashCompletionSchema).max(50) }),
+  z.object({ type: z.literal('completions'), text: z.string(), items: list(SlashCompletionSchema, 50) }),
   /** The answer to `completeMention`: paths and sources matching the `@query` being typed. */
-  z.object({ type: z.literal('mentionCompletions'), query: z.string(), items: z.array(MentionCompletionSchema).max(50) }),
+  z.object({ type: z.literal('mentionCompletions'), query: z.string(), items: list(MentionCompletionSchema, 50) }),
   /** The background tasks still running (the indicator above the input lists them). */
-  z.object({ type: z.literal('tasks'), tasks: z.array(BackgroundTaskSchema).max(100) }),
+  z.object({ type: z.literal('tasks'), tasks: list(BackgroundTaskSchema, 100) }),
   /**
    * The project's sessions, newest first (the answer to `listSessions`, and after a delete);
    * `currentId`: the chat's own session; `problem`: why the last request did nothing.
    */
-  z.object({ type: z.literal('sessions'), items: z.array(SessionSummarySchema).max(10_000), currentId: sessionId.optional(), problem: z.string().max(1_000).optional() }),
+  z.object({ type: z.literal('sessions'), items: list(SessionSummarySchema, 10_000), currentId: z.optional(sessionId), problem: z.optional(text(1_000)) }),
   /** Opens the history view (the view's title-bar button). */
   z.object({ type: z.literal('showHistory') }),
 ]);
@@ -324,24 +336,28 @@ export type ExtensionToWebview = z.infer<typeof ExtensionToWebviewSchema>;
 export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** `images`: pasted or dropped images, as vision input (type, size and signature checked here). */
-  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_TEXT), images: z.array(ImageUploadSchema).max(MAX_IMAGES_PER_MESSAGE).optional() }),
+  z.object({
+    type: z.literal('send'),
+    text: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_TEXT)),
+    images: z.optional(list(ImageUploadSchema, MAX_IMAGES_PER_MESSAGE)),
+  }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   /** A card's fix: `provider` says whose key to set (the setup card knows). */
-  z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings', 'chooseProvider']), provider: ProviderKindSchema.optional() }),
+  z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings', 'chooseProvider']), provider: z.optional(ProviderKindSchema) }),
   /** What is typed in the input (debounced), so the extension knows the draft (API, Add Selection). */
-  z.object({ type: z.literal('draft'), text: z.string().max(MAX_TEXT) }),
+  z.object({ type: z.literal('draft'), text: text(MAX_TEXT) }),
   /** The user's answer to an approval card. */
   z.object({ type: z.literal('answerApproval'), id, decision: ApprovalDecisionSchema }),
   /** The user's answers to an ask_user survey; `null` when they skipped it. */
-  z.object({ type: z.literal('answerQuestions'), id, answers: AskUserAnswersSchema.nullable() }),
+  z.object({ type: z.literal('answerQuestions'), id, answers: z.nullable(AskUserAnswersSchema) }),
   z.object({ type: z.literal('answerPlan'), id, decision: PlanDecisionSchema }),
   /** Asks for slash-command completions of the input (only while it is a bare `/word`). */
-  z.object({ type: z.literal('complete'), text: z.string().startsWith('/').max(200) }),
+  z.object({ type: z.literal('complete'), text: z.string().check(z.startsWith('/'), z.maxLength(200)) }),
   /** Asks for `@` completions of what follows the `@` being typed (quotes left out). */
-  z.object({ type: z.literal('completeMention'), query: z.string().max(200) }),
+  z.object({ type: z.literal('completeMention'), query: text(200) }),
   /** Opens a background task's terminal tab (the indicator's button). */
-  z.object({ type: z.literal('openTask'), id: z.string().min(1).max(64) }),
+  z.object({ type: z.literal('openTask'), id: z.string().check(z.minLength(1), z.maxLength(64)) }),
   /** Opens a diff in the editor: a pending edit approval's proposal (its card id) or a finished edit's (`diffId`). */
   z.object({ type: z.literal('showDiff'), id }),
   /** Toggles plan/normal mode (the mode chip). */
@@ -358,9 +374,9 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   /** Deletes a saved session (the view asked the user first). */
   z.object({ type: z.literal('deleteSession'), id: sessionId }),
   /** Copies a code block's text where the view's own clipboard was refused (`vscode.env.clipboard`). */
-  z.object({ type: z.literal('copyText'), text: z.string().max(2_000_000) }),
+  z.object({ type: z.literal('copyText'), text: text(2_000_000) }),
   /** "Restore to here": the files as they were just before `step` (the view asked the user first). */
-  z.object({ type: z.literal('restoreTo'), step: z.number().int().positive().max(1_000_000) }),
+  z.object({ type: z.literal('restoreTo'), step: z.int().check(z.positive(), z.maximum(1_000_000)) }),
 ]);
 export type WebviewToExtension = z.infer<typeof WebviewToExtensionSchema>;
 export type AnswerMessage = Extract<WebviewToExtension, { type: 'answerApproval' | 'answerQuestions' | 'answerPlan' }>;

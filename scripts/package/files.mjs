@@ -1,0 +1,137 @@
+// What a .vsix carries: the files list of the package, per target. Only what runs there: the
+// bundles the extension and its view load, the templates and media, and the runtime packages the
+// bundles require (esbuild leaves them external) with just their code, licences and the native
+// binaries of that one platform: no other platforms' builds, no .d.ts, no source maps, no tests,
+// docs or sources, no CLIs, and no parts of a package the extension never loads.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { ensureNativePackage } from './native-packages.mjs';
+
+/** The runtime packages live beside the bundles: `dist/node_modules`, where `require` looks first. */
+export const RUNTIME_DIR = 'dist/node_modules';
+
+const LICENCE = /^(LICEN[CS]E|NOTICE|ThirdPartyNotices)[^/]*$/i;
+const anyOf = (...patterns) => (file) => patterns.some((p) => (typeof p === 'string' ? file === p : p.test(file)));
+
+/**
+ * The packages the bundles load at run time, with the files of each that `target` needs (paths
+ * relative to the package). `nativeOf`: a platform build of that package, which npm installs for
+ * this machine only; another platform's is fetched (native-packages.mjs).
+ */
+export function runtimePackages(target, root) {
+  const { platform, arch, napi, grammars, pty, seccomp } = target;
+  const grammarPackages = Object.keys(readJson(join(root, 'package.json')).dependencies).filter((n) => n.startsWith('@ast-grep/lang-'));
+  const ptyNative =
+    pty === 'build'
+      ? ['build/Release/pty.node']
+      : platform === 'win32'
+        ? // conpty/ (conpty.dll, OpenConsole.exe) serves node-pty's useConptyDll option only, which OpenDev leaves off.
+          ['pty.node', 'conpty.node', 'conpty_console_list.node', 'winpty-agent.exe', 'winpty.dll'].map((f) => `prebuilds/${platform}-${arch}/${f}`)
+        : ['pty.node', 'spawn-helper'].map((f) => `prebuilds/${platform}-${arch}/${f}`);
+  return [
+    // Background tasks in a pseudo-terminal: the loader and this platform's addon.
+    {
+      name: 'node-pty',
+      keep: anyOf('package.json', LICENCE, /^lib\/(?!.*\.test\.js$).*\.js$/, ...ptyNative),
+      executable: anyOf(/spawn-helper$/),
+    },
+    // Structural search and the shell parser: the loader, this platform's binary, the grammars.
+    { name: '@ast-grep/napi', keep: anyOf('package.json', LICENCE, 'index.js') },
+    { name: `@ast-grep/napi-${napi}`, nativeOf: '@ast-grep/napi', keep: anyOf('package.json', LICENCE, /^[^/]+\.node$/) },
+    { name: '@ast-grep/setup-lang', keep: anyOf('package.json', LICENCE, 'index.js') },
+    ...grammarPackages.map((name) => ({ name, keep: anyOf('package.json', LICENCE, 'index.js', `prebuilds/prebuild-${grammars}/parser.so`) })),
+    // The web tools drive Chromium through it: its two bundles and what they read at start. Not its
+    // CLI, its types, its trace viewer, recorder, HTML report and dashboard (lib/vite), its CLI and
+    // MCP tools (lib/tools, lib/entry), the app-mode icon and Electron loader (lib/server), xdg-open,
+    // nor the WebP codec (only WebKit and Firefox screenshots and the test runner's image diff use it).
+    {
+      name: 'playwright-core',
+      keep: anyOf('package.json', LICENCE, 'browsers.json', 'index.js', 'index.mjs', 'lib/bootstrap.js', 'lib/coreBundle.js', 'lib/utilsBundle.js', 'lib/utilsBundle.js.LICENSE'),
+    },
+    // read_pdf: PDF.js as unpdf ships it.
+    { name: 'unpdf', keep: anyOf('package.json', LICENCE, 'dist/index.mjs', 'dist/index.cjs', 'dist/pdfjs.mjs') },
+    // The command sandbox: its library (not its CLI, `srt`, nor the proxy's CLI), the seccomp helper
+    // on Linux, the JVM proxy agent where it sandboxes (Linux, macOS), and its own zod 3.
+    {
+      name: '@anthropic-ai/sandbox-runtime',
+      keep: anyOf(
+        'package.json',
+        LICENCE,
+        /^dist\/(?!cli\.js$|proxy-cli\.js$|proxy-main\.js$).*\.js$/,
+        ...(seccomp ? [`vendor/seccomp/${seccomp}/apply-seccomp`] : []),
+        ...(platform !== 'win32' ? ['vendor/java-proxy-agent/srt-proxy-agent.jar'] : []),
+        /^node_modules\/zod\/(package\.json|LICENSE|v3\/.*\.js)$/,
+      ),
+      executable: anyOf(/apply-seccomp$/),
+    },
+    { name: '@pondwader/socks5-server', keep: anyOf('package.json', LICENCE, /^dist\/.*\.m?js$/) },
+    { name: 'node-forge', keep: anyOf('package.json', LICENCE, /^lib\/.*\.js$/) },
+  ];
+}
+
+/**
+ * Every file of the .vsix for `target`, as `{ from, to, executable }` (`to` relative to the
+ * extension's root). `dist`: the production build.
+ */
+export function packageFiles(target, { root, dist }) {
+  const files = [];
+  const add = (from, to, executable = false) => files.push({ from, to: to.split(sep).join('/'), executable });
+  for (const name of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) add(join(root, name), name);
+  for (const dir of ['templates', 'media']) for (const file of walk(join(root, dir))) add(file, relative(root, file));
+  for (const name of shippedBundles(dist)) add(join(dist, name), `dist/${name}`);
+  for (const pkg of runtimePackages(target, root)) {
+    const dir = join(pkg.nativeOf ? ensureNativePackage(root, pkg.nativeOf, pkg.name) : join(root, 'node_modules'), pkg.name);
+    if (!existsSync(join(dir, 'package.json'))) throw new Error(`${pkg.name} is not installed (npm ci)`);
+    for (const file of walk(dir)) {
+      const rel = relative(dir, file).split(sep).join('/');
+      if (pkg.keep(rel)) add(file, `${RUNTIME_DIR}/${pkg.name}/${rel}`, pkg.executable?.(rel) ?? false);
+    }
+  }
+  return files;
+}
+
+/**
+ * The bundles of the production build the .vsix carries: every one but those only the CLI loads
+ * (`cli.js` and what it requires of its neighbours, unless `extension.js` requires it too), since
+ * `opendev` is installed from npm, not from the .vsix. A bundle loaded some other way than a
+ * literal require ships: leaving out what the extension needs would break it.
+ */
+export function shippedBundles(dist) {
+  const closure = (entry) => {
+    const seen = new Set();
+    const visit = (name) => {
+      if (seen.has(name) || !existsSync(join(dist, name))) return;
+      seen.add(name);
+      for (const next of relativeRequires(readFileSync(join(dist, name), 'utf8'))) visit(next);
+    };
+    visit(entry);
+    return seen;
+  };
+  const extension = closure('extension.js');
+  const cli = closure('cli.js');
+  return readdirSync(dist)
+    .filter((name) => name.endsWith('.js') && (extension.has(name) || !cli.has(name)))
+    .sort();
+}
+
+/**
+ * `./x.js` files a bundle requires or imports: calls with a literal argument, not the same text
+ * quoted inside a string (generated code that libraries carry as text).
+ */
+export function relativeRequires(code) {
+  const out = new Set();
+  for (const m of code.matchAll(/(?<![\w$.'"`])(?:require|import)\(\s*["']\.\/([^"']+)["']\s*\)/g)) out.add(m[1].endsWith('.js') ? m[1] : `${m[1]}.js`);
+  return out;
+}
+
+function* walk(dir) {
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+function readJson(file) {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}

@@ -1,0 +1,124 @@
+// `node scripts/package/runtime-probe.mjs <unpacked extension folder>`: loads every runtime package
+// of an unpacked .vsix the way its bundles do (require and import() from dist/) and uses each
+// once: a command in node-pty's terminal, a parse per tree-sitter grammar, a PDF read with unpdf,
+// a page rendered and screenshotted through playwright-core, the sandbox runtime and its helpers.
+// Prints one line per package and exits 1 if any failed. Only for a package of this platform.
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isAbsolute, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = process.argv[2];
+if (!root) {
+  console.error('usage: runtime-probe.mjs <unpacked extension folder>');
+  process.exit(2);
+}
+const dist = join(root, 'dist');
+const nodeRequire = createRequire(join(dist, 'extension.js'));
+// import() resolved from dist/ as the extension bundle's own import() calls are (ESM conditions).
+writeFileSync(join(dist, 'runtime-probe-import.mjs'), 'export const load = (name) => import(name);\n');
+const { load } = await import(pathToFileURL(join(dist, 'runtime-probe-import.mjs')).href);
+
+/** A resolved module or file must come from the package, not from anywhere else on the machine. */
+function inside(path, what) {
+  const rel = relative(root, path);
+  if (isAbsolute(rel) || rel.startsWith('..')) throw new Error(`${what} resolved outside the package: ${path}`);
+  return path;
+}
+
+const checks = {
+  async 'node-pty'() {
+    inside(nodeRequire.resolve('node-pty'), 'node-pty');
+    const pty = nodeRequire('node-pty');
+    const windows = process.platform === 'win32';
+    const term = pty.spawn(windows ? 'cmd.exe' : '/bin/sh', windows ? ['/c', 'echo opendev-probe'] : ['-c', 'echo opendev-probe'], { cols: 80, rows: 24 });
+    let output = '';
+    term.onData((data) => (output += data));
+    const code = await new Promise((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+    if (code !== 0 || !output.includes('opendev-probe')) throw new Error(`the command in the terminal exited ${code} with ${JSON.stringify(output)}`);
+    return 'ran a command in a pseudo-terminal';
+  },
+
+  async '@ast-grep/napi and the grammars'() {
+    inside(nodeRequire.resolve('@ast-grep/napi'), '@ast-grep/napi');
+    const napi = nodeRequire('@ast-grep/napi');
+    const snippets = { bash: 'echo hi', c: 'int x;', cpp: 'int x;', go: 'package main', java: 'class A {}', python: 'x = 1', rust: 'fn main() {}' };
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const langs = Object.keys(manifest.dependencies).filter((n) => n.startsWith('@ast-grep/lang-'));
+    const registrations = {};
+    for (const name of langs) {
+      const registration = nodeRequire(name);
+      inside(registration.libraryPath, `${name}'s grammar`);
+      registrations[name.slice('@ast-grep/lang-'.length)] = registration;
+    }
+    napi.registerDynamicLanguage(registrations);
+    const parsed = [napi.parse(napi.Lang.TypeScript, 'const x = 1;'), ...Object.keys(registrations).map((lang) => napi.parse(lang, snippets[lang] ?? 'x'))];
+    const empty = parsed.findIndex((tree) => tree.root().children().length === 0);
+    if (empty >= 0) throw new Error(`parsing with ${empty === 0 ? 'TypeScript' : Object.keys(registrations)[empty - 1]} found nothing`);
+    return `parsed TypeScript and ${Object.keys(registrations).join(', ')}`;
+  },
+
+  async unpdf() {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    doc.addPage([300, 200]).drawText('opendev probe', { x: 20, y: 150, font: await doc.embedFont(StandardFonts.Helvetica), size: 12 });
+    inside(nodeRequire.resolve('unpdf'), 'unpdf');
+    const { getDocumentProxy, extractText } = await load('unpdf');
+    const pdf = await getDocumentProxy(new Uint8Array(await doc.save()));
+    const { text } = await extractText(pdf, { mergePages: true });
+    if (!text.includes('opendev probe')) throw new Error(`read ${JSON.stringify(text)}`);
+    return 'read the text of a PDF';
+  },
+
+  async 'playwright-core'() {
+    inside(nodeRequire.resolve('playwright-core'), 'playwright-core');
+    const { chromium } = await load('playwright-core');
+    const candidates = [process.env.OPENDEV_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'];
+    const executablePath = candidates.find((p) => p && existsSync(p));
+    if (!executablePath) throw new Error('no Chromium to drive (set OPENDEV_CHROMIUM)');
+    const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage();
+      await page.setContent('<title>probe</title><h1>opendev</h1><p>packaged</p>');
+      const heading = await page.locator('h1').textContent();
+      const image = await page.screenshot({ type: 'png' });
+      if (heading !== 'opendev' || image.readUInt32BE(0) !== 0x89504e47) throw new Error('the page did not render');
+    } finally {
+      await browser.close();
+    }
+    return 'rendered a page in Chromium and took a screenshot';
+  },
+
+  async 'the sandbox runtime'() {
+    inside(nodeRequire.resolve('@anthropic-ai/sandbox-runtime'), 'the sandbox runtime');
+    const { SandboxManager } = await load('@anthropic-ai/sandbox-runtime');
+    if (typeof SandboxManager?.isSupportedPlatform !== 'function') throw new Error('no SandboxManager');
+    const found = [];
+    if (process.platform === 'linux') {
+      const { getApplySeccompBinaryPath } = await load('@anthropic-ai/sandbox-runtime/dist/sandbox/generate-seccomp-filter.js');
+      const helper = getApplySeccompBinaryPath();
+      if (!helper) throw new Error('the seccomp helper was not found');
+      if ((statSync(inside(helper, 'apply-seccomp')).mode & 0o111) === 0) throw new Error(`${helper} is not executable`);
+      found.push('its seccomp helper');
+    }
+    if (process.platform !== 'win32') {
+      const { getJavaProxyAgentJarPathAsync } = await load('@anthropic-ai/sandbox-runtime/dist/sandbox/java-proxy-agent.js');
+      const jar = await getJavaProxyAgentJarPathAsync();
+      if (!jar) throw new Error('the JVM proxy agent was not found');
+      inside(jar, 'srt-proxy-agent.jar');
+      found.push('its JVM proxy agent');
+    }
+    return ['loaded', ...found].join(', ').replace(/, ([^,]*)$/, ' and $1');
+  },
+};
+
+let failed = 0;
+for (const [name, check] of Object.entries(checks)) {
+  try {
+    console.log(`ok   ${name}: ${await check()}`);
+  } catch (err) {
+    failed++;
+    console.log(`FAIL ${name}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+process.exit(failed > 0 ? 1 : 0);

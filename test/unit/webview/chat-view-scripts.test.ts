@@ -1,0 +1,139 @@
+import * as assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { locateChromium } from '../../../src/core/web/browser';
+
+/**
+ * The chat view's scripts as the .vsix ships them (the production build): the view stays small,
+ * and highlight.js, its second script, comes only with the first code block, in time to draw a
+ * streamed block highlighted once, when it closes; a block drawn before it has arrived is coloured
+ * when it does. Run in Chromium under the view's CSP (scripts by nonce only).
+ */
+
+// Browser globals inside page callbacks (this file is typechecked without the DOM lib).
+declare const window: any, document: any, MutationObserver: any;
+
+const repo = join(__dirname, '../../../..');
+const NONCE = 'dGVzdC1ub25jZQ==';
+const MAX_VIEW_BYTES = 200 * 1024;
+
+const PAGE = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'nonce-${NONCE}'; script-src 'nonce-${NONCE}'">
+<link rel="stylesheet" href="chat.css" nonce="${NONCE}">
+</head><body><main id="app" data-style-nonce="${NONCE}"></main>
+<script nonce="${NONCE}">window.acquireVsCodeApi = () => ({ postMessage() {}, getState: () => undefined, setState() {} });</script>
+<script nonce="${NONCE}" src="webview.js"></script>
+</body></html>`;
+
+const snapshot = (entries: unknown[]) => ({ type: 'snapshot', entries, busy: false, todos: [], mode: 'normal', thinkingLevel: 'medium' });
+
+describe('the chat view scripts (production build)', function () {
+  this.timeout(180_000);
+  let dir: string;
+  let browser: Browser;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'opendev-webview-'));
+    const esbuild = await import('esbuild');
+    const { webviewBuilds } = (await import(pathToFileURL(join(repo, 'scripts/webview-builds.mjs')).href)) as {
+      webviewBuilds(options: { production: boolean; outdir: string }): Array<Record<string, unknown>>;
+    };
+    await Promise.all(webviewBuilds({ production: true, outdir: dir }).map((options) => esbuild.build({ ...options, absWorkingDir: repo })));
+    writeFileSync(join(dir, 'index.html'), PAGE);
+    copyFileSync(join(repo, 'media/chat.css'), join(dir, 'chat.css'));
+    const chromium = locateChromium({ env: process.env });
+    if (!chromium.found) throw new Error(chromium.reason);
+    const { chromium: launcher } = await import('playwright-core');
+    browser = await launcher.launch({ executablePath: chromium.path, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  });
+
+  after(async () => {
+    await browser?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function openView(): Promise<Page> {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(90_000);
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    await page.goto(pathToFileURL(join(dir, 'index.html')).href);
+    await page.waitForSelector('#transcript', { state: 'attached' });
+    assert.deepEqual(errors, [], 'the view starts without errors (its CSP included)');
+    return page;
+  }
+
+  const send = (page: Page, message: unknown) => page.evaluate((m: unknown) => window.postMessage(m, '*'), message);
+  const highlighterScripts = (page: Page) => page.evaluate(() => document.querySelectorAll('script[src$="webview-highlight.js"]').length as number);
+
+  it('the view script is under 200 KiB; highlight.js is a script of its own', () => {
+    const view = statSync(join(dir, 'webview.js')).size;
+    const highlighter = statSync(join(dir, 'webview-highlight.js')).size;
+    assert.ok(view < MAX_VIEW_BYTES, `dist/webview.js is ${(view / 1024).toFixed(1)} KiB`);
+    assert.ok(highlighter > 50 * 1024, `highlight.js and its grammars are in webview-highlight.js (${(highlighter / 1024).toFixed(1)} KiB)`);
+  });
+
+  it('a chat without code never loads highlight.js', async () => {
+    const page = await openView();
+    await send(page, snapshot([
+      { kind: 'user', id: 'u1', text: 'hello' },
+      { kind: 'assistant', id: 'a1', text: 'Hello! Plain text, `inline code` and **bold**, but no code block.' },
+    ]));
+    await page.waitForSelector('.entry.assistant >> text=no code block');
+    assert.equal(await highlighterScripts(page), 0);
+    assert.equal(await page.evaluate(() => window.opendevHighlighter === undefined), true);
+    await page.close();
+  });
+
+  it('a code block drawn before highlight.js has arrived is coloured when it does, its text unchanged', async () => {
+    const page = await openView();
+    await send(page, snapshot([
+      { kind: 'assistant', id: 'a1', text: 'Here:\n\n```ts\nconst answer = 42; // the answer\n```\n\nAnd a block without a language:\n\n```\nplain text\n```\n' },
+    ]));
+    const ts = page.locator('.code-block[data-language="ts"]');
+    await ts.locator('code.hljs.language-ts .hljs-keyword').waitFor();
+    assert.deepEqual(await ts.locator('.hljs-keyword').allTextContents(), ['const']);
+    assert.deepEqual(await ts.locator('.hljs-number').allTextContents(), ['42']);
+    assert.deepEqual(await ts.locator('.hljs-comment').allTextContents(), ['// the answer']);
+    assert.equal(await ts.locator('code').textContent(), 'const answer = 42; // the answer');
+    const plain = page.locator('.code-block:not([data-language]) code');
+    assert.equal(await plain.textContent(), 'plain text');
+    assert.equal(await plain.getAttribute('class'), null, 'a block without a language stays plain');
+    assert.equal(await highlighterScripts(page), 1, 'loaded once');
+    await page.close();
+  });
+
+  it('a streaming block loads highlight.js, so the block is drawn highlighted once, when it closes', async () => {
+    const page = await openView();
+    await page.evaluate(() => {
+      window.seenBlocks = [];
+      new MutationObserver((records: any[]) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (node.nodeType !== 1) continue;
+            for (const b of [...(node.matches('.code-block') ? [node] : []), ...node.querySelectorAll('.code-block')]) {
+              window.seenBlocks.push({ state: b.dataset.state, highlighted: b.querySelector('[class*="hljs-"]') !== null });
+            }
+          }
+        }
+      }).observe(document.getElementById('transcript'), { childList: true, subtree: true });
+    });
+    await send(page, snapshot([{ kind: 'assistant', id: 'a1', text: 'Streaming:\n\n```python\ndef greet(name):\n' }]));
+    await page.waitForSelector('.code-block[data-state="streaming"]');
+    await page.waitForFunction(() => window.opendevHighlighter !== undefined);
+    await send(page, { type: 'textDelta', id: 'a1', delta: '    return name\n```\n\nDone.' });
+    await page.waitForSelector('.entry.assistant >> text=Done.');
+    const seen = (await page.evaluate(() => window.seenBlocks)) as Array<{ state: string; highlighted: boolean }>;
+    assert.ok(seen.some((b) => b.state === 'streaming' && !b.highlighted), `seen while it streamed, plain: ${JSON.stringify(seen)}`);
+    assert.deepEqual(seen.filter((b) => b.state === 'closed'), [{ state: 'closed', highlighted: true }], 'drawn once, highlighted, when it closed');
+    assert.deepEqual(await page.locator('.code-block[data-language="python"] .hljs-keyword').allTextContents(), ['def', 'return']);
+    await page.close();
+  });
+});

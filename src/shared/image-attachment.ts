@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * An image the user attached to a message (pasted or dropped in the chat), as vision input for

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ImageAttachmentSchema, MAX_IMAGES_PER_MESSAGE } from './image-attachment';
 
 /**

@@ -4,6 +4,7 @@
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, readFileSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { LAZY_BUNDLES, lazyBundles } from './scripts/lazy-bundles.mjs';
 import { webviewBuilds } from './scripts/webview-builds.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -45,13 +46,16 @@ const node = {
 };
 
 const builds = [
-  { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' },
+  // activate() and `opendev --version/--help` load only these; the rest loads on first use (scripts/lazy-bundles.mjs).
+  { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', plugins: [lazyBundles({ lean: true })] },
   {
     ...node,
-    entryPoints: ['src/cli/main.ts'],
+    entryPoints: ['src/cli/entry.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
+    plugins: [lazyBundles({ lean: true })],
   },
+  ...Object.entries(LAZY_BUNDLES).map(([source, bundle]) => ({ ...node, entryPoints: [source], outfile: `dist/${bundle}`, plugins: [lazyBundles()] })),
   ...webviewBuilds({ production }),
 ];
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { THINKING_LEVELS } from '../core/agent/thinking-level';
 import { PROVIDER_KINDS } from '../core/config/provider-settings';
 

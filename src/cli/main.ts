@@ -28,8 +28,7 @@ import { resolveResume } from './resume';
 import { readCliSettingsFiles, resolveCliSettings } from './settings-from-env';
 import type { SettingsReport } from '../core/config/settings-report';
 import { describeRoles } from '../core/config/role-overrides';
-
-declare const OPENDEV_VERSION: string | undefined;
+import { cliVersion } from './version';
 
 interface Setup {
   options: CliOptions;
@@ -113,7 +112,7 @@ async function main(argv: string[]): Promise<number> {
 async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | number> {
   const options = parseCliArgs(argv);
   if (options.help) return print(HELP);
-  if (options.version) return print(version());
+  if (options.version) return print(cliVersion());
   await privateHome(env);
   const workspaceRoot = resolve(options.workingDir ?? process.cwd());
   if (!existsSync(workspaceRoot) || !statSync(workspaceRoot).isDirectory()) {
@@ -177,7 +176,7 @@ async function privateHome(env: NodeJS.ProcessEnv): Promise<void> {
 
 function greeting({ settings, workspaceRoot, resumed, agent }: Setup): string {
   const lines = [
-    `OpenDev ${version()} · ${settings.model} (${settings.provider}) · ${workspaceRoot}`,
+    `OpenDev ${cliVersion()} · ${settings.model} (${settings.provider}) · ${workspaceRoot}`,
     `Thinking ${agent.thinkingLevel}. Type a task, or /help for commands. Shift+Tab switches plan mode; Ctrl+C stops the agent; Ctrl+C twice or /exit quits.`,
   ];
   if (resumed) {
@@ -216,10 +215,6 @@ function reportSetupError(err: unknown): number {
 function print(text: string): number {
   process.stdout.write(`${text}\n`);
   return EXIT.ok;
-}
-
-function version(): string {
-  return typeof OPENDEV_VERSION === 'string' ? OPENDEV_VERSION : 'dev';
 }
 
 /** Sets the exit code and lets stdout drain; if something (a stray socket, a timer) keeps the process alive, exits anyway. */

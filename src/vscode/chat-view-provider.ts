@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { WebviewToExtensionSchema, type ExtensionToWebview, type WebviewToExtension } from '../shared/protocol';
 import type { ChatController } from './chat-controller';
+import { CHAT_VIEW_ID } from './chat-view-id';
 import { REVIEW_COMMANDS } from './diff-approval/review-commands';
 
-export const CHAT_VIEW_ID = 'opendev.chatView';
 /**
  * Context keys the view sets for its keybindings (Escape = Stop, Shift+Tab = Switch Mode).
  * `focusedView` is not set while the focus is inside a webview view, hence keys of our own.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ModelInfo } from '../commands/command-registry';
 import type { RoleSettings } from '../llm/model-roles';
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from './provider-settings';

@@ -1,7 +1,7 @@
 // The trust boundary for a settings object (a settings.json, or VS Code's opendev.* values):
 // each known key is validated on its own with zod, so one bad value costs only itself; unknown
 // keys and credentials are reported and dropped; hooks and MCP servers pass through untouched.
-import { z } from 'zod';
+import * as z from 'zod';
 import { THINKING_LEVELS } from '../agent/thinking-level';
 import { APPROVAL_LEVELS } from '../safety/approval-level';
 import { NETWORK_HOST_ENTRY } from '../sandbox/sandbox-settings';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The JSON a command hook may print on stdout (Claude Code's "JSON output"): the universal fields,

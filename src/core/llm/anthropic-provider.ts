@@ -1,9 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type { Anthropic } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { buildAnthropicRequest, ThinkingMemory, type ThinkingBlock } from './anthropic-request';
 import type { LlmProvider, ProviderEvent, ProviderRequest, TokenUsage } from './provider';
 import { toProviderError, type SdkErrorClasses } from './provider-error';
 import { resolveRetryPolicy, throwIfAborted, withRetries, type RetryPolicy } from './retry';
+import { anthropicSdk } from '../lazy-libraries';
 
 export interface AnthropicProviderOptions {
   apiKey: string;
@@ -12,8 +13,6 @@ export interface AnthropicProviderOptions {
   retry?: Partial<RetryPolicy>;
 }
 
-const SDK_ERRORS: SdkErrorClasses = { abort: Anthropic.APIUserAbortError, connection: Anthropic.APIConnectionError };
-
 /**
  * Anthropic Messages API: tool_use blocks, thinking deltas, prompt caching on the system prompt,
  * extended thinking (`reasoning`) with the signed thinking blocks replayed during tool-use loops.
@@ -21,11 +20,14 @@ const SDK_ERRORS: SdkErrorClasses = { abort: Anthropic.APIUserAbortError, connec
 export class AnthropicProvider implements LlmProvider {
   readonly id = 'anthropic';
   private readonly client: Anthropic;
+  private readonly sdkErrors: SdkErrorClasses;
   private readonly retry: RetryPolicy;
   private readonly thinking = new ThinkingMemory();
 
   constructor(options: AnthropicProviderOptions) {
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
+    const sdk = anthropicSdk();
+    this.client = new sdk.Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
+    this.sdkErrors = { abort: sdk.APIUserAbortError, connection: sdk.APIConnectionError };
     this.retry = resolveRetryPolicy(options.retry);
   }
 
@@ -33,8 +35,8 @@ export class AnthropicProvider implements LlmProvider {
     return withRetries(() => this.attempt(request, signal), {
       policy: this.retry,
       signal,
-      sdk: SDK_ERRORS,
-      classify: (err) => toProviderError(err, SDK_ERRORS, 'Anthropic', this.client.baseURL),
+      sdk: this.sdkErrors,
+      classify: (err) => toProviderError(err, this.sdkErrors, 'Anthropic', this.client.baseURL),
     });
   }
 

@@ -1,6 +1,6 @@
 // Model roles (§2.2.5): one model slot per job, each with a fallback chain, and provider clients
 // created lazily the first time a role needs them, then shared by every role on the same endpoint.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderSettingsSchema, type ProviderSettings } from '../config/provider-settings';
 import type { CapabilityCatalog } from './capabilities/catalog';
 import type { ModelCapabilities } from './capabilities/model-capabilities';

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type { OpenAI } from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
@@ -8,6 +8,7 @@ import type { Message } from '../messages';
 import type { LlmProvider, ProviderEvent, ProviderRequest } from './provider';
 import { toProviderError, type SdkErrorClasses } from './provider-error';
 import { resolveRetryPolicy, throwIfAborted, withRetries, type RetryPolicy } from './retry';
+import { openAiSdk } from '../lazy-libraries';
 
 export interface OpenAiProviderOptions {
   apiKey: string;
@@ -18,8 +19,6 @@ export interface OpenAiProviderOptions {
   retry?: Partial<RetryPolicy>;
 }
 
-const SDK_ERRORS: SdkErrorClasses = { abort: OpenAI.APIUserAbortError, connection: OpenAI.APIConnectionError };
-
 /**
  * OpenAI Chat Completions, and every OpenAI-compatible server reached through a base URL.
  * `reasoning` is not sent: Chat Completions has no thinking budget, and compatible servers reject
@@ -28,11 +27,14 @@ const SDK_ERRORS: SdkErrorClasses = { abort: OpenAI.APIUserAbortError, connectio
 export class OpenAiProvider implements LlmProvider {
   readonly id = 'openai';
   private readonly client: OpenAI;
+  private readonly sdkErrors: SdkErrorClasses;
   private readonly label: string;
   private readonly retry: RetryPolicy;
 
   constructor(options: OpenAiProviderOptions) {
-    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
+    const sdk = openAiSdk();
+    this.client = new sdk.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
+    this.sdkErrors = { abort: sdk.APIUserAbortError, connection: sdk.APIConnectionError };
     this.label = options.label ?? 'OpenAI';
     this.retry = resolveRetryPolicy(options.retry);
   }
@@ -41,8 +43,8 @@ export class OpenAiProvider implements LlmProvider {
     return withRetries(() => this.attempt(request, signal), {
       policy: this.retry,
       signal,
-      sdk: SDK_ERRORS,
-      classify: (err) => toProviderError(err, SDK_ERRORS, this.label, this.client.baseURL),
+      sdk: this.sdkErrors,
+      classify: (err) => toProviderError(err, this.sdkErrors, this.label, this.client.baseURL),
     });
   }
 

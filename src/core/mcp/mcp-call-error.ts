@@ -1,5 +1,5 @@
 // What went wrong talking to an MCP server, in words the user and the model can act on.
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { mcpSdk } from '../lazy-libraries';
 
 /** Why a call could not get an answer from the server; the tool adapter turns it into a ToolError. */
 export type McpCallFailure = 'unavailable' | 'timeout' | 'crashed' | 'interrupted' | 'protocol';
@@ -18,6 +18,7 @@ export class McpCallError extends Error {
 export function describeStartFailure(err: unknown, stderr: string, startMs: number): string {
   const e = err as NodeJS.ErrnoException;
   let what = e?.message ?? String(err);
+  const { ErrorCode, McpError } = mcpSdk();
   if (e?.code === 'ENOENT') what = `the command was not found (${what})`;
   else if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) what = `it did not answer within ${Math.round(startMs / 1000)} s`;
   else if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) what = 'it exited before it was ready';

@@ -7,7 +7,7 @@
 // `${VAR}` in an entry expands from the environment; in an entry of .mcp.json or the project's
 // settings a secret variable (child-env.ts) expands as if unset: only the user's own servers get keys.
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { opendevPaths } from '../config/opendev-home';
 import { projectSettingsFile } from '../config/layered-settings';
 import { environmentWithSecrets, isSecretEnvName } from '../process/child-env';

@@ -2,10 +2,10 @@
 // with the caller's AbortSignal and a timeout; a crash (the child exits, the connection drops)
 // restarts it with exponential backoff, and after too many crashes in a row it stays `failed` with
 // the reason. close() stops it (the SDK ends stdin, then SIGTERM, then SIGKILL).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type CallToolResult, type Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import { mcpSdk } from '../lazy-libraries';
 import { describeStartFailure, McpCallError, withStderr } from './mcp-call-error';
 import { createTransport, TailBuffer, transportKind, type McpTransportKind } from './mcp-transport';
 import type { McpServerConfig, McpServerState } from './mcp-types';
@@ -179,7 +179,8 @@ export class McpConnection {
     const generation = ++this.generation;
     if (this.stateValue !== 'restarting') this.setState('starting');
     const stderr = new TailBuffer(STDERR_TAIL_CHARS);
-    const client = new Client(CLIENT_INFO, {
+    const sdk = mcpSdk();
+    const client = new sdk.Client(CLIENT_INFO, {
       capabilities: {},
       listChanged: { tools: { autoRefresh: false, onChanged: () => void this.relist(client) } },
     });
@@ -194,7 +195,7 @@ export class McpConnection {
       this.client = client;
       this.attempt = undefined;
       this.stderr = stderr;
-      this.childPid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+      this.childPid = transport instanceof sdk.StdioClientTransport ? (transport.pid ?? undefined) : undefined;
       this.startedAt = Date.now();
       this.toolList = tools;
       this.lastError = undefined;
@@ -300,6 +301,7 @@ export class McpConnection {
 
   private callFailure(err: unknown, client: Client, signal?: AbortSignal): McpCallError {
     const message = (err as Error)?.message ?? String(err);
+    const { ErrorCode, McpError } = mcpSdk();
     if (signal?.aborted) return new McpCallError('interrupted', 'the call was interrupted');
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return new McpCallError('timeout', `no answer within ${Math.round(this.timeouts.callMs / 1000)} s`);
     const closed = err instanceof McpError && err.code === ErrorCode.ConnectionClosed;

@@ -4,7 +4,7 @@
 // runs) follows the server's readOnlyHint unless it also says destructive, but approval still asks
 // (askEvenIfReadOnly): a hint is the server's word, and MCP calls ask like any call that may
 // change something unless the level is auto or the user always-allowed the tool.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError, type Tool, type ToolErrorKind } from '../tools/tool';
 import { McpCallError, type McpCallFailure } from './mcp-call-error';

@@ -1,10 +1,8 @@
 // How the SDK reaches one server: a child process over stdio (its stderr kept for error
 // messages), Streamable HTTP, or the older HTTP+SSE for servers that only speak that.
 import { resolve } from 'node:path';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { mcpSdk } from '../lazy-libraries';
 import type { McpServerConfig } from './mcp-types';
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
@@ -16,6 +14,7 @@ export function transportKind(config: McpServerConfig): McpTransportKind {
 
 /** A new transport for `config`; a stdio server runs in `cwd` (its entry's relative `cwd` resolves from there) and writes its stderr to `stderr`. */
 export function createTransport(config: McpServerConfig, cwd: string, stderr: TailBuffer): Transport {
+  const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport } = mcpSdk();
   if ('command' in config) {
     const transport = new StdioClientTransport({
       command: config.command,

@@ -5,7 +5,7 @@
 // that changes asks again. A broken file is reported, trusts nothing and is never overwritten.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readRecordFile, updateRecordFile } from '../trust/json-record-file';
 import { trustedWorkspaceKey } from '../trust/trust-store';
 import type { McpServerConfig } from './mcp-types';

@@ -1,6 +1,6 @@
 // The MCP contract between the client (hub, connections, lazy discovery) and the management
 // surfaces (/mcp, `opendev mcp`, the VS Code "MCP Servers" view).
-import { z } from 'zod';
+import * as z from 'zod';
 
 const common = {
   /** Off: configured but never started and no tools offered. */

@@ -3,7 +3,7 @@
 // user allowed them), scores every deferred tool against
 // the query (a keyword of ≥ 3 characters scores 2 in the tool's name, 1 in its description), and
 // the best matches become discovered, so their schemas join the next model call.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolRegistry } from '../tools/registry';
 import { summaryLine, type Tool } from '../tools/tool';
 import { mcpText } from './mcp-texts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError, type Tool, type ToolErrorKind } from '../tools/tool';
 import type { ToolRegistry } from '../tools/registry';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { opendevPaths } from '../config/opendev-home';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import { writeFileAtomic } from '../tools/edit/atomic-write';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the user chose for the OS sandbox commands run in (settings `sandbox.*`, VS Code

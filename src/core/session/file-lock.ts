@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PRIVATE_FILE_MODE } from '../config/private-files';
 
 export interface LockOptions {

@@ -1,7 +1,7 @@
 // The older single-file format: `<id>.json` holding the metadata AND the messages inline (as the
 // paper's first session manager wrote them: snake_case fields, OpenAI-style tool calls). Such a file
 // is converted to the metadata + transcript pair when it is first read; the store keeps a `.bak`.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Message, ToolCall } from '../messages';
 import { SESSION_ID_PATTERN, type SessionMeta } from './session-schema';
 

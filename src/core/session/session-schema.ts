@@ -1,6 +1,6 @@
 // The on-disk shapes of a session, validated with zod when read back (a session file is a trust
 // boundary: it may be truncated by a crash, hand-edited, or written by another version).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Message } from '../messages';
 import { ImageAttachmentSchema } from '../../shared/image-attachment';
 

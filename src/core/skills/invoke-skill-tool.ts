@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError, summaryLine, type Tool } from '../tools/tool';
 import { INVOKE_SKILL_TOOL, type Skill } from './skill';
 import type { SkillCatalog } from './skill-catalog';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The tool that loads a skill's body; the prompt names it only when there are skills. */
 export const INVOKE_SKILL_TOOL = 'invoke_skill';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from '../../shared/image-attachment';
 import { readImageFile } from '../images/image-file';
 import { imageNames } from '../images/image-texts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AskUserAnswers, AskUserQuestion, UICallback } from '../ui';
 import { toolFailure, type Tool, type ToolResult } from './tool';
 

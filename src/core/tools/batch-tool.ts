@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolCall } from '../messages';
 import { ToolError, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
 

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sniffImageType } from '../../shared/image-attachment';
 import { browserFailure } from '../web/browser-errors';
 import { saveScreenshot, screenshotDestination, screenshotResult } from '../web/screenshot-files';

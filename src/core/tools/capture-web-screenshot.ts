@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { browserFailure } from '../web/browser-errors';
 import { httpStatusFailure } from '../web/network-errors';
 import { saveScreenshot, screenshotDestination, screenshotResult } from '../web/screenshot-files';

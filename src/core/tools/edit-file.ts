@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { planEdit, type EditPlan } from './edit/apply-edit';
 import { realTargetInWorkspace, writeFileAtomic } from './edit/atomic-write';
 import { decodeText, encodeReplacements, type DecodedText } from './edit/line-endings';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { crawl, CRAWL_STRATEGIES, MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES } from '../web/crawler';
 import { formatCrawl, formatPage } from '../web/page-format';
 import { readPage } from '../web/page-reader';

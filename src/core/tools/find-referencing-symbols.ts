@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FileLocation } from '../symbol-port';
 import { enclosingSymbol } from './symbols/name-path';
 import { SourceText } from './symbols/source-text';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SourceText } from './symbols/source-text';
 import { findSymbols, namePattern, symbolPort, where, type SymbolMatch } from './symbols/symbol-lookup';
 import type { Tool } from './tool';

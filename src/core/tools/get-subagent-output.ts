@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { outcomeResult } from './spawn-subagent';
 import { toolFailure, type Tool } from './tool';
 

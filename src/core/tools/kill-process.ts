@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultProcessManager, TaskNotFoundError } from '../process/process-manager';
 import { describeTask, stateText } from '../process/task-format';
 import { ToolError, type Tool } from './tool';

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SecretLocations } from '../safety/secret-locations';
 import { sectionText } from '../template-text';
 import { ToolError, type Tool } from './tool';

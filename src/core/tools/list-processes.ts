@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultProcessManager } from '../process/process-manager';
 import { describeTask } from '../process/task-format';
 import type { Tool } from './tool';

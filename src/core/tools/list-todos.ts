@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeCounts, renderTodos } from '../todos/todo-store';
 import type { Tool } from './tool';
 import { requireTodoStore } from './write-todos';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NotebookCell, NotebookCellEdit, NotebookPort } from '../notebook-port';
 import { fileTracker } from './file-time-tracker';
 import { ToolError, type Tool, type ToolExecutionContext } from './tool';

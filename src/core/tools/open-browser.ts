@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseWebOrWorkspaceTarget } from '../web/web-url';
 import { webText } from '../web/web-texts';
 import { ToolError, type Tool } from './tool';

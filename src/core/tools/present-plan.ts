@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveOpendevHome } from '../config/opendev-home';
 import { loadTemplate, renderTemplate } from '../templates';
 import { renderTodos } from '../todos/todo-store';

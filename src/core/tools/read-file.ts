@@ -1,5 +1,5 @@
 import { open, stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { fileTracker } from './file-time-tracker';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveReadable } from './workspace-path';

@@ -1,5 +1,5 @@
 import { open, stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatBytes } from '../format-bytes';
 import { sectionText } from '../template-text';
 import { describePages, PageRangesSchema, selectPages } from './pdf/page-ranges';

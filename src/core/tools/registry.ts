@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolSchema } from '../llm/provider';
 import { toolArgumentsObject, type ToolCall } from '../messages';
 import { isPlanFile } from '../safety/workspace-boundary';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { applySymbolEdits } from './symbols/apply-symbol-edits';
 import { identifierProblem } from './symbols/identifier';
 import { resolveSymbolInFile, symbolPort, wordMentions } from './symbols/symbol-lookup';

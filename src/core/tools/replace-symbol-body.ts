@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { editOneSymbol } from './symbols/edit-one-symbol';
 import { planBodyReplacement } from './symbols/symbol-edits';
 import type { Tool } from './tool';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommandView } from '../host';
 import { prepareCommand } from '../process/command-prep';
 import { checkDanger, COMMAND_TOO_LONG } from '../process/danger-gate';

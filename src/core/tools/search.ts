@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { sep } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError, type Tool, type ToolResult } from './tool';
 import { displayPath, resolveInWorkspace } from './workspace-path';
 import { searchAst } from './search/ast-search';

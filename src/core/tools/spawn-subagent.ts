@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SubagentLauncher, SubagentOutcome } from '../subagents/launcher';
 import { normalizeTypeName, unknownTypeMessage } from '../subagents/specs';
 import { loadTemplateSections, renderTemplate } from '../templates';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { filterResults } from '../web/search-provider';
 import type { WebSession } from '../web/web-session';
 import { webText } from '../web/web-texts';

@@ -1,6 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { realTargetInWorkspace, writeFileAtomic } from './edit/atomic-write';
 import { applyReview } from './edit/hunk-review';
 import { summaryWithErrors, writeAndCheck } from './edit/errors-after-write';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TodoError, TodoStore, describeCounts, renderTodos } from '../todos/todo-store';
 import { ToolError, type Tool, type ToolExecutionContext } from './tool';
 

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readRecordFile, updateRecordFile, type RecordFileRead } from './json-record-file';
 import type { ProjectFingerprint } from './project-files';
 

@@ -1,6 +1,6 @@
 import { appendFile, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 
 /** One file-changing tool call (write_file, edit_file, run_command, any tool that is not read-only). */

@@ -1,7 +1,6 @@
 // turndown's own HTML parser (domino), typed here by the little of the DOM the web tools use:
 // the core is compiled without the DOM library, and this keeps the parser behind one seam.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const domino = require('@mixmark-io/domino') as { createDocument(html: string, force?: boolean): HtmlDocument };
+import { htmlLibs } from '../lazy-libraries';
 
 export interface HtmlNode {
   nodeType: number;
@@ -31,7 +30,7 @@ export interface HtmlDocument {
 }
 
 export function parseHtml(html: string): HtmlDocument {
-  return domino.createDocument(html, true);
+  return htmlLibs().createDocument(html) as HtmlDocument;
 }
 
 /** Every element matching `selector`, as an array (removing them while iterating is safe). */

@@ -1,4 +1,5 @@
-import TurndownService from 'turndown';
+import type TurndownService from 'turndown';
+import { htmlLibs } from '../lazy-libraries';
 import { all, baseUrlOf, textOf, type HtmlDocument, type HtmlElement } from './html-document';
 
 /** Never content: scripts, styles, embedded widgets, forms, and the site's navigation around the page. */
@@ -57,7 +58,7 @@ let cached: TurndownService | undefined;
 
 function converter(): TurndownService {
   if (cached) return cached;
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
+  const service = new (htmlLibs().TurndownService)({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
   // An anchor without a target (a removed javascript: link, a named anchor) is just its text.
   service.addRule('bareAnchor', { filter: (node) => node.nodeName === 'A' && !node.getAttribute('href'), replacement: (content) => content });
   // <pre> without <code> is a code block too (turndown only fences <pre><code>).

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError } from '../tools/tool';
 import { openUrl } from './http-fetch';
 import { searchEndpoint, withSiteOperators, type SearchProvider, type SearchRequest, type SearchResult } from './search-provider';

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseFrontmatter } from '../../frontmatter';
 import { SECTION_CONDITIONS } from './section-condition';
 

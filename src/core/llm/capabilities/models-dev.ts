@@ -1,6 +1,6 @@
 // The models.dev catalogue format (https://models.dev/api.json): providers → models, prices in USD per
 // million tokens. Parsed leniently: a malformed provider or model is skipped, never fatal.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MODELS_DEV_URL = 'https://models.dev/api.json';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const BULLET_TAGS = ['helpful', 'harmful', 'neutral'] as const;
 export const BulletTagSchema = z.enum(BULLET_TAGS);

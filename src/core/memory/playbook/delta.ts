@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BulletTagSchema, type Bullet, type Playbook } from './bullet';
 
 /** The curator's edits to the playbook (ACE "DeltaBatch"), validated as model output. */

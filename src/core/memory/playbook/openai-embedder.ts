@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type { OpenAI } from 'openai';
+import { openAiSdk } from '../../lazy-libraries';
 import type { Embedder } from './embedding';
 
 export interface OpenAiEmbedderOptions {
@@ -15,7 +16,7 @@ export class OpenAiEmbedder implements Embedder {
   constructor(private readonly options: OpenAiEmbedderOptions) {
     this.id = `openai:${options.baseUrl ?? 'default'}:${options.model}`;
     // One retry and a short timeout: the playbook falls back to lexical embeddings rather than wait.
-    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 1, timeout: 20_000 });
+    this.client = new (openAiSdk().OpenAI)({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 1, timeout: 20_000 });
   }
 
   async embed(texts: readonly string[], signal?: AbortSignal): Promise<number[][]> {

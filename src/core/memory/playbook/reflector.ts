@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TurnServices } from '../../agent/model-call';
 import type { ResolvedRoleModel } from '../../agent/role-resolver';
 import type { Message } from '../../messages';

@@ -1,0 +1,20 @@
+// The third-party libraries only some features need, each loaded on first use from a bundle of its
+// own (src/vendor/, built by scripts/lazy-bundles.mjs): the CLI and the extension start without
+// parsing them. Call these where the library is used, never at module level.
+/* eslint-disable @typescript-eslint/no-require-imports */
+import type * as AnthropicSdk from '../vendor/anthropic';
+import type * as HtmlLibs from '../vendor/html';
+import type * as McpSdk from '../vendor/mcp-sdk';
+import type * as OpenAiSdk from '../vendor/openai';
+
+/** The OpenAI SDK: an OpenAI or OpenAI-compatible provider, an embeddings endpoint. */
+export const openAiSdk = (): typeof OpenAiSdk => require('../vendor/openai');
+
+/** The Anthropic SDK: an Anthropic provider. */
+export const anthropicSdk = (): typeof AnthropicSdk => require('../vendor/anthropic');
+
+/** The MCP SDK's client and transports: the first MCP server started. */
+export const mcpSdk = (): typeof McpSdk => require('../vendor/mcp-sdk');
+
+/** turndown and its HTML parser: a web page read. */
+export const htmlLibs = (): typeof HtmlLibs => require('../vendor/html');

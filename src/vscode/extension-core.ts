@@ -1,0 +1,172 @@
+// The extension past activate() (dist/extension-core.js, loaded on first use by extension.ts): the
+// output channel, the chat and its view, the agent terminals, the commands, provider setup, the
+// status bar, the MCP Servers view, and what rebuilds the agents when settings or keys change.
+import { stopSandboxRuntime } from '../core/sandbox/sandbox-runtime';
+import * as vscode from 'vscode';
+import type { Agent } from '../core/agent/agent';
+import { CapabilityCatalog } from '../core/llm/capabilities/catalog';
+import { resolveOpendevHome } from '../core/config/opendev-home';
+import { tightenOpendevHome } from '../core/config/private-home';
+import { vscodeAgentSource } from './agent-source';
+import { registerFolderTrust } from './folder-trust';
+import { ChatController } from './chat-controller';
+import { ChatViewProvider } from './chat-view-provider';
+import { registerCommands } from './commands';
+import { createSlashCommands } from '../core/commands/slash-commands';
+import { AGENT_SETTINGS, readSandboxSettings, readSecretEnvVars, readSecretPaths, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
+import { sandboxSettingsHold } from './sandbox-settings-hold';
+import { configureSecretEnv } from '../core/process/child-env';
+import { configureSecretLocations } from '../core/safety/secret-locations';
+import { slashPort } from './slash-port';
+import { VscodeMentions } from './mentions/vscode-mentions';
+import { OpenDevTerminals } from './terminal/opendev-terminals';
+import { SessionStore } from '../core/session/session-store';
+import { sessionTitlesFromEnv } from '../core/session/session-titles-setting';
+import { ChatSessions } from './chat-sessions';
+import { AgentTerminals } from './terminal/agent-terminals';
+import { registerEditorActions } from './palette/editor-actions';
+import { registerProviderSetup, runCardAction } from './setup/provider-setup';
+import { registerStatusBar } from './status/status-bar';
+import { registerMcpServersView } from './mcp/register-mcp-view';
+import { InlineDiffApproval } from './diff-approval/inline-diff-approval';
+import type { OpenDevApi } from './opendev-api';
+
+/** What the core gives the extension's entry: the API, the chat view's provider, and its shutdown. */
+export interface OpenDevCore {
+  api: OpenDevApi;
+  /** The chat view's provider (the entry registers the view, so opening it is a first use). */
+  view: vscode.WebviewViewProvider;
+  /** The command sandbox's proxies and bridges stop with the extension host. */
+  stop(): Promise<void>;
+}
+
+/** Everything activate() used to do at once; registers every contributed command (the entry's stubs are gone by now). */
+export function startCore(context: vscode.ExtensionContext): OpenDevCore {
+  // Every child (commands, tasks, hooks, MCP servers, the browser) gets the extension host's
+  // environment without the secret variables. The extension host is VS Code's process, not ours:
+  // its own environment stays as VS Code made it, and our keys come from Secret Storage, never from it.
+  configureSecretEnv({ extra: readSecretEnvVars() });
+  // No tool reads a secret location (keys, credentials); the user may name more.
+  configureSecretLocations({ secretPaths: readSecretPaths() });
+  const log = vscode.window.createOutputChannel('OpenDev', { log: true });
+  // An older install's OPENDEV_HOME is made private, once, with a note (one stat when it already is).
+  void tightenOpendevHome(resolveOpendevHome()).then((note) => {
+    if (!note) return;
+    log.info(note);
+    void vscode.window.showInformationMessage(`OpenDev: ${note}`);
+  });
+  const terminals = new OpenDevTerminals();
+  const catalog = new CapabilityCatalog();
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  // Sessions: the same files as the CLI's; titles from the compact model unless OPENDEV_SESSION_TITLES=0.
+  const sessions = folder
+    ? new ChatSessions(new SessionStore({ onProblem: (p) => log.warn(`sessions: ${p}`) }), folder, {
+        generateTitles: sessionTitlesFromEnv(process.env) ?? true,
+        onProblem: (text) => void vscode.window.showWarningMessage(`OpenDev: ${text}`),
+      })
+    : undefined;
+  // One registry for the chat and the OpenDev terminals: the same slash commands in both.
+  const slashCommands = createSlashCommands({ settings: () => readSettingsReport(context.secrets) });
+  // Edits asking for approval also open in the diff editor, answerable there hunk by hunk.
+  const diffApproval = new InlineDiffApproval();
+  context.subscriptions.push(diffApproval);
+  // The folder's configuration applies once trusted (Workspace Trust and OpenDev's record); every answer rebuilds the agents.
+  const folderTrust = registerFolderTrust(context, () => rebuildAgents());
+  const chat = new ChatController(vscodeAgentSource(context.secrets, catalog, terminals, folderTrust), {
+    slash: slashPort(slashCommands),
+    thinkingLevel: readThinkingLevel(),
+    workingDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    ...(sessions ? { sessions } : {}),
+    mentions: new VscodeMentions(folder, terminals),
+    tasks: terminals,
+    editReview: diffApproval,
+  });
+  // Each OpenDev terminal has its own agent (its commands shown inline) and its own session.
+  const agentTerminals = new AgentTerminals({
+    workingDir: folder,
+    buildAgent: (port, options) => vscodeAgentSource(context.secrets, catalog, port, folderTrust)(options),
+    commands: slashCommands,
+    ...(sessions ? { store: sessions.store } : {}),
+    generateTitles: sessionTitlesFromEnv(process.env) ?? true,
+    backgroundTasks: terminals,
+  });
+  const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => runCardAction(action, context.extension.id));
+  // Settings and keys apply to every front end: the thinking level at once, the rest from each one's next message.
+  const applyThinkingLevel = () => {
+    chat.setThinkingLevel(readThinkingLevel());
+    agentTerminals.setThinkingLevel(readThinkingLevel());
+  };
+  /** `stillHolds`: an agent that already runs as the new settings say keeps going (sandbox-settings-hold.ts). */
+  let projectConfigurationSeen = 0;
+  const rebuildAgents = (stillHolds?: (agent: Agent) => boolean) => {
+    chat.invalidateAgent(stillHolds);
+    agentTerminals.invalidate(stillHolds);
+  };
+
+  context.subscriptions.push(
+    { dispose: () => catalog.close() },
+    log,
+    chat.onMessage((m) => {
+      if (m.type === 'busy') void vscode.commands.executeCommand('setContext', 'opendev.busy', m.busy);
+      if (m.type === 'agentState' || m.type === 'snapshot') void vscode.commands.executeCommand('setContext', 'opendev.mode', m.mode);
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      // The thinking level applies to the running agent; provider, model and approvals need a new one.
+      if (e.affectsConfiguration(`${SECTION}.thinkingLevel`)) applyThinkingLevel();
+      // The next child process already goes without them: no new agent needed.
+      if (e.affectsConfiguration(`${SECTION}.secretEnvVars`)) configureSecretEnv({ extra: readSecretEnvVars() });
+      if (e.affectsConfiguration(`${SECTION}.secretPaths`)) configureSecretLocations({ secretPaths: readSecretPaths() });
+      if (AGENT_SETTINGS.some((key) => e.affectsConfiguration(key))) {
+        // Only the sandbox's settings (a host saved by "always allow"): agents already allowing it go on.
+        const onlySandbox = AGENT_SETTINGS.every((key) => key.startsWith(`${SECTION}.sandbox.`) || !e.affectsConfiguration(key));
+        const sandbox = onlySandbox ? readSandboxSettings() : undefined;
+        rebuildAgents(sandbox && ((agent) => sandboxSettingsHold(agent, sandbox)));
+        folderTrust.recheck(); // a trusted workspace's opendev.* values changed: ask again
+      }
+    }),
+    context.secrets.onDidChange(() => rebuildAgents()),
+    // The project's configuration files sit above opendev.*: an edit there is a settings change too,
+    // and a trusted file that changed is trusted no more (the notification asks again).
+    watchProjectSettings(() => {
+      projectConfigurationSeen++;
+      applyThinkingLevel();
+      if (!folderTrust.configFilesChanged()) return; // the agents were built with this content already
+      rebuildAgents();
+      folderTrust.recheck();
+    }),
+    { dispose: () => chat.dispose() },
+    { dispose: () => sessions?.dispose() },
+    terminals,
+    agentTerminals,
+    vscode.commands.registerCommand('opendev.openTerminal', () => agentTerminals.open()),
+  );
+  registerCommands(context, chat, view);
+  const setup = registerProviderSetup(context, chat, catalog);
+  registerEditorActions(context, chat, view);
+  const statusBar = registerStatusBar(context, { chat, view, terminals: agentTerminals }, catalog);
+  const mcpServers = registerMcpServersView(context, chat);
+
+  const api: OpenDevApi = {
+    send: (text) => chat.send(text),
+    transcript: () => chat.transcript(),
+    newChat: () => chat.newChat(),
+    mode: () => chat.currentMode,
+    thinkingLevel: () => chat.currentThinkingLevel,
+    context: () => chat.context,
+    terminal: terminals,
+    agentTerminals,
+    sessionId: () => sessions?.currentId,
+    sessionsSettled: () => sessions?.settled() ?? Promise.resolve(),
+    fromView: (message) => view.receive(message),
+    onViewMessage: (listener) => chat.onMessage(listener),
+    statusBar,
+    composerText: () => view.draft,
+    chatView: () => view.shown,
+    modelPick: () => setup.modelPick(),
+    answer: (message) => chat.answer(message),
+    pendingReviews: () => diffApproval.pending(),
+    mcpServers,
+    projectConfigurationSeen: () => projectConfigurationSeen,
+  };
+  return { api, view, stop: stopSandboxRuntime };
+}

@@ -109,7 +109,9 @@ export function shippedBundles(dist) {
   };
   const extension = closure('extension.js');
   const cli = closure('cli.js');
-  return readdirSync(dist)
+  // Bundles loaded on first use sit in folders of their own (dist/vendor/).
+  return [...walk(dist)]
+    .map((file) => relative(dist, file).split(sep).join('/'))
     .filter((name) => name.endsWith('.js') && (extension.has(name) || !cli.has(name)))
     .sort();
 }

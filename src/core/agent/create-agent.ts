@@ -11,6 +11,7 @@ import { MCP_CONFIG_SOURCES, unchangedSince } from '../trust/project-files';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
 import { CostTracker } from '../llm/cost-tracker';
 import { ModelRoles, type RoleSettings } from '../llm/model-roles';
+import type { ModelCallObserver } from '../llm/observed-provider';
 import type { HostPorts } from '../host';
 import type { Message } from '../messages';
 import { FileTimeTracker } from '../tools/file-time-tracker';
@@ -98,6 +99,8 @@ export interface MainAgentOptions {
   sandbox?: SandboxSettings;
   /** Saves a host the user allowed "always" to their `sandbox.network.allow`; absent: it holds for the session. */
   sandboxHosts?: (host: string) => Promise<void>;
+  /** Told about every model call of the session (subagents', memory's and titles' too) with its purpose: bench/cost. */
+  onModelCall?: ModelCallObserver;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
@@ -134,7 +137,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const vars = { WORKSPACE_ROOT: options.workspaceRoot, PLATFORM: platform(), DATE: new Date().toISOString().slice(0, 10) };
   const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home });
   await catalog.load();
-  const roles = new ModelRoles(options.roles, catalog);
+  const roles = new ModelRoles(options.roles, catalog, options.onModelCall ? { observe: options.onModelCall } : {});
   roles.forRole('action'); // fails now, not at the first message, when the key is missing
   const relay = createUiRelay();
   for (const notice of options.notices ?? []) relay.ui.onNotice?.(notice.text, notice.level);

@@ -172,7 +172,7 @@ export class ReactExecutor {
       it.lastPromptTokens = this.reportedPromptTokens = await callModel(
         reply,
         action,
-        { messages: withoutSystem(messages), tools: this.setup.toolSchemas(), systemParts: it.systemParts },
+        { messages: withoutSystem(messages), tools: this.setup.toolSchemas(), systemParts: it.systemParts, purpose: 'action' },
         it.services,
         { streamText: true, onThinkingDelta: (d) => it.services.ui.onThinkingDelta?.(d) },
       );
@@ -284,7 +284,7 @@ export class ReactExecutor {
     const ask = getReminder('iteration_cap_summary');
     if (ask) history.push({ role: 'user', content: ask });
     const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
-    await callModel(reply, action, { messages: withoutSystem(history), tools: [], systemParts: it.systemParts }, it.services, { streamText: true });
+    await callModel(reply, action, { messages: withoutSystem(history), tools: [], systemParts: it.systemParts, purpose: 'action' }, it.services, { streamText: true });
     history.push({ ...reply, toolCalls: [] });
     return { status: 'iteration_limit', text: reply.content, usage: it.services.usage, iterations: it.iteration };
   }

@@ -35,6 +35,7 @@ export async function generateSessionTitle(model: ResolvedRoleModel, messages: r
           { role: 'user', content: renderTranscript(spoken.map(withoutCalls), LIMITS) },
         ],
         tools: [],
+        purpose: 'title',
       },
       { ui: silentUI, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, signal },
       { streamText: false },

@@ -23,8 +23,9 @@ Options:
       --allow-unsandboxed        with -p --approval auto: also commands the agent asks to run
                               outside the sandbox (sandbox: false) and servers, which
                               run outside it (npm run dev, flask run…)
-      --thinking <level>      off | low | medium | high: reasoning before each action (default:
-                              OPENDEV_THINKING, else off with -p and medium interactively)
+      --thinking <level>      off | low | medium | high: reasoning before acting (default:
+                              OPENDEV_THINKING, else off with -p and medium interactively);
+                              thinkingCadence in settings.json says before which steps
       --output-format <fmt>   text | json | stream-json, with -p (default: text)
                                 text         the final answer on stdout
                                 json         one object: status, result, taskStatus, usage, cost, sessionId, error
@@ -44,7 +45,8 @@ Environment:
   OPENDEV_PROVIDER, OPENDEV_MODEL          defaults for --provider and --model
   OPENDEV_CONTEXT_WINDOW                   the model's context window in tokens (for unlisted models)
   OPENDEV_EMBEDDING_MODEL                  embeddings for the playbook (default: a local lexical embedding)
-  OPENDEV_PLAYBOOK_LEARN=0                 the playbook stops learning (no extra calls every 5 messages)
+  OPENDEV_PLAYBOOK_LEARN=0                 the playbook stops learning (no extra calls every 40 messages)
+  OPENDEV_SESSION_TITLES                   0: titles from the first prompt only; 1: from the compact model
   OPENDEV_THINKING                         default for --thinking
   OPENDEV_CHROMIUM                         the Chromium or Chrome the web tools drive (default: found on the machine)
   OPENDEV_WEB_SEARCH_URL                   web_search's endpoint (a SearXNG instance; default DuckDuckGo's HTML page)

@@ -15,7 +15,6 @@ import type { RoleSettings } from '../core/llm/model-roles';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import { SessionRecorder } from '../core/session/session-recorder';
 import { SessionStore, type LoadedSession } from '../core/session/session-store';
-import { sessionTitlesFromEnv } from '../core/session/session-titles-setting';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { HELP } from './help';
 import { systemOpener } from './system-opener';
@@ -138,8 +137,11 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     roles,
     workspaceRoot,
     thinkingLevel: thinking,
+    thinkingCadence: resolved.thinkingCadence,
     approvalLevel: resolved.approval,
     playbookLearning: resolved.playbookLearning,
+    playbookReflectEvery: resolved.playbookReflectEvery,
+    episodicSummaryEvery: resolved.episodicSummaryEvery,
     // Command output streams live: to stdout in the interactive session, to stderr with -p --verbose
     // (stdout stays the answer alone). Search finds `rg` on PATH by itself. open_browser uses the system opener.
     host: {
@@ -161,7 +163,7 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
   const agent = await createMainAgent({ ...agentOptions, notices, ...(resumed ? { sessionId: resumed.record.meta.id } : {}) });
   const cost = resumed?.record.meta.cost;
   if (resumed) agent.restore(resumed.messages, cost ? { ...cost, usd: cost.usd } : undefined);
-  const recorder = new SessionRecorder(store, workspaceRoot, resumed?.record, { generateTitles: sessionTitlesFromEnv(env) ?? true, onProblem: warn });
+  const recorder = new SessionRecorder(store, workspaceRoot, resumed?.record, { titles: resolved.sessionTitles, onProblem: warn });
   const unfollow = recorder.follow(agent); // each message is saved as it joins the conversation
   const newAgent = () => createMainAgent(agentOptions);
   // -p's headless UI answers approvals by this level, so it must be the layered one.

@@ -1,4 +1,6 @@
+import type { ThinkingCadence } from '../core/agent/thinking-cadence';
 import type { ThinkingLevel } from '../core/agent/thinking-level';
+import type { SessionTitles } from '../core/session/session-titles-setting';
 import { describeFileLayer, projectSettingsFile, resolveLayeredSettings, settingsFileLayer, type ProjectEndpoint, type SourceLayer } from '../core/config/layered-settings';
 import { opendevPaths, resolveOpendevHome } from '../core/config/opendev-home';
 import { PROVIDER_ENV, ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
@@ -31,8 +33,12 @@ export interface CliSettings {
   settings: ProviderSettings;
   roles: RoleSettings;
   thinking: ThinkingLevel;
+  thinkingCadence: ThinkingCadence;
   approval: ApprovalLevel;
   playbookLearning: boolean;
+  playbookReflectEvery: number;
+  episodicSummaryEvery: number;
+  sessionTitles: SessionTitles;
   maxIterations?: number;
   /** `web_search_provider` and `chromium_path`, for the web tools. */
   web: WebSettings;
@@ -107,8 +113,12 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
     settings: parsed.data,
     roles: buildRoleSettings(parsed.data, overrides, (p) => env[PROVIDER_ENV[p].apiKey] || undefined),
     thinking: v.thinkingLevel,
+    thinkingCadence: v.thinkingCadence,
     approval: v.approvalLevel,
     playbookLearning: v['playbook.learn'],
+    playbookReflectEvery: v['playbook.reflectEvery'],
+    episodicSummaryEvery: v['memory.summaryEvery'],
+    sessionTitles: v.sessionTitles,
     ...(v.maxIterations !== undefined ? { maxIterations: v.maxIterations } : {}),
     web: { ...(v.web_search_provider ? { searchProvider: v.web_search_provider } : {}), ...(v.chromium_path ? { chromiumPath: v.chromium_path } : {}) },
     secretEnvVars: v.secretEnvVars ?? [],

@@ -11,7 +11,18 @@ import type { AgentSource } from './chat-agent';
 import type { FolderTrustPrompts } from './folder-trust';
 import { vscodeNotebookPort } from './notebook-port';
 import { openExternally } from './external-opener';
-import { readApprovalLevel, readMaxIterations, readPlaybookLearning, readProviderSettings, readSandboxSettings, readThinkingLevel, readWebSettings } from './settings';
+import {
+  readApprovalLevel,
+  readEpisodicSummaryEvery,
+  readMaxIterations,
+  readPlaybookLearning,
+  readPlaybookReflectEvery,
+  readProviderSettings,
+  readSandboxSettings,
+  readThinkingCadence,
+  readThinkingLevel,
+  readWebSettings,
+} from './settings';
 import { saveSandboxHost } from './sandbox-hosts';
 import { vscodeSymbolPort } from './symbol-port';
 
@@ -40,8 +51,11 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
         // One catalogue for the window: loaded and refreshed once, not for every new chat.
         catalog,
         thinkingLevel: readThinkingLevel(),
+        thinkingCadence: readThinkingCadence(),
         approvalLevel: readApprovalLevel(),
         playbookLearning: readPlaybookLearning(),
+        playbookReflectEvery: readPlaybookReflectEvery(),
+        episodicSummaryEvery: readEpisodicSummaryEvery(),
         maxIterations: readMaxIterations(),
         host: { terminal, ripgrepPath: bundledRipgrep(), symbols, notebooks, openExternal: openExternally },
         web: readWebSettings(),

@@ -4,11 +4,12 @@ import { readFirstPrompt } from '../core/session/first-prompt';
 import { sessionFiles } from '../core/session/session-record';
 import { SessionRecorder } from '../core/session/session-recorder';
 import type { LoadedSession, SessionMeta, SessionStore } from '../core/session/session-store';
+import type { SessionTitles } from '../core/session/session-titles-setting';
 import type { SessionSummary } from '../shared/protocol';
 
 export interface ChatSessionsOptions {
-  /** Title sessions with the compact model after the first exchange. */
-  generateTitles: boolean;
+  /** Where the next session's title comes from (`opendev.sessionTitles`), read when it starts. */
+  titles: () => SessionTitles;
   /** A save that failed, or works again (shown in the chat as a warning). */
   onProblem: (text: string) => void;
 }
@@ -129,7 +130,7 @@ export class ChatSessions {
   }
 
   private newRecorder(loaded?: LoadedSession): SessionRecorder {
-    return new SessionRecorder(this.store, this.workingDir, loaded?.record, { generateTitles: this.options.generateTitles, onProblem: this.options.onProblem });
+    return new SessionRecorder(this.store, this.workingDir, loaded?.record, { titles: this.options.titles(), onProblem: this.options.onProblem });
   }
 }
 

@@ -13,7 +13,7 @@ import { ChatController } from './chat-controller';
 import { ChatViewProvider } from './chat-view-provider';
 import { registerCommands } from './commands';
 import { createSlashCommands } from '../core/commands/slash-commands';
-import { AGENT_SETTINGS, readSandboxSettings, readSecretEnvVars, readSecretPaths, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
+import { AGENT_SETTINGS, readSandboxSettings, readSecretEnvVars, readSecretPaths, readSessionTitles, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
 import { sandboxSettingsHold } from './sandbox-settings-hold';
 import { configureSecretEnv } from '../core/process/child-env';
 import { configureSecretLocations } from '../core/safety/secret-locations';
@@ -21,7 +21,6 @@ import { slashPort } from './slash-port';
 import { VscodeMentions } from './mentions/vscode-mentions';
 import { OpenDevTerminals } from './terminal/opendev-terminals';
 import { SessionStore } from '../core/session/session-store';
-import { sessionTitlesFromEnv } from '../core/session/session-titles-setting';
 import { ChatSessions } from './chat-sessions';
 import { AgentTerminals } from './terminal/agent-terminals';
 import { registerEditorActions } from './palette/editor-actions';
@@ -58,10 +57,10 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   const terminals = new OpenDevTerminals();
   const catalog = new CapabilityCatalog();
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  // Sessions: the same files as the CLI's; titles from the compact model unless OPENDEV_SESSION_TITLES=0.
+  // Sessions: the same files as the CLI's; titles as `opendev.sessionTitles` says (OPENDEV_SESSION_TITLES below it).
   const sessions = folder
     ? new ChatSessions(new SessionStore({ onProblem: (p) => log.warn(`sessions: ${p}`) }), folder, {
-        generateTitles: sessionTitlesFromEnv(process.env) ?? true,
+        titles: readSessionTitles,
         onProblem: (text) => void vscode.window.showWarningMessage(`OpenDev: ${text}`),
       })
     : undefined;
@@ -87,7 +86,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     buildAgent: (port, options) => vscodeAgentSource(context.secrets, catalog, port, folderTrust)(options),
     commands: slashCommands,
     ...(sessions ? { store: sessions.store } : {}),
-    generateTitles: sessionTitlesFromEnv(process.env) ?? true,
+    titles: readSessionTitles,
     backgroundTasks: terminals,
   });
   const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => runCardAction(action, context.extension.id));

@@ -13,7 +13,9 @@ import { formatSettingsProblem, type SettingsProblem } from '../core/config/sett
 import { settingsReport, type SettingsReport } from '../core/config/settings-report';
 import type { RoleSettings } from '../core/llm/model-roles';
 import type { ApprovalLevel } from '../core/safety/approval-level';
+import type { ThinkingCadence } from '../core/agent/thinking-cadence';
 import type { ThinkingLevel } from '../core/agent/thinking-level';
+import type { SessionTitles } from '../core/session/session-titles-setting';
 import type { WebSettings } from '../core/web/web-settings';
 import { sandboxSettingsOf, type SandboxSettings } from '../core/sandbox/sandbox-settings';
 import { ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
@@ -168,9 +170,29 @@ export function readPlaybookLearning(): boolean {
   return layeredSettings().effective.values['playbook.learn'];
 }
 
+/** `playbook.reflectEvery` of the project, else `opendev.playbook.reflectEvery`; default 40 messages. */
+export function readPlaybookReflectEvery(): number {
+  return layeredSettings().effective.values['playbook.reflectEvery'];
+}
+
+/** `memory.summaryEvery` of the project, else `opendev.memory.summaryEvery`; default 10 messages. */
+export function readEpisodicSummaryEvery(): number {
+  return layeredSettings().effective.values['memory.summaryEvery'];
+}
+
 /** `opendev.thinkingLevel`, or the project's `thinkingLevel`; default medium. */
 export function readThinkingLevel(): ThinkingLevel {
   return layeredSettings().effective.values.thinkingLevel;
+}
+
+/** `opendev.thinkingCadence`, or the project's `thinkingCadence`; default when-needed. */
+export function readThinkingCadence(): ThinkingCadence {
+  return layeredSettings().effective.values.thinkingCadence;
+}
+
+/** `opendev.sessionTitles`, or the project's, else OPENDEV_SESSION_TITLES; default when-needed. */
+export function readSessionTitles(): SessionTitles {
+  return layeredSettings().effective.values.sessionTitles;
 }
 
 /** The project's `maxIterations` (there is no opendev.* setting for it); undefined: the agent's default. */
@@ -247,7 +269,7 @@ export function untrustedWhy(state: Pick<FolderTrustState, 'editorTrusted' | 'tr
 }
 
 /** Settings whose change needs a new agent (provider, model, endpoint, approvals, the sandbox); the thinking level does not. */
-export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'contextWindow', 'embeddingModel', 'playbook.learn', 'roles', 'approvalLevel', 'sandbox.enabled', 'sandbox.network.allow', 'sandbox.write.allow', 'sandbox.mcp'].map((key) => `${SECTION}.${key}`);
+export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'contextWindow', 'embeddingModel', 'playbook.learn', 'playbook.reflectEvery', 'memory.summaryEvery', 'thinkingCadence', 'roles', 'approvalLevel', 'sandbox.enabled', 'sandbox.network.allow', 'sandbox.write.allow', 'sandbox.mcp'].map((key) => `${SECTION}.${key}`);
 
 /** A bad opendev.* value of the model or its endpoint stops the agent (as it always did) with a pointer to the setting. */
 function blocksTheAgent(p: SettingsProblem): boolean {

@@ -16,7 +16,8 @@ import { fakeProviderSuite, until } from './support';
  */
 describe('context engineering in the VS Code chat', function () {
   this.timeout(120_000);
-  const suite = fakeProviderSuite({ thinkingLevel: 'low', approvalLevel: 'auto', contextWindow: 60_000, 'playbook.learn': true });
+  // The playbook reflects at the paper's cadence (every 5 messages), so this short session learns.
+  const suite = fakeProviderSuite({ thinkingLevel: 'low', approvalLevel: 'auto', contextWindow: 60_000, 'playbook.learn': true, 'playbook.reflectEvery': 5 });
   const { fake } = suite;
   let api: OpenDevApi;
   let folder: string;
@@ -65,7 +66,7 @@ describe('context engineering in the VS Code chat', function () {
     assert.match(afterFailure, /no-such-file\.txt/);
     assert.match(afterFailure, /not found|does not exist|No such file/i);
 
-    // 7. Thinking ran before each action call on the dual memory (the thinking role has no tools).
+    // 7. Thinking ran on the dual memory once the task was taken up (the thinking role has no tools).
     assert.ok(fake.requests.some((r) => kindOf(r) === 'thinking'), 'the thinking phase called the model');
 
     // 9. The context meter: pressure against the configured window.

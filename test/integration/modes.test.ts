@@ -7,7 +7,8 @@ import { config, fakeProviderSuite, until } from './support';
 
 /** The mode switch and the thinking level inside a real VS Code: commands and settings reach the agent. */
 describe('modes and thinking in VS Code', () => {
-  const suite = fakeProviderSuite();
+  // Thinking before every step (the paper's loop, by setting), so even a greeting shows the thinking call.
+  const suite = fakeProviderSuite({ thinkingCadence: 'every-step' });
   const { fake } = suite;
   let api: OpenDevApi;
   before(() => (api = suite.api));

@@ -21,6 +21,7 @@ import type { CostSink } from './model-call';
 import type { ConversationMemory } from '../memory/conversation-memory';
 import { ReactExecutor, type CompactionHook, type ExecutorSetup } from './react-executor';
 import type { RoleResolver } from './role-resolver';
+import type { ThinkingCadence } from './thinking-cadence';
 import type { ThinkingLevel } from './thinking-level';
 import { ToolDispatcher, type ToolLifecycle } from './tool-dispatcher';
 import type { TurnResult } from './turn-result';
@@ -45,6 +46,8 @@ export interface AgentConfig {
   workspaceRoot: string;
   maxIterations: number;
   thinkingLevel: ThinkingLevel;
+  /** Which steps make the thinking call; default every step (the paper's loop). */
+  thinkingCadence?: ThinkingCadence;
   todos: TodoList;
   subagents?: SubagentLauncher;
   lifecycle?: ToolLifecycle;
@@ -120,6 +123,7 @@ export class Agent {
       promptVars: config.promptVars,
       maxIterations: config.maxIterations,
       thinkingLevel: () => this.level,
+      ...(config.thinkingCadence ? { thinkingCadence: () => config.thinkingCadence! } : {}),
       compaction: config.compaction,
       cost: config.cost,
       memory: config.memory,

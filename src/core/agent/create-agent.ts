@@ -11,6 +11,7 @@ import { MCP_CONFIG_SOURCES, unchangedSince } from '../trust/project-files';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
 import { CostTracker } from '../llm/cost-tracker';
 import { ModelRoles, type RoleSettings } from '../llm/model-roles';
+import type { ModelCallObserver } from '../llm/observed-provider';
 import type { HostPorts } from '../host';
 import type { Message } from '../messages';
 import { FileTimeTracker } from '../tools/file-time-tracker';
@@ -40,6 +41,8 @@ import type { WebSettings } from '../web/web-settings';
 import type { ToolRegistry } from '../tools/registry';
 import type { ContextInfo, UICallback } from '../ui';
 import { Agent } from './agent';
+import { DEFAULT_THINKING_CADENCE, type ThinkingCadence } from './thinking-cadence';
+import { DEFAULT_REFLECT_EVERY, DEFAULT_SUMMARY_EVERY } from '../memory/memory-cadence';
 import type { ThinkingLevel } from './thinking-level';
 import { createUiRelay } from './ui-relay';
 import { McpHub, type McpHubOptions } from '../mcp/mcp-hub';
@@ -53,6 +56,8 @@ export interface MainAgentOptions {
   roles: RoleSettings;
   workspaceRoot: string;
   thinkingLevel?: ThinkingLevel;
+  /** Which steps make the thinking call (setting `thinkingCadence`); default DEFAULT_THINKING_CADENCE. */
+  thinkingCadence?: ThinkingCadence;
   maxIterations?: number;
   /** OPENDEV_HOME, for user-level custom agents and the capability cache; default from the environment. */
   home?: string;
@@ -67,11 +72,15 @@ export interface MainAgentOptions {
   /** Names this agent's scratch folder and is given to hooks; default a new 8-character id. */
   sessionId?: string;
   /**
-   * Let the playbook learn: the reflector and curator update the project's playbook every 5
-   * messages (two extra calls on the compact model, in the background). Off by default; the
-   * playbook's bullets reach the prompt either way.
+   * Let the playbook learn: the reflector and curator update the project's playbook every
+   * `playbookReflectEvery` messages (two extra calls on the compact model, in the background). Off
+   * by default; the playbook's bullets reach the prompt either way.
    */
   playbookLearning?: boolean;
+  /** Messages the playbook's reflector waits for between two reflections (setting `playbook.reflectEvery`); default DEFAULT_REFLECT_EVERY. */
+  playbookReflectEvery?: number;
+  /** New messages before dual memory's episodic summary is made again (setting `memory.summaryEvery`); default DEFAULT_SUMMARY_EVERY. */
+  episodicSummaryEvery?: number;
   /**
    * Context management (large tool outputs offloaded, staged compaction); default on. Off only to
    * measure what it saves (bench/context): the raw conversation then goes to the model.
@@ -98,6 +107,8 @@ export interface MainAgentOptions {
   sandbox?: SandboxSettings;
   /** Saves a host the user allowed "always" to their `sandbox.network.allow`; absent: it holds for the session. */
   sandboxHosts?: (host: string) => Promise<void>;
+  /** Told about every model call of the session (subagents', memory's and titles' too) with its purpose: bench/cost. */
+  onModelCall?: ModelCallObserver;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
@@ -134,7 +145,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const vars = { WORKSPACE_ROOT: options.workspaceRoot, PLATFORM: platform(), DATE: new Date().toISOString().slice(0, 10) };
   const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home });
   await catalog.load();
-  const roles = new ModelRoles(options.roles, catalog);
+  const roles = new ModelRoles(options.roles, catalog, options.onModelCall ? { observe: options.onModelCall } : {});
   roles.forRole('action'); // fails now, not at the first message, when the key is missing
   const relay = createUiRelay();
   for (const notice of options.notices ?? []) relay.ui.onNotice?.(notice.text, notice.level);
@@ -212,7 +223,16 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const promptContext = { ...mainPromptContext({ workspaceRoot: options.workspaceRoot, action: options.roles.action, subagentTypes: specs.map((s) => s.name), sessionId, scratchDir: services.scratchDir }), skills: skills.summaries() };
   const onPromptWarning = (message: string) => relay.ui.onNotice?.(message, 'warning');
   // Dual memory for thinking and the project's ACE playbook: the main agent only.
-  const memory = createAgentMemory({ roles, settings: options.roles, workspaceRoot: options.workspaceRoot, home: options.home, learn: options.playbookLearning ?? false, onWarning: onPromptWarning });
+  const memory = createAgentMemory({
+    roles,
+    settings: options.roles,
+    workspaceRoot: options.workspaceRoot,
+    home: options.home,
+    learn: options.playbookLearning ?? false,
+    reflectEvery: options.playbookReflectEvery ?? DEFAULT_REFLECT_EVERY,
+    summaryEvery: options.episodicSummaryEvery ?? DEFAULT_SUMMARY_EVERY,
+    onWarning: onPromptWarning,
+  });
   const full = fullCompactor(services, roles, 'main', relay.ui);
   const hooks = services.hooks.forMainAgent();
   return new Agent({
@@ -226,6 +246,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     workspaceRoot: options.workspaceRoot,
     maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     thinkingLevel: options.thinkingLevel ?? 'off',
+    thinkingCadence: options.thinkingCadence ?? DEFAULT_THINKING_CADENCE,
     todos,
     subagents: manager,
     cost: services.cost,

@@ -1,4 +1,5 @@
 import type { CostSnapshot, UICallback } from '../ui';
+import type { CallPurpose } from '../llm/call-purpose';
 import type { ProviderRequest, TokenUsage } from '../llm/provider';
 import type { AssistantMessage } from '../messages';
 import type { ResolvedRoleModel } from './role-resolver';
@@ -26,6 +27,9 @@ export interface ModelCallOptions {
   onThinkingDelta?: (delta: string) => void;
 }
 
+/** A model call as its callers state it: every call says why it is made. */
+export type ModelCallRequest = Omit<ProviderRequest, 'model' | 'purpose'> & { purpose: CallPurpose };
+
 /**
  * One streamed model call, collected into `reply` (the caller's, so a partial answer survives a
  * throw). Usage goes to the turn's total and the cost sink; a provider retry discards what the
@@ -34,7 +38,7 @@ export interface ModelCallOptions {
 export async function callModel(
   reply: AssistantMessage,
   model: ResolvedRoleModel,
-  request: Omit<ProviderRequest, 'model'>,
+  request: ModelCallRequest,
   { ui, usage, cost, signal }: TurnServices,
   options: ModelCallOptions,
 ): Promise<number> {

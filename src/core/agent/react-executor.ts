@@ -12,6 +12,7 @@ import { callModel, type CostSink, type TurnServices } from './model-call';
 import { withUniqueIds } from './unique-call-ids';
 import type { ResolvedRoleModel, RoleResolver } from './role-resolver';
 import { runThinkingPhase } from './thinking-phase';
+import { ThinkingSchedule, type StepOutcome, type ThinkingCadence } from './thinking-cadence';
 import type { ThinkingLevel } from './thinking-level';
 import { ReminderPolicy } from './reminder-policy';
 import type { ToolDispatcher } from './tool-dispatcher';
@@ -33,6 +34,8 @@ export interface ExecutorSetup {
   promptVars: Record<string, string>;
   maxIterations: number;
   thinkingLevel: () => ThinkingLevel;
+  /** Which steps make the thinking call (default every step, the paper's loop; createMainAgent passes the setting). */
+  thinkingCadence?: () => ThinkingCadence;
   compaction?: CompactionHook;
   cost?: CostSink;
   /** Dual memory for the thinking phase and the playbook (optional). */
@@ -70,15 +73,20 @@ interface IterationContext {
   policy: ReminderPolicy;
   lastPromptTokens: number;
   services: TurnServices;
+  /** Which of this turn's steps think. */
+  thinking: ThinkingSchedule;
+  /** Follow-ups from the user joined in this step (the next one may think about them). */
+  followedUp: boolean;
   /** The system prompt of this turn: the setup's, with the memory's addendum for the query. */
   systemParts: { stable: string; dynamic: string };
 }
 
 /**
  * The extended ReAct loop of the paper (algorithm 1), with the reminders injected in the 9-step
- * order of appendix F: 1 staged compaction → 2 interrupt check → 3 thinking (no tools) [+ critique
- * at HIGH] → 4 subagent-completion signal → 5 follow-ups typed meanwhile → 6 interrupt check →
- * 7 action call (with the trace) → 8 dispatch (doom-loop check, tools, reminders) → 9 memory.
+ * order of appendix F: 1 staged compaction → 2 interrupt check → 3 thinking (no tools; on the steps
+ * the thinking cadence picks) [+ critique at HIGH] → 4 subagent-completion signal → 5 follow-ups
+ * typed meanwhile → 6 interrupt check → 7 action call (with the trace) → 8 dispatch (doom-loop
+ * check, tools, reminders) → 9 memory.
  * It ends on task_complete, an answer without tool calls, or the iteration cap (with a forced
  * summary); completion waits while todos are open (at most 2 nudges), once for an empty answer,
  * while follow-ups are queued, and while a Stop hook blocks (at most 8 times). Which reminder
@@ -111,6 +119,8 @@ export class ReactExecutor {
       policy: new ReminderPolicy({ ctx: state.toolContext, isReadOnly, toolNames: () => this.setup.toolSchemas().map((s) => s.name) }),
       lastPromptTokens: this.reportedPromptTokens,
       services: { ui: state.ui, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, cost: this.setup.cost, signal: state.token.signal },
+      thinking: new ThinkingSchedule(this.setup.thinkingCadence?.() ?? 'every-step'),
+      followedUp: false,
       systemParts: this.setup.systemPrompt,
     };
     const action = this.setup.roles.forRole('action');
@@ -142,7 +152,7 @@ export class ReactExecutor {
     if (state.token.interrupted) return this.end('stopped', '', it);
     const trace = await this.think(history, it);
     this.remind(history, it.policy.subagentSignals());
-    this.drainInjections(history, state);
+    it.followedUp = this.drainInjections(history, state) > 0;
     if (state.token.interrupted) return this.end('stopped', '', it);
 
     const reply = await this.actionCall(action, history, trace, it);
@@ -153,10 +163,10 @@ export class ReactExecutor {
     return this.handleAnswer(history, reply.content, state, it);
   }
 
-  /** The thinking phase, over the memory's view when there is one, told about open todos. */
+  /** The thinking phase when this step is due for it, over the memory's view when there is one, told about open todos. */
   private async think(history: Message[], it: IterationContext): Promise<string | undefined> {
     const level = this.setup.thinkingLevel();
-    if (level === 'off') return undefined;
+    if (level === 'off' || !it.thinking.thinkNow()) return undefined;
     const view = this.setup.memory?.thinkingView ? await this.setup.memory.thinkingView(history, it.services) : history;
     const note = it.policy.thinkingNote();
     const conversation = note ? [...view, { role: 'user' as const, content: note }] : view;
@@ -172,7 +182,7 @@ export class ReactExecutor {
       it.lastPromptTokens = this.reportedPromptTokens = await callModel(
         reply,
         action,
-        { messages: withoutSystem(messages), tools: this.setup.toolSchemas(), systemParts: it.systemParts },
+        { messages: withoutSystem(messages), tools: this.setup.toolSchemas(), systemParts: it.systemParts, purpose: 'action' },
         it.services,
         { streamText: true, onThinkingDelta: (d) => it.services.ui.onThinkingDelta?.(d) },
       );
@@ -193,6 +203,7 @@ export class ReactExecutor {
       this.skipCalls(history, calls, getReminder('doom_loop_skipped') ?? 'Not run: repeated call.');
       if (warning) history.push({ role: 'user', content: warning });
       state.ui.onNotice?.(`The agent repeated ${verdict.toolName} with the same arguments ${verdict.count} times; it was warned and the calls were skipped.`, 'warning');
+      this.stepDone(it, { usedTools: true, failed: true, steered: true });
       return undefined;
     }
     if (verdict.kind === 'pause') {
@@ -216,6 +227,7 @@ export class ReactExecutor {
         if (guidance) history.push({ role: 'user', content: guidance });
         state.ui.onNotice?.(`Stopped the repeated ${verdict.toolName} calls.`, 'warning');
         if (state.token.interrupted) return this.end('stopped', '', it);
+        this.stepDone(it, { usedTools: true, failed: true, steered: true });
         return undefined;
       }
     }
@@ -244,6 +256,8 @@ export class ReactExecutor {
       if (deferral) reminders.push(deferral);
     }
     this.remind(history, reminders);
+    // Steered: the agent meant to finish and was sent on (open todos, a Stop hook, a follow-up).
+    this.stepDone(it, { usedTools: true, failed: results.some((r) => !r.ok), steered: verdictOfTask !== undefined });
     return undefined;
   }
 
@@ -252,12 +266,17 @@ export class ReactExecutor {
     const nudge = it.policy.onAnswer(text);
     if (nudge) {
       this.remind(history, [nudge]);
+      this.stepDone(it, { usedTools: false, failed: false, steered: true });
       return undefined;
     }
-    if (state.injections.size > 0) return undefined;
+    if (state.injections.size > 0) {
+      this.stepDone(it, { usedTools: false, failed: false, steered: true });
+      return undefined;
+    }
     const goOn = await this.stopHookSaysGoOn(text, state);
     if (goOn) {
       this.remind(history, [goOn]);
+      this.stepDone(it, { usedTools: false, failed: false, steered: true });
       return undefined;
     }
     return { status: 'completed', text, usage: it.services.usage, iterations: it.iteration };
@@ -273,10 +292,16 @@ export class ReactExecutor {
     for (const content of reminders) if (content) history.push({ role: 'user', content });
   }
 
-  private drainInjections(history: Message[], state: RunState): void {
-    for (const text of state.injections.drain()) {
-      history.push({ role: 'user', content: getReminder('injected_followup', { MESSAGE: text }) ?? text });
-    }
+  /** Follow-ups typed meanwhile join the conversation; returns how many. */
+  private drainInjections(history: Message[], state: RunState): number {
+    const texts = state.injections.drain();
+    for (const text of texts) history.push({ role: 'user', content: getReminder('injected_followup', { MESSAGE: text }) ?? text });
+    return texts.length;
+  }
+
+  /** A step that did not end the turn: the thinking schedule learns how it went. */
+  private stepDone(it: IterationContext, outcome: StepOutcome): void {
+    it.thinking.after({ ...outcome, steered: outcome.steered || it.followedUp });
   }
 
   /** At the cap the model gets one call without tools to tell the user where things stand. */
@@ -284,7 +309,7 @@ export class ReactExecutor {
     const ask = getReminder('iteration_cap_summary');
     if (ask) history.push({ role: 'user', content: ask });
     const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
-    await callModel(reply, action, { messages: withoutSystem(history), tools: [], systemParts: it.systemParts }, it.services, { streamText: true });
+    await callModel(reply, action, { messages: withoutSystem(history), tools: [], systemParts: it.systemParts, purpose: 'action' }, it.services, { streamText: true });
     history.push({ ...reply, toolCalls: [] });
     return { status: 'iteration_limit', text: reply.content, usage: it.services.usage, iterations: it.iteration };
   }

@@ -27,10 +27,10 @@ export async function runThinkingPhase(
   if (!thinker || !system) return undefined;
   // A thinking model that cannot read images gets a note naming them instead.
   const history = conversation.filter((m) => m.role !== 'system').map((m) => (thinker.capabilities?.vision ? m : withoutImages(m)));
-  const ask = async (messages: Message[], role: 'thinking' | 'critique' = 'thinking') => {
+  const ask = async (messages: Message[], purpose: 'thinking' | 'critique' | 'refinement' = 'thinking') => {
     const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
-    const model = role === 'critique' ? roles.forRole('critique') ?? thinker : thinker;
-    await callModel(reply, model, { messages, tools: [] }, services, { streamText: false });
+    const model = purpose === 'critique' ? roles.forRole('critique') ?? thinker : thinker;
+    await callModel(reply, model, { messages, tools: [], purpose }, services, { streamText: false });
     return reply.content.trim();
   };
 
@@ -45,11 +45,14 @@ export async function runThinkingPhase(
   const critique = await ask([{ role: 'system', content: critiquePrompt }, { role: 'user', content: trace }], 'critique');
   if (!critique || services.signal.aborted) return trace;
   services.ui.onThinkingTrace?.(critique, 'critique');
-  const refined = await ask([
-    { role: 'system', content: system },
-    ...history,
-    { role: 'user', content: renderTemplate(refinePrompt, { TRACE: trace, CRITIQUE: critique, MAX_WORDS: words }) },
-  ]);
+  const refined = await ask(
+    [
+      { role: 'system', content: system },
+      ...history,
+      { role: 'user', content: renderTemplate(refinePrompt, { TRACE: trace, CRITIQUE: critique, MAX_WORDS: words }) },
+    ],
+    'refinement',
+  );
   if (!refined) return trace;
   services.ui.onThinkingTrace?.(refined, 'refined');
   trace = refined;

@@ -22,9 +22,9 @@ const MODE_HELP: Record<AgentMode, string> = {
 
 const THINKING_HELP: Record<ThinkingLevel, string> = {
   off: 'off: no separate reasoning step.',
-  low: 'low: a short reasoning step before each action.',
-  medium: 'medium: a reasoning step before each action.',
-  high: 'high: reasoning plus a self-critique before each action (slower, more careful).',
+  low: 'low: a short reasoning step before acting.',
+  medium: 'medium: a reasoning step before acting.',
+  high: 'high: reasoning plus a self-critique before acting (slower, more careful).',
 };
 
 const ok = (output: string, extra: Partial<CommandResult> = {}): CommandResult => ({ output, ...extra });

@@ -1,9 +1,12 @@
 // The precedence rule, as one pure function: for each key, the highest layer that sets it wins,
 // and the effective value remembers which layer (and which file, variable or flag) that was.
+import { DEFAULT_THINKING_CADENCE } from '../agent/thinking-cadence';
+import { DEFAULT_REFLECT_EVERY, DEFAULT_SUMMARY_EVERY } from '../memory/memory-cadence';
+import { DEFAULT_SESSION_TITLES } from '../session/session-titles-setting';
 import { DEFAULT_MODELS } from './provider-settings';
 import { SETTING_KEYS, type LayerValues, type SettingKey, type SettingSource, type SettingsLayer, type SettingValues } from './settings-values';
 
-type Required = 'provider' | 'model' | 'approvalLevel' | 'thinkingLevel' | 'playbook.learn';
+type Required = 'provider' | 'model' | 'approvalLevel' | 'thinkingLevel' | 'thinkingCadence' | 'playbook.learn' | 'playbook.reflectEvery' | 'memory.summaryEvery' | 'sessionTitles';
 export type EffectiveValues = LayerValues & Pick<SettingValues, Required>;
 
 export interface EffectiveSettings {
@@ -14,12 +17,21 @@ export interface EffectiveSettings {
   layers: readonly SettingsLayer[];
 }
 
-/** Built-in defaults; a host may change some (the CLI thinks `off` in -p). The model defaults per provider. */
+/**
+ * Built-in defaults; a host may change some (the CLI thinks `off` in -p). The model defaults per
+ * provider. Every system of the paper is on, at the cadence a user paying per call would pick:
+ * thinking where a step needs it, titles from the first prompt where it reads as one, memory and
+ * the playbook working in batches (README, "Configure a provider").
+ */
 export const BUILTIN_DEFAULTS: Pick<SettingValues, Exclude<Required, 'model'>> = {
   provider: 'openai',
   approvalLevel: 'semi-auto',
   thinkingLevel: 'medium',
+  thinkingCadence: DEFAULT_THINKING_CADENCE,
   'playbook.learn': true,
+  'playbook.reflectEvery': DEFAULT_REFLECT_EVERY,
+  'memory.summaryEvery': DEFAULT_SUMMARY_EVERY,
+  sessionTitles: DEFAULT_SESSION_TITLES,
 };
 
 export function defaultsLayer(overrides: LayerValues = {}): SettingsLayer {

@@ -2,7 +2,7 @@
 export const PLAYBOOK_LEARN_ENV = 'OPENDEV_PLAYBOOK_LEARN';
 
 /**
- * Whether the playbook learns (two extra calls on the compact model every 5 messages). Hosts
+ * Whether the playbook learns (two extra calls on the compact model every `playbook.reflectEvery` messages). Hosts
  * default to on; the environment turns it off for scripted runs (the test suite) or cost-sensitive CI.
  */
 export function playbookLearningFromEnv(env: NodeJS.ProcessEnv): boolean | undefined {

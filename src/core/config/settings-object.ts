@@ -2,7 +2,10 @@
 // each known key is validated on its own with zod, so one bad value costs only itself; unknown
 // keys and credentials are reported and dropped; hooks and MCP servers pass through untouched.
 import * as z from 'zod';
+import { THINKING_CADENCES } from '../agent/thinking-cadence';
 import { THINKING_LEVELS } from '../agent/thinking-level';
+import { MEMORY_CADENCE_RANGE } from '../memory/memory-cadence';
+import { SESSION_TITLES } from '../session/session-titles-setting';
 import { APPROVAL_LEVELS } from '../safety/approval-level';
 import { NETWORK_HOST_ENTRY } from '../sandbox/sandbox-settings';
 import { WEB_SEARCH_PROVIDERS } from '../web/web-settings';
@@ -28,6 +31,8 @@ const SCALARS = {
   embeddingModel: provider.embeddingModel.unwrap(),
   approvalLevel: z.enum(APPROVAL_LEVELS),
   thinkingLevel: z.enum(THINKING_LEVELS),
+  thinkingCadence: z.enum(THINKING_CADENCES),
+  sessionTitles: z.enum(SESSION_TITLES),
   maxIterations: z.number().int().min(1).max(MAX_ITERATIONS_LIMIT),
   web_search_provider: z.enum(WEB_SEARCH_PROVIDERS),
   chromium_path: z.string().trim().min(1),
@@ -49,7 +54,7 @@ const IGNORED = ['$schema'];
 /** Credentials are searched for everywhere except in these, which configure other programs (hook commands, MCP servers). */
 const NOT_SEARCHED_FOR_KEYS = new Set<string>(PASSTHROUGH);
 
-export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [...Object.keys(SCALARS), 'playbook', 'roles', 'sandbox', ...PASSTHROUGH, ...IGNORED];
+export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [...Object.keys(SCALARS), 'playbook', 'memory', 'roles', 'sandbox', ...PASSTHROUGH, ...IGNORED];
 
 /** `apiKey`, `api_key`, `OPENAI_API_KEY`, `anthropicApiKey`, `ANTHROPIC_AUTH_TOKEN`, `secretKey`… */
 const CREDENTIAL_KEY = /api[-_]?key|auth[-_]?token|access[-_]?token|secret[-_]?key/i;
@@ -73,6 +78,8 @@ export function parseSettingsObject(raw: Record<string, unknown>, source: string
       else problems.push(invalid(source, key, parsed.error));
     } else if (key === 'playbook') {
       parsePlaybook(value, source, values, problems);
+    } else if (key === 'memory') {
+      parseNested(value, 'memory', MEMORY, source, values, problems);
     } else if (key === 'sandbox') {
       parseNested(value, 'sandbox', SANDBOX, source, values, problems);
     } else if (key === 'roles') {
@@ -86,21 +93,23 @@ export function parseSettingsObject(raw: Record<string, unknown>, source: string
   return { values, passthrough, problems };
 }
 
+/** `playbook.*`, written nested in a file (`{ "playbook": { "learn": true, "reflectEvery": 40 } }`), each key on its own. */
+const PLAYBOOK: Partial<Record<SettingKey, z.ZodType>> = {
+  'playbook.learn': z.boolean(),
+  'playbook.reflectEvery': z.number().int().min(MEMORY_CADENCE_RANGE.min).max(MEMORY_CADENCE_RANGE.max),
+};
+
+/** `memory.*` (`{ "memory": { "summaryEvery": 10 } }`). */
+const MEMORY: Partial<Record<SettingKey, z.ZodType>> = {
+  'memory.summaryEvery': z.number().int().min(MEMORY_CADENCE_RANGE.min).max(MEMORY_CADENCE_RANGE.max),
+};
+
 function parsePlaybook(value: unknown, source: string, values: LayerValues, problems: SettingsProblem[]): void {
   if (!isObject(value)) {
     problems.push({ kind: 'invalid-value', source, key: 'playbook', detail: 'expected an object like { "learn": false }' });
     return;
   }
-  for (const [key, v] of Object.entries(value)) {
-    if (v === undefined) continue; // a credential removed above
-    if (key !== 'learn') {
-      problems.push({ kind: 'unknown-key', source, key: `playbook.${key}`, detail: 'known: playbook.learn' });
-      continue;
-    }
-    const parsed = z.boolean().safeParse(v);
-    if (parsed.success) values['playbook.learn'] = parsed.data;
-    else problems.push(invalid(source, 'playbook.learn', parsed.error));
-  }
+  parseNested(value, 'playbook', PLAYBOOK, source, values, problems);
 }
 
 /** An object of nested keys (`sandbox.network.allow`): each leaf validated on its own, unknown ones reported. */

@@ -1,7 +1,9 @@
 // The agent settings every layer may set, by flat key (`playbook.learn`, `roles.compact`), and the
 // shape of a layer. Keys are independent: a layer that sets only `model` keeps the provider of the
 // layers below it.
+import type { ThinkingCadence } from '../agent/thinking-cadence';
 import type { ThinkingLevel } from '../agent/thinking-level';
+import type { SessionTitles } from '../session/session-titles-setting';
 import type { ApprovalLevel } from '../safety/approval-level';
 import type { WebSearchProviderName } from '../web/web-settings';
 import type { ProviderKind } from './provider-settings';
@@ -17,7 +19,15 @@ export type SettingValues = {
   embeddingModel: string;
   approvalLevel: ApprovalLevel;
   thinkingLevel: ThinkingLevel;
+  /** Which steps make the thinking call: only where it pays (default), or every step (the paper's loop). */
+  thinkingCadence: ThinkingCadence;
   'playbook.learn': boolean;
+  /** Messages between two reflections of the playbook (the paper: 5). */
+  'playbook.reflectEvery': number;
+  /** New messages before the episodic summary of dual memory is made again (the paper: 5). */
+  'memory.summaryEvery': number;
+  /** Where session titles come from: the first prompt, the compact model, or the model only when the prompt is no title. */
+  sessionTitles: SessionTitles;
   maxIterations: number;
   /** The web_search back end (paper §2.5.3's `web_search_provider`). */
   web_search_provider: WebSearchProviderName;
@@ -48,7 +58,11 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'embeddingModel',
   'approvalLevel',
   'thinkingLevel',
+  'thinkingCadence',
   'playbook.learn',
+  'playbook.reflectEvery',
+  'memory.summaryEvery',
+  'sessionTitles',
   'maxIterations',
   'web_search_provider',
   'chromium_path',

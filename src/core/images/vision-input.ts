@@ -42,7 +42,7 @@ export async function describeImages(model: ResolvedRoleModel, text: string, ima
   await callModel(
     reply,
     model,
-    { messages: [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: request, images: [...images] }], tools: [] },
+    { messages: [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: request, images: [...images] }], tools: [], purpose: 'vision' },
     services,
     { streamText: false },
   );

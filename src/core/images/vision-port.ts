@@ -43,7 +43,7 @@ export function createVisionPort(roles: RoleResolver, services: Omit<TurnService
       await callModel(
         reply,
         model,
-        { messages: [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: request, images: [...images] }], tools: [] },
+        { messages: [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: request, images: [...images] }], tools: [], purpose: 'vision' },
         { ...services, signal },
         { streamText: false },
       );

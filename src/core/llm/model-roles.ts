@@ -5,6 +5,7 @@ import { ProviderSettingsSchema, type ProviderSettings } from '../config/provide
 import type { CapabilityCatalog } from './capabilities/catalog';
 import type { ModelCapabilities } from './capabilities/model-capabilities';
 import { createProvider, type CreateProviderOptions } from './create-provider';
+import { observedProvider, type ModelCallObserver } from './observed-provider';
 import type { LlmProvider } from './provider';
 
 export const MODEL_ROLES = ['action', 'thinking', 'critique', 'vision', 'compact'] as const;
@@ -45,6 +46,8 @@ export interface ModelRolesOptions {
   createProvider?: ProviderFactory;
   /** Passed to createProvider when no factory is given. */
   providerOptions?: CreateProviderOptions;
+  /** Told about every call of every role's client, with its purpose and usage (bench/cost). */
+  observe?: ModelCallObserver;
 }
 
 export class ModelRoles {
@@ -57,7 +60,9 @@ export class ModelRoles {
     /** Clients by endpoint, shared with the ModelRoles derived by withModelOverride. */
     private readonly clients: Map<string, LlmProvider> = new Map(),
   ) {
-    this.factory = options.createProvider ?? ((s) => createProvider(s, options.providerOptions));
+    const create: ProviderFactory = options.createProvider ?? ((s) => createProvider(s, options.providerOptions));
+    const observe = options.observe;
+    this.factory = observe ? (s) => observedProvider(create(s), observe) : create;
   }
 
   /**

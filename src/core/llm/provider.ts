@@ -1,4 +1,5 @@
 import type { Message, ToolCall } from '../messages';
+import type { CallPurpose } from './call-purpose';
 
 /** A tool as the model sees it: name, description and a JSON schema of its arguments. */
 export interface ToolSchema {
@@ -21,6 +22,8 @@ export interface ProviderRequest {
   maxOutputTokens?: number;
   /** Native extended thinking, when the model supports it (Anthropic thinking budget). */
   reasoning?: { budgetTokens: number };
+  /** Why the call is made (callModel always says); never sent, for observers of the calls. */
+  purpose?: CallPurpose;
 }
 
 export interface TokenUsage {

@@ -20,7 +20,7 @@ export interface AgentMemoryOptions {
   embedder?: Embedder;
   /** Let the reflector and curator update the playbook (default true); without, the playbook is read only. */
   learn?: boolean;
-  /** Run the reflector after this many new messages (paper: 5). */
+  /** Run the reflector after this many new messages (paper: 5; the settings default to DEFAULT_REFLECT_EVERY). */
   reflectEvery?: number;
   episodic?: EpisodicOptions;
   limits?: DeltaLimits;

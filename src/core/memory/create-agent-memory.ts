@@ -1,6 +1,7 @@
 import type { RoleResolver } from '../agent/role-resolver';
 import type { RoleSettings } from '../llm/model-roles';
 import { AgentMemory } from './agent-memory';
+import { DEFAULT_EPISODIC } from './episodic-memory';
 import { CachedEmbedder } from './playbook/cached-embedder';
 import { LexicalEmbedder, type Embedder } from './playbook/embedding';
 import { OpenAiEmbedder } from './playbook/openai-embedder';
@@ -14,13 +15,25 @@ export interface AgentMemorySetup {
   home?: string;
   /** Run the reflector and curator (two extra calls on the compact model every few messages). */
   learn: boolean;
+  /** Messages between two reflections (setting `playbook.reflectEvery`); default the paper's 5. */
+  reflectEvery?: number;
+  /** New messages before the episodic summary is made again (setting `memory.summaryEvery`); default the paper's 5. */
+  summaryEvery?: number;
   onWarning?: (message: string) => void;
 }
 
 /** The main agent's memory, with the project's playbook and the embedder the settings allow. */
 export function createAgentMemory(setup: AgentMemorySetup): AgentMemory {
   const store = new PlaybookStore(playbookPath(setup.workspaceRoot, setup.home), { onWarning: setup.onWarning });
-  return new AgentMemory({ roles: setup.roles, store, learn: setup.learn, embedder: playbookEmbedder(setup.settings, setup.onWarning), onWarning: setup.onWarning });
+  return new AgentMemory({
+    roles: setup.roles,
+    store,
+    learn: setup.learn,
+    ...(setup.reflectEvery !== undefined ? { reflectEvery: setup.reflectEvery } : {}),
+    ...(setup.summaryEvery !== undefined ? { episodic: { ...DEFAULT_EPISODIC, every: setup.summaryEvery } } : {}),
+    embedder: playbookEmbedder(setup.settings, setup.onWarning),
+    onWarning: setup.onWarning,
+  });
 }
 
 /**

@@ -84,6 +84,7 @@ export class EpisodicMemory {
             { role: 'user', content: renderTranscript(conversation) },
           ],
           tools: [],
+          purpose: 'episodic',
         },
         services,
         { streamText: false },

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { callModel, type TurnServices } from '../agent/model-call';
+import type { CallPurpose } from '../llm/call-purpose';
 import type { ResolvedRoleModel } from '../agent/role-resolver';
 import { getReminder } from '../context/reminders';
 import type { AssistantMessage, Message } from '../messages';
@@ -8,6 +9,8 @@ export type JsonReply<T> = { ok: true; value: T } | { ok: false; error: string }
 
 export interface JsonRequest<T> {
   model: ResolvedRoleModel;
+  /** The reflector's or the curator's call, retries included. */
+  purpose: Extract<CallPurpose, 'reflector' | 'curator'>;
   prompt: string;
   schema: z.ZodType<T>;
   /** The reminder (`templates/reminders.md`, variable `${ERROR}`) sent with each retry. */
@@ -27,7 +30,7 @@ export async function askForJson<T>(request: JsonRequest<T>, services: TurnServi
   let error = '';
   for (let attempt = 0; attempt <= retries; attempt++) {
     const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
-    await callModel(reply, request.model, { messages, tools: [] }, services, { streamText: false });
+    await callModel(reply, request.model, { messages, tools: [], purpose: request.purpose }, services, { streamText: false });
     const parsed = parseJsonReply(reply.content, request.schema);
     if (parsed.ok) return parsed;
     error = parsed.error;

@@ -2,7 +2,8 @@ import type { RoleResolver } from '../agent/role-resolver';
 import type { Message } from '../messages';
 import type { CostSnapshot } from '../ui';
 import type { SessionRecord, SessionStore } from './session-store';
-import { generateSessionTitle, hasFirstExchange } from './session-titler';
+import { generateSessionTitle, hasFirstExchange, titleFromPrompt } from './session-titler';
+import type { SessionTitles } from './session-titles-setting';
 
 /** What the recorder reads from an agent after a turn. */
 export interface RecordedConversation {
@@ -21,8 +22,12 @@ export interface FollowedConversation extends RecordedConversation {
 }
 
 export interface SessionRecorderOptions {
-  /** Title each session with the compact model after its first exchange (default off; hosts turn it on). */
-  generateTitles?: boolean;
+  /**
+   * Where titles come from (setting `sessionTitles`): `first-prompt` (the default here: no model
+   * call), `model` (the compact model after the first exchange), `when-needed` (the model only when
+   * the first prompt is no usable title). Hosts pass the setting.
+   */
+  titles?: SessionTitles;
   /** Told when saving fails (the conversation stays in memory; the next save retries) and when it works again. */
   onProblem?: (problem: string) => void;
   /** A full save (metadata and index too) after this many per-message saves (paper: every 5). */
@@ -157,7 +162,9 @@ export class SessionRecorder {
   }
 
   private maybeTitle(record: SessionRecord, messages: readonly Message[], roles: RoleResolver | undefined): void {
-    if (!this.options.generateTitles || !roles || record.meta.titleSource === 'model' || this.titled.has(record.meta.id)) return;
+    const titles = this.options.titles ?? 'first-prompt';
+    if (titles === 'first-prompt' || !roles || record.meta.titleSource === 'model' || this.titled.has(record.meta.id)) return;
+    if (titles === 'when-needed' && titleFromPrompt(messages) !== undefined) return;
     if (!hasFirstExchange(messages)) return;
     let model;
     try {

@@ -301,7 +301,8 @@ export class SessionStore {
     meta.updatedAt = at;
     const firstUser = meta.title && meta.firstPrompt !== undefined ? undefined : conversation.find((m) => m.role === 'user');
     if (!firstUser) return;
-    if (!meta.title) meta.title = makeTitle(firstUser.content);
+    // The words the user typed, as the title from the first prompt (session-titler) has them.
+    if (!meta.title) meta.title = makeTitle(firstPromptText(firstUser.content));
     meta.firstPrompt ??= firstPromptText(firstUser.content);
   }
 }

@@ -8,6 +8,7 @@ import type { CommandTerminalPort } from '../../core/host';
 import { createStreamTerminalPort } from '../../core/process/stream-terminal';
 import { SessionRecorder } from '../../core/session/session-recorder';
 import type { SessionStore } from '../../core/session/session-store';
+import type { SessionTitles } from '../../core/session/session-titles-setting';
 import type { AgentMode, ContextInfo } from '../../core/ui';
 import { style } from '../../terminal-ui/ansi';
 import { startReadlineRepl, type ReadlineRepl } from '../../terminal-ui/readline-repl';
@@ -27,7 +28,8 @@ export interface AgentTerminalOptions {
   commands: SlashCommandRegistry;
   /** Where sessions are saved (the chat's store); without it nothing is saved. */
   store?: SessionStore;
-  generateTitles: boolean;
+  /** Where the session's title comes from (`opendev.sessionTitles`), read when the tab starts its session. */
+  titles: () => SessionTitles;
   /** Background tasks get tabs of their own, as the chat's do. */
   backgroundTasks: CommandTerminalPort;
   /** Told when what the status bar shows of this tab changes (mode, busy, context, cost). */
@@ -91,7 +93,7 @@ export class AgentTerminal implements vscode.Disposable {
     if (!agent || this.closed) return;
     if (this.options.store) {
       this.recorder = new SessionRecorder(this.options.store, this.options.workingDir, undefined, {
-        generateTitles: this.options.generateTitles,
+        titles: this.options.titles(),
         onProblem: (text) => this.write(`${style(`! ${text}`, 'yellow', true)}\n`),
       });
     }

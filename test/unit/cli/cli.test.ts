@@ -17,6 +17,9 @@ describe('opendev CLI', () => {
   const fake = new FakeProvider();
   let home: string;
   const openai = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseUrl, OPENDEV_HOME: home });
+  /** The user's settings file (OPENDEV_HOME/settings.json). */
+  const userSettings = (settings: Record<string, unknown>) => writeFileSync(join(home, 'settings.json'), JSON.stringify(settings));
+  const readMath = (): ScriptedTurn => ({ toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] });
 
   before(() => fake.start());
   after(() => fake.stop());
@@ -100,19 +103,29 @@ describe('opendev CLI', () => {
       assert.match(last.sessionId, /^[a-z0-9]{8}$/);
     });
 
-    it('--thinking medium makes a reasoning call without tools before the action call with tools', async () => {
-      fake.enqueue({ text: 'I should just answer.' }, { text: 'Hello.' });
-      const r = await opendev(['-p', 'hi', '--thinking', 'medium', '--output-format', 'stream-json'], openai());
+    it('--thinking medium makes a reasoning call without tools once the task is taken up, before the next action call', async () => {
+      fake.enqueue(readMath(), { text: 'I should just answer.' }, { text: 'It exports PI, add and subtract.' });
+      const r = await opendev(['-p', 'what does math.ts export?', '--thinking', 'medium', '--output-format', 'stream-json'], openai());
       assert.equal(r.code, 0, r.stderr);
-      assert.equal(fake.requests.length, 2);
-      const [thinking, action] = [fake.requests[0]!.body, fake.requests[1]!.body];
+      assert.equal(fake.requests.length, 3);
+      const [first, thinking, action] = fake.requests.map((q) => q.body);
+      assert.ok(Array.isArray(first.tools) && first.tools.length > 0, 'the first step acts at once');
       assert.ok(!thinking.tools || thinking.tools.length === 0, 'the thinking call has no tools');
       assert.ok(Array.isArray(action.tools) && action.tools.length > 0, 'the action call has tools');
       const trace = jsonLines(r.stdout).find((e) => e.type === 'thinking' && e.phase === 'thinking');
       assert.equal(trace?.text, 'I should just answer.');
     });
 
+    it('thinkingCadence "every-step" in settings.json thinks before every step, a greeting too', async () => {
+      userSettings({ thinkingCadence: 'every-step' });
+      fake.enqueue({ text: 'I should just answer.' }, { text: 'Hello.' });
+      const r = await opendev(['-p', 'hi', '--thinking', 'medium'], openai());
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(fake.requests.map((q) => (q.body.tools?.length ?? 0) > 0), [false, true]);
+    });
+
     it('OPENDEV_<ROLE>_MODEL binds a role to its own model (critique on Anthropic here)', async () => {
+      userSettings({ thinkingCadence: 'every-step' }); // so that a greeting thinks
       fake.enqueue({ text: 'plan' }, { text: 'critique' }, { text: 'better plan' }, { text: 'Done.' });
       const r = await opendev(['-p', 'hi', '--thinking', 'high'], {
         ...openai(),
@@ -136,10 +149,10 @@ describe('opendev CLI', () => {
       assert.ok(fake.requests[0]!.body.tools.length > 0);
 
       fake.reset();
-      fake.enqueue({ text: 'thinking…' }, { text: 'B.' });
-      const r = await opendev(['-p', 'hi'], { ...openai(), OPENDEV_THINKING: 'low' });
+      fake.enqueue(readMath(), { text: 'thinking…' }, { text: 'B.' });
+      const r = await opendev(['-p', 'read math.ts'], { ...openai(), OPENDEV_THINKING: 'low' });
       assert.equal(r.code, 0, r.stderr);
-      assert.equal(fake.requests.length, 2);
+      assert.deepEqual(fake.requests.map((q) => (q.body.tools?.length ?? 0) > 0), [true, false, true], 'a thinking call once the task is taken up');
 
       const bad = await opendev(['-p', 'hi'], { ...openai(), OPENDEV_THINKING: 'lots' });
       assert.equal(bad.code, 2);
@@ -351,12 +364,12 @@ describe('opendev CLI', () => {
       assert.equal(fake.requests[0]!.body.tools.length > 0, true);
     });
 
-    it('defaults to thinking medium interactively', async () => {
-      fake.enqueue({ text: 'reasoning' }, { text: 'Answer.' });
-      const r = await opendev([], openai(), { input: 'hi\n' });
+    it('defaults to thinking medium interactively, when needed: a greeting goes without, a task thinks once it is taken up', async () => {
+      fake.enqueue({ text: 'Hello.' }, readMath(), { text: 'reasoning' }, { text: 'Answer.' });
+      const r = await opendev([], openai(), { input: 'hi\nwhat does math.ts export?\n' });
       assert.equal(r.code, 0, r.stderr);
-      assert.equal(fake.requests.length, 2);
-      assert.ok(!fake.requests[0]!.body.tools);
+      assert.match(r.stdout, /Thinking medium\./);
+      assert.deepEqual(fake.requests.map((q) => (q.body.tools?.length ?? 0) > 0), [true, true, false, true]);
     });
   });
 
@@ -401,6 +414,7 @@ describe('opendev CLI', () => {
         { text: 'We listed numbers and read math.ts.' },
       ];
       fake.setResponder(scriptedHarness(steps, 'Run the tests after changing math.ts.'));
+      userSettings({ playbook: { reflectEvery: 5 } }); // the paper's cadence, so this short session learns
       const r = await opendev(['--thinking', 'off', '--approval', 'auto'], { ...openai(), OPENDEV_PLAYBOOK_LEARN: '1' }, {
         cwd: projectWithRules(),
         input: 'list numbers and read math.ts\n/compact keep the file names\nwhat did we do?\n/playbook\n/exit\n',

@@ -1,5 +1,6 @@
-// Sessions through the real CLI: background titles (on by default in the CLI, off with
-// OPENDEV_SESSION_TITLES=0), and what --resume and /sessions show.
+// Sessions through the real CLI: titles (by default the first prompt when it reads as one, else the
+// compact model in the background; OPENDEV_SESSION_TITLES=0 never asks the model, 1 always does),
+// and what --resume and /sessions show.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,8 +23,20 @@ describe('opendev CLI sessions', () => {
     fake.setResponder((req) => (isTitleCall(req) ? { text: 'Explain what math.ts exports' } : { text: 'It exports PI, add and subtract.' }));
   });
 
-  it('titles a session with the compact model after the first exchange; /sessions and --resume show the title', async () => {
-    const first = await opendev(['-p', 'what does math.ts export?', '--output-format', 'json'], env(undefined));
+  it('by default a short first prompt is the title, with no model call; OPENDEV_SESSION_TITLES=1 asks the model anyway', async () => {
+    const plain = await opendev(['-p', 'what does math.ts export?'], env(undefined));
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(fake.requests.length, 1, 'one request: the answer');
+    assert.deepEqual((await new SessionStore({ home }).list(workspace)).map((m) => m.title), ['what does math.ts export?']);
+
+    const titled = await opendev(['-p', 'what does math.ts export?'], env('1'));
+    assert.equal(titled.code, 0, titled.stderr);
+    assert.equal(fake.requests.filter(isTitleCall).length, 1);
+    assert.ok((await new SessionStore({ home }).list(workspace)).some((m) => m.title === 'Explain what math.ts exports'));
+  });
+
+  it('by default a long first prompt is titled by the compact model after the first exchange; /sessions and --resume show the title', async () => {
+    const first = await opendev(['-p', 'what does math.ts export, and which of its functions have tests?', '--output-format', 'json'], env(undefined));
     assert.equal(first.code, 0, first.stderr);
     assert.equal(JSON.parse(first.stdout).result, 'It exports PI, add and subtract.', 'the answer is not held up by the title');
     const id = JSON.parse(first.stdout).sessionId as string;

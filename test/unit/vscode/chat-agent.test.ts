@@ -44,7 +44,7 @@ describe('the chat’s agent: rebuilt on settings changes, renewed by /clear, on
 
   function chatWith() {
     const built: Agent[] = [];
-    const sessions = new ChatSessions(store, workspace, { generateTitles: false, onProblem: (t) => assert.fail(t) });
+    const sessions = new ChatSessions(store, workspace, { titles: () => 'first-prompt', onProblem: (t) => assert.fail(t) });
     const chat = new ChatController(
       async (options) => {
         if (settings.problem) return { problem: settings.problem };

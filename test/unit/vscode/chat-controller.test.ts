@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMainAgent } from '../../../src/core/agent/create-agent';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../../src/core/sandbox/sandbox-settings';
+import type { ThinkingCadence } from '../../../src/core/agent/thinking-cadence';
 import type { ThinkingLevel } from '../../../src/core/agent/thinking-level';
 import type { ChatEntry, ChatEntryOf, ExtensionToWebview } from '../../../src/shared/protocol';
 import { ChatController, type ChatControllerOptions } from '../../../src/vscode/chat-controller';
@@ -88,13 +89,14 @@ describe('ChatController (the chat view model, without VS Code)', () => {
   after(() => fake.stop());
   beforeEach(() => fake.reset());
 
-  const controller = (options: ChatControllerOptions & { agentThinking?: ThinkingLevel; workspaceRoot?: string } = {}) =>
+  const controller = (options: ChatControllerOptions & { agentThinking?: ThinkingLevel; thinkingCadence?: ThinkingCadence; workspaceRoot?: string } = {}) =>
     new ChatController(
       async () => ({
         agent: await createMainAgent({
           roles: { action: { provider: 'openai', model: 'fake-model', apiKey: 'k', baseUrl: fake.openaiBaseUrl } },
           workspaceRoot: options.workspaceRoot ?? workspace,
           thinkingLevel: options.agentThinking,
+          thinkingCadence: options.thinkingCadence,
         }),
       }),
       { slash: builtinSlashPort(), ...options },
@@ -179,10 +181,11 @@ describe('ChatController (the chat view model, without VS Code)', () => {
     chat.dispose();
   });
 
+  // Thinking before every step (the paper's loop, by setting), so that a greeting shows it too.
   describe('thinking', () => {
     it('shows the thinking phase as a trace entry before the answer (thinking on: a no-tools call first)', async () => {
       fake.enqueue({ text: 'The user greets me; a short greeting is enough.' }, { text: 'Hello!' });
-      const chat = controller({ agentThinking: 'low' });
+      const chat = controller({ agentThinking: 'low', thinkingCadence: 'every-step' });
       await chat.send('hi');
       assert.deepEqual(chat.transcript().map((e) => e.kind), ['user', 'thinking', 'assistant']);
       const trace = chat.transcript()[1] as ChatEntryOf<'thinking'>;
@@ -195,7 +198,7 @@ describe('ChatController (the chat view model, without VS Code)', () => {
     });
 
     it('the thinking-level setting reaches the agent, and a change applies mid-conversation', async () => {
-      const chat = controller({ thinkingLevel: 'low' });
+      const chat = controller({ thinkingLevel: 'low', thinkingCadence: 'every-step' });
       const states: ExtensionToWebview[] = [];
       chat.onMessage((m) => m.type === 'agentState' && states.push(m));
       fake.enqueue({ text: 'Greet back.' }, { text: 'Hello!' });

@@ -40,7 +40,7 @@ describe('chat history and restore to here (the chat view model, without VS Code
 
   function chatWith() {
     const built: Array<{ agent: Agent; sessionId: string | undefined }> = [];
-    const sessions = new ChatSessions(store, workspace, { generateTitles: false, onProblem: (t) => assert.fail(t) });
+    const sessions = new ChatSessions(store, workspace, { titles: () => 'first-prompt', onProblem: (t) => assert.fail(t) });
     const chat = new ChatController(
       async (options) => {
         const agent = await createMainAgent({

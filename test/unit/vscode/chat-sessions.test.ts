@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMainAgent } from '../../../src/core/agent/create-agent';
 import { SessionStore } from '../../../src/core/session/session-store';
+import type { SessionTitles } from '../../../src/core/session/session-titles-setting';
 import { ChatController } from '../../../src/vscode/chat-controller';
 import { ChatSessions } from '../../../src/vscode/chat-sessions';
 import { builtinSlashPort } from '../../../src/vscode/slash-port';
@@ -27,8 +28,8 @@ describe('ChatController sessions (the chat view model, without VS Code)', () =>
     warnings = [];
   });
 
-  const chatWith = (generateTitles = false) => {
-    const sessions = new ChatSessions(store, workspace, { generateTitles, onProblem: (t) => warnings.push(t) });
+  const chatWith = (titles: SessionTitles = 'first-prompt') => {
+    const sessions = new ChatSessions(store, workspace, { titles: () => titles, onProblem: (t) => warnings.push(t) });
     const chat = new ChatController(
       async () => ({
         agent: await createMainAgent({ roles: { action: { provider: 'openai', model: 'fake-model', apiKey: 'k', baseUrl: fake.openaiBaseUrl } }, workspaceRoot: workspace, home }),
@@ -93,8 +94,8 @@ describe('ChatController sessions (the chat view model, without VS Code)', () =>
     assert.match(refusal?.kind === 'notice' ? refusal.text : '', /no session zzzzzzzz in this project/);
   });
 
-  it('titles the session in the background when the host turns titles on', async () => {
-    const { chat, sessions } = chatWith(true);
+  it('titles the session in the background when the setting asks the model', async () => {
+    const { chat, sessions } = chatWith('model');
     fake.setResponder((req) => (isTitleCall(req) ? { text: 'Math helpers overview' } : { text: 'It exports add and subtract.' }));
     await chat.send('what does math.ts export?');
     await sessions.settled();

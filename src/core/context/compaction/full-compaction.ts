@@ -194,7 +194,7 @@ export class FullCompactor {
       await callModel(
         reply,
         model,
-        { messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], tools: [], maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS },
+        { messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], tools: [], maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS, purpose: 'compaction' },
         {
           ui: { onTextDelta() {}, onToolStart() {}, onToolEnd() {}, onRetry: (i) => ui?.onRetry?.(i), onCost: (c) => ui?.onCost?.(c) },
           usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 },

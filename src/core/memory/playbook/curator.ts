@@ -21,5 +21,5 @@ export async function curate(
     INSIGHTS: insights.map((i) => `- ${i.section ? `(${i.section}) ` : ''}${i.content}`).join('\n'),
     MAX_CHARS: String(limits.maxContentChars),
   });
-  return askForJson({ model, prompt, schema: DeltaBatchSchema, retryReminder: 'curator_json_retry' }, services);
+  return askForJson({ model, purpose: 'curator', prompt, schema: DeltaBatchSchema, retryReminder: 'curator_json_retry' }, services);
 }

@@ -36,5 +36,5 @@ export async function reflect(model: ResolvedRoleModel, input: ReflectionInput, 
     BULLETS: input.shown.map((b) => `- [${b.id}] ${b.content}`).join('\n'),
     TRANSCRIPT: renderTranscript(input.messages),
   });
-  return askForJson({ model, prompt, schema: ReflectionSchema, retryReminder: 'reflector_json_retry' }, services);
+  return askForJson({ model, purpose: 'reflector', prompt, schema: ReflectionSchema, retryReminder: 'reflector_json_retry' }, services);
 }

@@ -100,7 +100,11 @@ describe('layered settings', () => {
       embeddingModel: ['env-embed', 'user-embed', 'project-embed', 'flag-embed'],
       approvalLevel: [undefined, 'manual', 'auto', 'semi-auto'],
       thinkingLevel: ['low', 'medium', 'high', 'off'],
+      thinkingCadence: [undefined, 'every-step', 'when-needed', 'every-step'],
       'playbook.learn': ['0', true, false, true],
+      'playbook.reflectEvery': [undefined, 5, 20, 10],
+      'memory.summaryEvery': [undefined, 5, 15, 20],
+      sessionTitles: ['0', 'model', 'first-prompt', 'when-needed'],
       maxIterations: [undefined, 10, 20, 30],
       web_search_provider: [undefined, 'searxng', 'duckduckgo', 'searxng'],
       chromium_path: [undefined, '/user/chromium', '/project/chromium', '/flag/chromium'],
@@ -123,17 +127,19 @@ describe('layered settings', () => {
       embeddingModel: 'OPENDEV_EMBEDDING_MODEL',
       thinkingLevel: 'OPENDEV_THINKING',
       'playbook.learn': 'OPENDEV_PLAYBOOK_LEARN',
+      sessionTitles: 'OPENDEV_SESSION_TITLES',
       'sandbox.enabled': 'OPENDEV_SANDBOX',
       'roles.thinking': 'OPENDEV_THINKING_MODEL',
       'roles.critique': 'OPENDEV_CRITIQUE_MODEL',
       'roles.vision': 'OPENDEV_VISION_MODEL',
       'roles.compact': 'OPENDEV_COMPACT_MODEL',
     };
-    /** The file form of a flat key: `playbook.learn` and `sandbox.*` nest, `roles.x` goes under `roles`. */
+    /** The file form of a flat key: `playbook.*`, `memory.*` and `sandbox.*` nest, `roles.x` goes under `roles`. */
     const fileOf = (entries: Array<[SettingKey, unknown]>) => {
       const out: Record<string, any> = {};
       for (const [key, value] of entries) {
-        if (key === 'playbook.learn') out.playbook = { learn: value };
+        if (key.startsWith('playbook.')) (out.playbook ??= {})[key.slice(9)] = value;
+        else if (key.startsWith('memory.')) (out.memory ??= {})[key.slice(7)] = value;
         else if (key.startsWith('sandbox.')) {
           const [, first, second] = key.split('.');
           out.sandbox ??= {};
@@ -147,7 +153,16 @@ describe('layered settings', () => {
     };
     const keys = Object.keys(perLayer) as SettingKey[];
     const env = Object.fromEntries(keys.flatMap((k) => (perLayer[k][0] !== undefined ? [[ENV_VAR[k]!, perLayer[k][0]]] : [])));
-    const expectValue = (key: SettingKey, raw: unknown) => (key === 'contextWindow' ? Number(raw) : (key === 'playbook.learn' || key === 'sandbox.enabled') && typeof raw === 'string' ? raw === '1' : key.startsWith('roles.') && typeof raw === 'string' ? { model: raw } : raw);
+    const expectValue = (key: SettingKey, raw: unknown) =>
+      key === 'contextWindow'
+        ? Number(raw)
+        : (key === 'playbook.learn' || key === 'sandbox.enabled') && typeof raw === 'string'
+          ? raw === '1'
+          : key === 'sessionTitles' && raw === '0'
+            ? 'first-prompt'
+            : key.startsWith('roles.') && typeof raw === 'string'
+              ? { model: raw }
+              : raw;
 
     it('the environment beats the defaults', () => {
       const { effective, environmentProblems } = load(env);

@@ -6,6 +6,7 @@ import type { ProviderSettings } from '../../../../src/core/config/provider-sett
 import { CapabilityCatalog } from '../../../../src/core/llm/capabilities/catalog';
 import { MissingApiKeyError } from '../../../../src/core/llm/create-provider';
 import { ModelRoles, RoleSettingsSchema, type RoleSettings } from '../../../../src/core/llm/model-roles';
+import type { ObservedCall } from '../../../../src/core/llm/observed-provider';
 import type { LlmProvider } from '../../../../src/core/llm/provider';
 import { FakeProvider } from '../../../fixtures/fake-provider';
 import { collect, finalText, request } from './helpers';
@@ -161,6 +162,26 @@ describe('model roles', () => {
           ['anthropic', 'claude-haiku-4-5'],
         ],
       );
+    });
+
+    it('an observer sees every call of every role: its purpose, the requests its retries took, the usage that answered', async () => {
+      const calls: ObservedCall[] = [];
+      const settings: RoleSettings = {
+        action: { provider: 'openai', model: 'gpt-4.1', apiKey: 'test-key', baseUrl: fake.openaiBaseUrl },
+        compact: { provider: 'anthropic', model: 'claude-haiku-4-5', apiKey: 'test-key', baseUrl: fake.anthropicBaseUrl },
+      };
+      const roles = new ModelRoles(settings, catalog(), { providerOptions: { retry: { baseDelayMs: 1, maxDelayMs: 2 } }, observe: (c) => calls.push(c) });
+      fake.enqueue({ text: 'acting', usage: { promptTokens: 120, outputTokens: 3 } }, { failure: { kind: 'status', status: 503 } }, { text: 'A title', usage: { promptTokens: 40, outputTokens: 2 } });
+      const action = roles.forRole('action')!;
+      await collect(action.provider.stream(request({ model: action.model, purpose: 'action' }), new AbortController().signal));
+      const compact = roles.forRole('compact')!;
+      assert.equal(finalText(await collect(compact.provider.stream(request({ model: compact.model, purpose: 'title' }), new AbortController().signal))), 'A title');
+      assert.equal(fake.requests.length, 3);
+      assert.deepEqual(calls, [
+        { purpose: 'action', model: 'gpt-4.1', requests: 1, usage: { promptTokens: 120, cachedTokens: 0, outputTokens: 3 } },
+        { purpose: 'title', model: 'claude-haiku-4-5', requests: 2, usage: { promptTokens: 40, cachedTokens: 0, outputTokens: 2 } },
+      ]);
+      assert.ok(fake.requests.every((r) => !JSON.stringify(r.body).includes('purpose')), 'the purpose never reaches the provider');
     });
   });
 });

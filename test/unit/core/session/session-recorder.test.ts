@@ -138,7 +138,7 @@ describe('SessionRecorder', () => {
 
   it('titles the session in the background after the first exchange, with the compact model; listing shows it', async () => {
     const agent = testAgent({ wire: 'openai', fake, tools: [] });
-    const recorder = new SessionRecorder(store, project, undefined, { generateTitles: true, onProblem: (p) => problems.push(p) });
+    const recorder = new SessionRecorder(store, project, undefined, { titles: 'model', onProblem: (p) => problems.push(p) });
     recorder.follow(agent);
     fake.setResponder(responder([{ text: 'The redirect loses the return URL; fixed in auth.ts.' }, { text: 'Yes.' }], { text: 'Title: "Fix the login redirect."', delayMs: 300 }));
 
@@ -168,7 +168,7 @@ describe('SessionRecorder', () => {
 
   it('a title call that hangs never holds up or fails the turn; the first-line title stays', async () => {
     const agent = testAgent({ wire: 'openai', fake, tools: [] });
-    const recorder = new SessionRecorder(store, project, undefined, { generateTitles: true, titleTimeoutMs: 200, onProblem: (p) => problems.push(p) });
+    const recorder = new SessionRecorder(store, project, undefined, { titles: 'model', titleTimeoutMs: 200, onProblem: (p) => problems.push(p) });
     recorder.follow(agent);
     fake.setResponder(responder([{ text: 'Sure.' }], { failure: { kind: 'hang' } }));
     const started = Date.now();
@@ -177,6 +177,38 @@ describe('SessionRecorder', () => {
     assert.ok(Date.now() - started < 2_000);
     await recorder.settled();
     assert.equal((await store.list(project))[0]?.title, 'Rename the helper');
+    assert.deepEqual(problems, []);
+  });
+
+  it('when-needed (the default setting): a first prompt that reads as a title is the title, with no model call', async () => {
+    const agent = testAgent({ wire: 'openai', fake, tools: [] });
+    const recorder = new SessionRecorder(store, project, undefined, { titles: 'when-needed', onProblem: (p) => problems.push(p) });
+    recorder.follow(agent);
+    fake.setResponder(responder([{ text: 'The login redirect keeps the return URL now.' }, { text: 'Yes.' }]));
+    await agent.runTurn('Fix the login redirect', silentUI);
+    await recorder.save(agent);
+    await agent.runTurn('is it tested?', silentUI);
+    await recorder.save(agent);
+    await recorder.settled();
+    assert.equal(fake.requests.length, 2, 'one request per message: no title call');
+    assert.equal(fake.requests.filter(isTitleCall).length, 0);
+    assert.deepEqual((await store.list(project)).map((m) => [m.title, m.titleSource ?? 'message']), [['Fix the login redirect', 'message']]);
+    assert.deepEqual(problems, []);
+  });
+
+  it('when-needed: a first prompt that is no title (too long, or several lines) is named by the model', async () => {
+    for (const prompt of ['after logging in, users land on the home page instead of where they were', 'Why does this fail?\nTypeError: x is undefined\n    at auth.ts:12']) {
+      fake.reset();
+      const agent = testAgent({ wire: 'openai', fake, tools: [] });
+      const recorder = new SessionRecorder(store, project, undefined, { titles: 'when-needed', onProblem: (p) => problems.push(p) });
+      recorder.follow(agent);
+      fake.setResponder(responder([{ text: 'Fixed in auth.ts.' }], { text: 'Fix the login redirect' }));
+      await agent.runTurn(prompt, silentUI);
+      const record = await recorder.save(agent);
+      await recorder.settled();
+      assert.equal(fake.requests.filter(isTitleCall).length, 1, prompt);
+      assert.equal((await store.load(record!.meta.id, project))?.record.meta.title, 'Fix the login redirect', prompt);
+    }
     assert.deepEqual(problems, []);
   });
 
@@ -199,10 +231,11 @@ describe('SessionRecorder', () => {
     assert.equal(cleanTitle(`${'Very long '.repeat(10)}`)?.length, 50);
   });
 
-  it('reads OPENDEV_SESSION_TITLES', () => {
-    assert.equal(sessionTitlesFromEnv({ OPENDEV_SESSION_TITLES: '0' }), false);
-    assert.equal(sessionTitlesFromEnv({ OPENDEV_SESSION_TITLES: 'off' }), false);
-    assert.equal(sessionTitlesFromEnv({ OPENDEV_SESSION_TITLES: 'true' }), true);
+  it('reads OPENDEV_SESSION_TITLES: 0 keeps the first prompt, 1 asks the model, or a value by name', () => {
+    assert.equal(sessionTitlesFromEnv({ OPENDEV_SESSION_TITLES: '0' }), 'first-prompt');
+    assert.equal(sessionTitlesFromEnv({ OPENDEV_SESSION_TITLES: 'off' }), 'first-prompt');
+    assert.equal(sessionTitlesFromEnv({ OPENDEV_SESSION_TITLES: 'true' }), 'model');
+    assert.equal(sessionTitlesFromEnv({ OPENDEV_SESSION_TITLES: 'When-Needed' }), 'when-needed');
     assert.equal(sessionTitlesFromEnv({ OPENDEV_SESSION_TITLES: 'maybe' }), undefined);
     assert.equal(sessionTitlesFromEnv({}), undefined);
   });

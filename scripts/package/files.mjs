@@ -4,7 +4,7 @@
 // binaries of that one platform: no other platforms' builds, no .d.ts, no source maps, no tests,
 // docs or sources, no CLIs, and no parts of a package the extension never loads.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 import { ensureNativePackage } from './native-packages.mjs';
 
 /** The runtime packages live beside the bundles: `dist/node_modules`, where `require` looks first. */
@@ -103,14 +103,16 @@ export function shippedBundles(dist) {
     const visit = (name) => {
       if (seen.has(name) || !existsSync(join(dist, name))) return;
       seen.add(name);
-      for (const next of relativeRequires(readFileSync(join(dist, name), 'utf8'))) visit(next);
+      for (const next of relativeRequires(readFileSync(join(dist, name), 'utf8'))) visit(posix.join(posix.dirname(name), next));
     };
     visit(entry);
     return seen;
   };
   const extension = closure('extension.js');
   const cli = closure('cli.js');
-  return readdirSync(dist)
+  // Bundles loaded on first use sit in folders of their own (dist/vendor/).
+  return [...walk(dist)]
+    .map((file) => relative(dist, file).split(sep).join('/'))
     .filter((name) => name.endsWith('.js') && (extension.has(name) || !cli.has(name)))
     .sort();
 }

@@ -43,8 +43,9 @@ const tree = join(scratch, 'tree');
 let failures = 0;
 try {
   const dist = buildProduction(tree);
+  const bundles = [...walk(dist)].filter((f) => f.endsWith('.js'));
   const webview = statSync(join(dist, 'webview.js')).size;
-  console.log(`production build: dist/extension.js ${mib(statSync(join(dist, 'extension.js')).size)}, dist/webview.js ${(webview / 1024).toFixed(1)} KiB`);
+  console.log(`production build: ${bundles.length} bundles, ${mib(bundles.reduce((sum, f) => sum + statSync(f).size, 0))}; dist/webview.js ${(webview / 1024).toFixed(1)} KiB`);
   mkdirSync(out, { recursive: true });
   for (const name of targets) failures += (await packageFor(name, dist, join(scratch, name))) ? 0 : 1;
 } catch (err) {

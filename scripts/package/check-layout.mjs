@@ -4,7 +4,7 @@
 // none of what files.mjs leaves out (types, source maps, tests, docs, CLIs, the trace viewer).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { join, relative, sep } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 import { binaryFormat } from './binary-format.mjs';
 import { RUNTIME_DIR, relativeRequires } from './files.mjs';
 
@@ -29,11 +29,14 @@ export function layoutProblems(root, targetName, target) {
   const main = manifest.main.replace(/^\.\//, '');
   if (!has(main)) problems.push(`the entry point ${main} is missing`);
 
-  // The bundles' own requires: neighbour bundles, and the runtime packages they name.
+  // The bundles' own requires (dist/ and its folders, as dist/vendor/): the bundles beside them, and
+  // the runtime packages they name.
   const dist = join(root, 'dist');
-  for (const bundle of files.filter((f) => /^dist\/[^/]+\.js$/.test(f))) {
+  for (const bundle of files.filter((f) => f.startsWith('dist/') && !f.startsWith(`${RUNTIME_DIR}/`) && f.endsWith('.js'))) {
     const code = readFileSync(join(root, bundle), 'utf8');
-    for (const next of relativeRequires(code)) if (!has(`dist/${next}`)) problems.push(`${bundle} requires ./${next}, which is missing`);
+    for (const next of relativeRequires(code)) {
+      if (!has(posix.join(posix.dirname(bundle), next))) problems.push(`${bundle} requires ./${next}, which is missing`);
+    }
     for (const name of bareRequires(code)) {
       const pkg = name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0];
       if (!existsSync(join(dist, 'node_modules', pkg, 'package.json'))) problems.push(`${bundle} requires ${name}, which is not in ${RUNTIME_DIR}`);

@@ -1,10 +1,10 @@
 // What a .vsix carries: the files list of the package, per target. Only what runs there: the
-// bundles the extension and its view load, the templates and media, and the runtime packages the
+// bundles (not the CLI's), the templates and media, and the runtime packages the
 // bundles require (esbuild leaves them external) with just their code, licences and the native
 // binaries of that one platform: no other platforms' builds, no .d.ts, no source maps, no tests,
 // docs or sources, no CLIs, and no parts of a package the extension never loads.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 import { ensureNativePackage } from './native-packages.mjs';
 
 /** The runtime packages live beside the bundles: `dist/node_modules`, where `require` looks first. */
@@ -41,9 +41,10 @@ export function runtimePackages(target, root) {
     { name: '@ast-grep/setup-lang', keep: anyOf('package.json', LICENCE, 'index.js') },
     ...grammarPackages.map((name) => ({ name, keep: anyOf('package.json', LICENCE, 'index.js', `prebuilds/prebuild-${grammars}/parser.so`) })),
     // The web tools drive Chromium through it: its two bundles and what they read at start. Not its
-    // CLI, its types, its trace viewer, recorder, HTML report and dashboard (lib/vite), its CLI and
-    // MCP tools (lib/tools, lib/entry), the app-mode icon and Electron loader (lib/server), xdg-open,
-    // nor the WebP codec (only WebKit and Firefox screenshots and the test runner's image diff use it).
+    // CLI (cli.js, lib/tools, lib/entry: also its MCP server and dashboard), its types, its trace
+    // viewer, recorder, HTML report and dashboard pages (lib/vite), the app-mode icon and Electron
+    // loader (lib/server), xdg-open, nor the WebP codec (only WebKit's and Firefox's screenshots and
+    // the test runner's image diff use it; Chromium encodes its own).
     {
       name: 'playwright-core',
       keep: anyOf('package.json', LICENCE, 'browsers.json', 'index.js', 'index.mjs', 'lib/bootstrap.js', 'lib/coreBundle.js', 'lib/utilsBundle.js', 'lib/utilsBundle.js.LICENSE'),
@@ -102,7 +103,7 @@ export function shippedBundles(dist) {
     const visit = (name) => {
       if (seen.has(name) || !existsSync(join(dist, name))) return;
       seen.add(name);
-      for (const next of relativeRequires(readFileSync(join(dist, name), 'utf8'))) visit(next);
+      for (const next of relativeRequires(readFileSync(join(dist, name), 'utf8'))) visit(posix.join(posix.dirname(name), next));
     };
     visit(entry);
     return seen;

@@ -96,7 +96,9 @@ describe('npm run package', function () {
         writeFileSync(join(root, file), text);
       };
       put('package.json', JSON.stringify({ main: './dist/extension.js', dependencies: {} }));
-      put('dist/extension.js', 'const a = require("./core.js"); import("unpdf"); const s = \'require("not-a-call")\';');
+      put('dist/extension.js', 'const a = require("./core.js"); require("./vendor/html.js"); import("unpdf"); const s = \'require("not-a-call")\';');
+      // A bundle loaded on first use, in a folder of its own, and what it requires beside it.
+      put('dist/vendor/html.js', 'require("./dom.js")');
       put('dist/node_modules/@ast-grep/napi-darwin-arm64/package.json', '{}');
       // A Linux binary where the macOS one belongs.
       copyFileSync(join(repo, 'node_modules/@ast-grep/lang-go/prebuilds/prebuild-Linux-X64/parser.so'), join(root, 'dist/node_modules/@ast-grep/napi-darwin-arm64/ast-grep-napi.darwin-arm64.node'));
@@ -105,6 +107,8 @@ describe('npm run package', function () {
       const expect = (pattern: RegExp) => assert.ok(problems.some((p) => pattern.test(p)), `${pattern} in:\n${problems.join('\n')}`);
       expect(/dist\/extension\.js requires \.\/core\.js, which is missing/);
       expect(/dist\/extension\.js requires unpdf, which is not in dist\/node_modules/);
+      expect(/dist\/vendor\/html\.js requires \.\/dom\.js, which is missing/);
+      assert.ok(!problems.some((p) => p.includes('requires ./vendor/html.js')), 'a bundle in a folder is found there');
       expect(/ast-grep-napi\.darwin-arm64\.node is built for linux-x64/);
       expect(/node-pty\/prebuilds\/darwin-arm64\/pty\.node is missing/);
       expect(/node-pty\/prebuilds\/darwin-arm64\/spawn-helper is missing/);

@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PRIVATE_FILE_MODE } from '../config/private-files';
+import { syncFolder } from '../sync-folder';
 
 /** What a file looked like after our last read or write (undefined: it did not exist). */
 export type FileState = { size: number; mtimeMs: number } | undefined;
@@ -75,20 +76,6 @@ export const TEMP_FILE_PATTERN = /\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 function tempName(file: string): string {
   return `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-}
-
-async function syncFolder(dir: string): Promise<void> {
-  // Makes the rename itself durable; not every platform can open a folder (Windows), which is fine.
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // best effort
-  }
 }
 
 export type WriteFailureReason = 'disk_full' | 'permission' | 'locked' | 'io';

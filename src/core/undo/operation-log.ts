@@ -1,7 +1,9 @@
-import { appendFile, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { appendFile, open, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as z from 'zod';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
+import { writeFileDurably } from '../session/durable-files';
+import { syncFolder } from '../sync-folder';
 
 /** One file-changing tool call (write_file, edit_file, run_command, any tool that is not read-only). */
 export const OperationRecordSchema = z.object({
@@ -33,6 +35,32 @@ export const StepRecordSchema = z.object({
   at: z.string(),
 });
 
+/**
+ * A step's before-state, on disk (flushed) before the step's first write: a crash at any moment after
+ * it leaves the step undoable. Closed by its `step` record, or by `end` when there is nothing to undo.
+ */
+export const StepStartRecordSchema = z.object({
+  type: z.literal('start'),
+  session: z.string(),
+  step: z.number().int().positive(),
+  /** The shadow-repo tree of the workspace just before the step's first change. */
+  before: z.string(),
+  /** Files over the size cap just before (not in `before`). */
+  oversized: z.array(z.object({ path: z.string(), bytes: z.number(), mtimeMs: z.number() })),
+  /** The step's first file-changing call. */
+  tool: z.string(),
+  call: z.string(),
+  at: z.string(),
+});
+
+/** A started step that left nothing to undo (it changed nothing, or its after-snapshot failed). */
+export const StepEndRecordSchema = z.object({
+  type: z.literal('end'),
+  session: z.string(),
+  step: z.number().int().positive(),
+  at: z.string(),
+});
+
 /** Steps undone by /undo; `savedTree` is the workspace just before, should anyone need it back. */
 export const UndoRecordSchema = z.object({
   type: z.literal('undo'),
@@ -42,18 +70,31 @@ export const UndoRecordSchema = z.object({
   at: z.string(),
 });
 
-const LogLineSchema = z.discriminatedUnion('type', [OperationRecordSchema, StepRecordSchema, UndoRecordSchema]);
+const LogLineSchema = z.discriminatedUnion('type', [OperationRecordSchema, StepRecordSchema, StepStartRecordSchema, StepEndRecordSchema, UndoRecordSchema]);
 
 export type OperationRecord = z.infer<typeof OperationRecordSchema>;
 export type StepRecord = z.infer<typeof StepRecordSchema>;
+export type StepStartRecord = z.infer<typeof StepStartRecordSchema>;
+export type StepEndRecord = z.infer<typeof StepEndRecordSchema>;
 export type UndoRecord = z.infer<typeof UndoRecordSchema>;
 type LogLine = z.infer<typeof LogLineSchema>;
+
+/** A step that started and was never closed: its process died mid-step. */
+export interface InterruptedStep {
+  start: StepStartRecord;
+  /** The tools its calls used, as far as the log knows. */
+  tools: string[];
+  /** The before-tree of the session's next step, where the interrupted one's changes end. */
+  nextBefore?: string;
+}
 
 export interface SessionHistory {
   steps: StepRecord[];
   undone: Set<number>;
   /** The highest step number the session used (operations included); 0 for a new session. */
   lastStep: number;
+  /** Steps cut short by a crash, oldest first. */
+  interrupted: InterruptedStep[];
 }
 
 /** The paper's undo history: this many operations (and steps) in memory; all of them on disk. */
@@ -71,6 +112,7 @@ export class OperationLog {
   private readonly recentSteps: StepRecord[] = [];
   private writes: Promise<void> = Promise.resolve();
   private started = false;
+  private foldersSynced = false;
   private warned = false;
 
   constructor(
@@ -93,6 +135,17 @@ export class OperationLog {
 
   recordStep(record: StepRecord): void {
     keepLast(this.recentSteps, record);
+    // A step closed late (cut short by a crash, closed by the next process) still sorts by its number.
+    this.recentSteps.sort((a, b) => a.step - b.step);
+    this.append(record);
+  }
+
+  /** Resolves once the record is flushed to disk: false when it could not be written (reported). */
+  recordStart(record: StepStartRecord): Promise<boolean> {
+    return this.append(record, true);
+  }
+
+  recordEnd(record: StepEndRecord): void {
     this.append(record);
   }
 
@@ -105,19 +158,36 @@ export class OperationLog {
     return this.writes;
   }
 
-  /** A session's step records, the steps it undid and its last step number, from disk. */
+  /** A session's step records, the steps it undid, its last step number and its interrupted steps, from disk. */
   async readSession(session: string): Promise<SessionHistory> {
     await this.flushed();
     const steps: StepRecord[] = [];
     const undone = new Set<number>();
+    const starts = new Map<number, StepStartRecord>();
+    const closed = new Set<number>();
+    const tools = new Map<number, string[]>();
     let lastStep = 0;
     for (const line of await readLines(this.file)) {
       if (line.session !== session) continue;
+      if (line.type === 'undo') {
+        for (const n of line.steps) undone.add(n);
+        continue;
+      }
+      lastStep = Math.max(lastStep, line.step);
       if (line.type === 'step') steps.push(line);
-      if (line.type === 'undo') for (const n of line.steps) undone.add(n);
-      else lastStep = Math.max(lastStep, line.step);
+      if (line.type === 'start') starts.set(line.step, line);
+      if (line.type === 'step' || line.type === 'end') closed.add(line.step);
+      if (line.type === 'operation') tools.set(line.step, [...(tools.get(line.step) ?? []), line.tool]);
     }
-    return { steps, undone, lastStep };
+    const befores = [...starts.values(), ...steps].sort((a, b) => a.step - b.step);
+    const interrupted = [...starts.values()]
+      .filter((s) => !closed.has(s.step))
+      .sort((a, b) => a.step - b.step)
+      .map((start) => {
+        const next = befores.find((b) => b.step > start.step);
+        return { start, tools: [...new Set([start.tool, ...(tools.get(start.step) ?? [])])], ...(next ? { nextBefore: next.before } : {}) };
+      });
+    return { steps, undone, lastStep, interrupted };
   }
 
   /** A resumed session's earlier steps, back in memory (the last 50) without being written again. */
@@ -125,21 +195,47 @@ export class OperationLog {
     for (const step of steps) keepLast(this.recentSteps, step);
   }
 
-  private append(record: LogLine): void {
-    this.writes = this.writes.then(async () => {
+  /** Appends in order; `durable` flushes the record (and, the first time, the folders that name the file). */
+  private append(record: LogLine, durable = false): Promise<boolean> {
+    const written = this.writes.then(async () => {
       try {
         if (!this.started) {
           this.started = true;
           await mkdirPrivate(dirname(this.file));
           await trimIfLarge(this.file);
         }
-        await appendFile(this.file, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE });
+        const line = `${JSON.stringify(record)}\n`;
+        if (!durable) {
+          await appendFile(this.file, line, { mode: PRIVATE_FILE_MODE });
+          return true;
+        }
+        await appendFlushed(this.file, line);
+        if (!this.foldersSynced) {
+          this.foldersSynced = true;
+          await syncFolder(dirname(this.file));
+          await syncFolder(dirname(dirname(this.file)));
+        }
+        return true;
       } catch (err) {
-        if (this.warned) return;
-        this.warned = true;
-        this.onWarning(`Could not write the operation log ${this.file} (${(err as Error).message}); /undo still works for this session's steps.`);
+        if (!this.warned) {
+          this.warned = true;
+          this.onWarning(`Could not write the operation log ${this.file} (${(err as Error).message}); /undo still works for this session's steps.`);
+        }
+        return false;
       }
     });
+    this.writes = written.then(() => undefined);
+    return written;
+  }
+}
+
+async function appendFlushed(file: string, line: string): Promise<void> {
+  const handle = await open(file, 'a', PRIVATE_FILE_MODE);
+  try {
+    await handle.appendFile(line, 'utf8');
+    await handle.datasync();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -163,13 +259,11 @@ async function readLines(file: string): Promise<LogLine[]> {
   return lines;
 }
 
-/** Keeps the newer half of an oversized log (temp file + rename: a crash leaves the old or the new one). */
+/** Keeps the newer half of an oversized log (flushed temp file + rename: a crash leaves the old or the new one). */
 async function trimIfLarge(file: string): Promise<void> {
   const size = await stat(file).then((s) => s.size).catch(() => 0);
   if (size <= MAX_LOG_BYTES) return;
   const text = await readFile(file, 'utf8');
   const tail = text.slice(text.length - MAX_LOG_BYTES / 2);
-  const kept = tail.slice(tail.indexOf('\n') + 1);
-  await writeFile(`${file}.tmp`, kept, { mode: PRIVATE_FILE_MODE });
-  await rename(`${file}.tmp`, file);
+  await writeFileDurably(file, tail.slice(tail.indexOf('\n') + 1));
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { devNull, setPriority } from 'node:os';
+import { delimiter } from 'node:path';
 import { childEnv } from '../process/child-env';
 
 /** Where a shadow-git command runs: OpenDev's own repository, the user's files as its work tree. */
@@ -25,6 +26,8 @@ export interface GitRunOptions {
   signal?: AbortSignal;
   /** Run at the lowest CPU priority (housekeeping that must not slow the user's work). */
   lowPriority?: boolean;
+  /** Object stores read besides the repository's own (a damaged store set aside); never written to. */
+  alternates?: readonly string[];
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -37,6 +40,15 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  * the modes the user's umask gives it.
  */
 const PRIVATE_REPOSITORY = ['-c', 'core.sharedRepository=0600'] as const;
+
+/**
+ * Every object a snapshot writes is on disk before the command returns, so a step's before-state
+ * survives a crash or power loss that follows its first write (git leaves loose objects to the page
+ * cache by default). `batch`: one flush per command, not one per object (git ≥ 2.37; older git
+ * ignores it and flushes each object; before 2.36 neither setting exists and objects are written as
+ * they always were).
+ */
+const DURABLE_OBJECTS = ['-c', 'core.fsync=loose-object', '-c', 'core.fsyncMethod=batch'] as const;
 
 /**
  * The environment of every shadow-git command. Every inherited `GIT_*` variable goes (a `GIT_DIR`,
@@ -68,7 +80,9 @@ export function shadowGitEnv(target: ShadowGitTarget, base: NodeJS.ProcessEnv = 
 /** Runs `git <args>` against the shadow repository; never throws for a non-zero exit (the caller decides). */
 export function runShadowGit(target: ShadowGitTarget, args: readonly string[], options: GitRunOptions = {}): Promise<GitRun> {
   return new Promise((resolve) => {
-    const child = spawn('git', [...PRIVATE_REPOSITORY, ...args], { cwd: target.workTree, env: shadowGitEnv(target), stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = shadowGitEnv(target);
+    if (options.alternates?.length) env.GIT_ALTERNATE_OBJECT_DIRECTORIES = options.alternates.join(delimiter);
+    const child = spawn('git', [...PRIVATE_REPOSITORY, ...DURABLE_OBJECTS, ...args], { cwd: target.workTree, env, stdio: ['pipe', 'pipe', 'pipe'] });
     if (options.lowPriority && child.pid !== undefined) {
       try {
         setPriority(child.pid, 19);

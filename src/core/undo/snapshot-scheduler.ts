@@ -11,8 +11,9 @@ export type SnapshotResult = Snapshot | typeof TIMED_OUT | undefined;
  * Takes snapshots one at a time (they share the session's index) and never lets one hurt a turn:
  * a caller waits at most its budget (the snapshot, if it has not started, is then skipped; if it
  * has, it finishes unused and warms the index), and a failure becomes a warning. A stale or
- * damaged index is rebuilt quietly; a damaged repository is re-created, with a warning, because
- * the earlier snapshots are gone with it. A full disk is reported, never "repaired".
+ * damaged index (a lock left by a killed process) is rebuilt quietly; a repository git no longer
+ * recognises is set aside and replaced, with a warning (its snapshots stay readable for undo).
+ * Nothing else is reset: a full disk, or a failure the rebuilt index does not cure, is reported.
  */
 export class SnapshotScheduler {
   private readonly queue = new SerialQueue();
@@ -77,16 +78,22 @@ export class SnapshotScheduler {
         return undefined;
       }
     }
+    let failure: unknown;
     try {
       await this.repo.dropIndex();
       return await this.taker.take(run);
-    } catch {
-      // not just the index: the repository itself
+    } catch (err) {
+      failure = err;
+    }
+    if (this.signal.aborted) return undefined;
+    if (await this.repo.isRepository()) {
+      this.warn(`This step's snapshot failed, so it cannot be undone: ${(failure as Error).message}`);
+      return undefined;
     }
     try {
-      await this.repo.recreate();
+      const aside = await this.repo.replaceDamaged();
       const snapshot = await this.taker.take(run);
-      this.warn(`The undo snapshots of this project (${this.repo.gitDir}) were damaged and have been re-created; earlier steps can no longer be undone.`);
+      this.warn(`The undo snapshots of this project (${this.repo.gitDir}) were damaged: they are set aside in ${aside} and a new store is in use. Earlier steps can still be undone where their snapshots survived.`);
       return snapshot;
     } catch (err) {
       this.warn(`Snapshots are not working, so steps cannot be undone: ${(err as Error).message}`);

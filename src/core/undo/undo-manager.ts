@@ -6,11 +6,11 @@ import { encodeProjectPath } from '../session/session-store';
 import type { ToolResult } from '../tools/tool';
 import { describeHistory, describeUndo, type StepSummary, type UndoOutcome } from './describe-undo';
 import { gcIfDue } from './gc-schedule';
-import { OperationLog, type SessionHistory, type StepRecord } from './operation-log';
+import { OperationLog, type InterruptedStep, type SessionHistory, type StepRecord } from './operation-log';
 import { restoreStep } from './restore-step';
 import { SnapshotScheduler, TIMED_OUT, type SnapshotResult } from './snapshot-scheduler';
 import { ShadowRepo } from './shadow-repo';
-import { SnapshotTaker, DEFAULT_MAX_FILE_BYTES, type SkippedFile } from './snapshot-taker';
+import { SnapshotTaker, DEFAULT_MAX_FILE_BYTES, type Snapshot, type SkippedFile } from './snapshot-taker';
 
 export interface UndoSettings {
   /**
@@ -50,9 +50,11 @@ interface OpenStep {
 
 /**
  * Undo for one session (§2.5.2). Every call that may change files is recorded in the operation log;
- * the first one of a step waits (within the budget) for a snapshot of the workspace as it is, and
- * when the step ends a second snapshot is taken in the background. The two trees say exactly which
- * paths the step changed, a shell command's side effects included. /undo writes those paths back.
+ * the first one of a step waits (within the budget) for a snapshot of the workspace as it is and for
+ * the step's start record to be flushed to disk, and when the step ends a second snapshot is taken in
+ * the background. The two trees say exactly which paths the step changed, a shell command's side
+ * effects included. /undo writes those paths back. A step its process never finished (a crash) is
+ * closed when the session is opened again, against the files as they are then.
  */
 export class UndoManager {
   readonly lifecycle: ToolLifecycle;
@@ -96,11 +98,14 @@ export class UndoManager {
       this.stepCount = history.lastStep;
     }
     this.lifecycle = { before: (call) => this.beforeCall(call), after: (call, result) => this.afterCall(call, result) };
-    if (this.settings.warmUp) {
-      const warm = this.snapshots.snapshot(Infinity);
-      this.track(warm);
+    const interrupted = history?.interrupted ?? [];
+    // Taken before any step of this process can write: the files as the interrupted steps left them.
+    const first = this.settings.warmUp || interrupted.length > 0 ? this.snapshots.snapshot(Infinity) : undefined;
+    if (first) this.track(first);
+    if (first && interrupted.length > 0) this.track(this.closeInterrupted(interrupted, first));
+    if (first && this.settings.warmUp) {
       // Housekeeping after the first snapshot, outside the queue (git allows gc beside add); /undo never waits for it.
-      const gc = warm.then(() => (this.abort.signal.aborted ? undefined : gcIfDue(this.repo, { signal: this.abort.signal })));
+      const gc = first.then(() => (this.abort.signal.aborted ? undefined : gcIfDue(this.repo, { signal: this.abort.signal })));
       this.housekeeping = gc.catch(() => undefined);
     }
   }
@@ -202,7 +207,7 @@ export class UndoManager {
       this.running.add(call.id);
       return { proceed: true, call };
     }
-    if (!this.open) this.open = { baseline: this.baseline(this.stepCount + 1), tools: [], calls: [] };
+    if (!this.open) this.open = { baseline: this.begin(this.stepCount + 1, call), tools: [], calls: [] };
     await this.open.baseline;
     this.running.add(call.id);
     return { proceed: true, call };
@@ -219,9 +224,15 @@ export class UndoManager {
     this.log.recordOperation({ type: 'operation', session: this.options.sessionId, step: this.stepCount + 1, tool: call.name, paths, ...(command !== undefined ? { command } : {}), ok: result.ok, at: new Date().toISOString() });
   }
 
-  private async baseline(step: number): Promise<SnapshotResult> {
+  /**
+   * The step's before-state: a snapshot (within the budget), then its start record, flushed to disk
+   * before the first call may write (the snapshot's objects are flushed by git as they are written).
+   */
+  private async begin(step: number, call: ToolCall): Promise<SnapshotResult> {
     const result = await this.snapshots.snapshot(this.settings.budgetMs);
     if (result === TIMED_OUT) this.warn(`Step ${step} cannot be undone: the snapshot before it took longer than ${this.settings.budgetMs} ms, so the step went ahead without it.`);
+    if (!result || result === TIMED_OUT) return result;
+    await this.log.recordStart({ type: 'start', session: this.options.sessionId, step, before: result.tree, oversized: result.oversized, tool: call.name, call: call.id, at: new Date().toISOString() });
     return result;
   }
 
@@ -231,17 +242,49 @@ export class UndoManager {
     const afterBudget = this.settings.budgetMs * BACKGROUND_BUDGET_FACTOR;
     const after = await this.snapshots.snapshot(afterBudget);
     if (after === TIMED_OUT) this.warn(`Step ${step} cannot be undone: the snapshot after it took longer than ${afterBudget} ms and was abandoned.`);
-    if (!after || after === TIMED_OUT) return;
+    const record = after && after !== TIMED_OUT ? await this.stepRecord(step, before, after, open.tools, open.calls) : undefined;
+    if (record) this.log.recordStep(record);
+    // Stopped by dispose: left open, so the session's next process closes it (closeInterrupted).
+    else if (!this.abort.signal.aborted) this.endStep(step);
+  }
+
+  /** The record of a step between two snapshots; undefined when it changed nothing (or the diff failed). */
+  private async stepRecord(step: number, before: Pick<Snapshot, 'tree' | 'oversized'>, after: Snapshot, tools: readonly string[], calls: readonly string[]): Promise<StepRecord | undefined> {
     this.noticeOversized(after.oversized);
     const big = oversizedChanges(before.oversized, after.oversized);
-    if (after.tree === before.tree && big.created.length === 0 && big.lost.length === 0) return;
+    if (after.tree === before.tree && big.created.length === 0 && big.lost.length === 0) return undefined;
     const changed = await this.snapshots.exclusive(() => this.repo.diff(before.tree, after.tree)).catch(() => undefined);
-    if (!changed) return;
+    if (!changed) return undefined;
     // A file created over the cap has no snapshot, but undoing its creation needs none.
     for (const path of big.created) if (!changed.some((c) => c.path === path)) changed.push({ path, change: 'added' });
-    const skipped = big.lost;
-    const tools = [...new Set(open.tools)];
-    this.log.recordStep({ type: 'step', session: this.options.sessionId, step, before: before.tree, after: after.tree, changed, skipped, tools, calls: open.calls, at: new Date().toISOString() });
+    return { type: 'step', session: this.options.sessionId, step, before: before.tree, after: after.tree, changed, skipped: big.lost, tools: [...new Set(tools)], calls: [...calls], at: new Date().toISOString() };
+  }
+
+  private endStep(step: number): void {
+    this.log.recordEnd({ type: 'end', session: this.options.sessionId, step, at: new Date().toISOString() });
+  }
+
+  /**
+   * Steps an earlier process of this session started and never closed (it was killed mid-step): each
+   * one ends where the next one began, the last one at the files as they are now (`first`, taken
+   * before this process writes anything). What they changed so far is then undoable like any step.
+   */
+  private async closeInterrupted(steps: readonly InterruptedStep[], first: Promise<SnapshotResult>): Promise<void> {
+    const now = await first;
+    for (const { start, tools, nextBefore } of steps) {
+      if (this.abort.signal.aborted) return;
+      const after = nextBefore ? { tree: nextBefore, oversized: start.oversized, newNestedRepos: [] } : now && now !== TIMED_OUT ? now : undefined;
+      const kept = after && (await this.snapshots.exclusive(() => this.repo.hasTree(start.before)).catch(() => false));
+      const record = kept ? await this.stepRecord(start.step, { tree: start.before, oversized: start.oversized }, after, tools, [start.call]) : undefined;
+      if (this.abort.signal.aborted) return;
+      if (record) {
+        this.log.recordStep(record);
+        this.options.onNotice?.(`Step ${start.step} was cut short (OpenDev stopped during it); the changes it made are recorded, and /undo undoes them.`, 'info');
+      } else {
+        if (!kept) this.warn(`Step ${start.step} was cut short (OpenDev stopped during it) and cannot be undone: ${after ? 'its snapshot is no longer in the snapshot store' : 'the files could not be snapshotted now'}.`);
+        this.endStep(start.step);
+      }
+    }
   }
 
   private undoSteps(steps: StepRecord[]): Promise<UndoOutcome> {

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, link, open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { syncFolder } from '../../sync-folder';
 import { ToolError } from '../tool';
 
 /**
  * Writes a file (text as UTF-8, or bytes) so that readers see the old content or the new one,
  * never a half-written file: the data goes to a temporary file beside the target, is flushed,
- * then renamed over it.
+ * then renamed over it, and the folder is flushed too (a write the tool reported survives a power
+ * loss).
  * `exclusive` creates only: the temporary file is hard-linked to the target name, which fails
  * if something appeared there meanwhile (falls back to a checked rename where links are not
  * supported). `mode` is applied exactly (umask does not narrow it).
@@ -27,6 +29,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   } finally {
     await rm(temp, { force: true });
   }
+  await syncFolder(dirname(target));
 }
 
 async function linkExclusive(temp: string, target: string): Promise<void> {

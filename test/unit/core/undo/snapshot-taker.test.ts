@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SHADOW_ATTRIBUTES } from '../../../../src/core/undo/shadow-excludes';
 import { ShadowRepo } from '../../../../src/core/undo/shadow-repo';
 import { SnapshotTaker } from '../../../../src/core/undo/snapshot-taker';
 import { gitDirState, initProjectRepo, projectGit, writeFiles } from './workspace-state';
@@ -127,5 +128,17 @@ describe('shadow-git snapshots', function () {
     await next.ensure();
     assert.ok(existsSync(next.target.indexFile), 'the new session copied the shared index');
     assert.equal((await new SnapshotTaker(next, { opendevHome: home }).take()).tree, first.tree);
+  });
+
+  it('a store a killed process left half-made (no HEAD) is set aside, and a complete one is made in one rename', async () => {
+    mkdirSync(join(repo.gitDir, 'objects'), { recursive: true });
+    writeFileSync(join(repo.gitDir, 'config'), '[core]\n');
+    writeFiles(workspace, { 'a.txt': 'a\n' });
+    const snap = await taker.take();
+    assert.match(await repo.git(['cat-file', '-p', snap.tree]).then(String), /\ta\.txt\n/);
+    assert.equal(readFileSync(join(repo.gitDir, 'info', 'attributes'), 'utf8'), SHADOW_ATTRIBUTES, 'the new store has its settings');
+    const siblings = readdirSync(join(home, 'snapshot'));
+    assert.equal(siblings.length, 2, siblings.join(', '));
+    assert.ok(siblings.some((n) => /^project\.damaged-\d+$/.test(n)), 'the half-made one is kept aside, not deleted');
   });
 });

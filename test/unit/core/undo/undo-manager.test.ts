@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolDispatcher } from '../../../../src/core/agent/tool-dispatcher';
@@ -183,20 +183,84 @@ describe('UndoManager', function () {
     assert.deepEqual(state(), s0, 'the big file the first step created is removed with it');
   });
 
-  it('a damaged shadow repository is re-created with a warning, and undo works again from there', async () => {
+  it('a damaged shadow repository is replaced with a warning, and undo works again from there', async () => {
+    // The repair takes several git runs: a loaded machine must not push the step past its budget.
+    await undo.dispose();
+    start({ budgetMs: 60_000 });
     await step(['write_file', { file_path: 'before.txt', content: 'b\n' }]);
     const gitDir = join(home, 'snapshot', encodeProjectPath(workspace));
     writeFileSync(join(gitDir, 'HEAD'), 'garbage');
     rmSync(join(gitDir, 'objects'), { recursive: true, force: true });
     const s1 = state();
     await step(['write_file', { file_path: 'after.txt', content: 'a\n' }]);
-    assert.ok(notices.some((n) => n.level === 'warning' && /were damaged and have been re-created/.test(n.message)), JSON.stringify(notices));
+    assert.ok(notices.some((n) => n.level === 'warning' && /were damaged: they are set aside in .*\.damaged-\d+ and a new store is in use/.test(n.message)), JSON.stringify(notices));
     await undo.undoLast();
     assert.deepEqual(state(), s1);
     const old = await undo.undoLast();
     assert.equal(old.status, 'failed');
     assert.match(old.message, /Step 1 cannot be undone: its snapshot is no longer in the snapshot store.*Nothing was changed\./);
     assert.ok(existsSync(join(workspace, 'before.txt')));
+  });
+
+  it('a store git no longer recognises is set aside, not deleted: the steps before it can still be undone', async () => {
+    await undo.dispose();
+    start({ budgetMs: 60_000 });
+    const s0 = state();
+    await step(['write_file', { file_path: 'one.txt', content: '1\n' }], ['run_command', { command: 'echo changed > notes.md' }]);
+    const gitDir = join(home, 'snapshot', encodeProjectPath(workspace));
+    writeFileSync(join(gitDir, 'HEAD'), 'garbage');
+    await step(['write_file', { file_path: 'two.txt', content: '2\n' }]);
+    assert.ok(notices.some((n) => /set aside in .*\.damaged-\d+/.test(n.message)), JSON.stringify(notices));
+    assert.match((await undo.undoLast()).message, /^Undid step 2 /);
+    assert.match((await undo.undoLast()).message, /^Undid step 1 \(write_file, run_command\): 1 file restored, 1 file removed\./);
+    assert.deepEqual(state(), s0);
+    // The next snapshot works from the new store alone (the restored files' content joined it).
+    await step(['run_command', { command: 'echo again > notes.md' }]);
+    assert.match((await undo.undoLast()).message, /^Undid step 3 /);
+    assert.deepEqual(state(), s0);
+  });
+
+  it('a step its process never finished (killed mid-step) is undone by the next process of the session', async () => {
+    const s0 = state();
+    await step(['write_file', { file_path: 'done.txt', content: 'done\n' }]);
+    const s1 = state();
+    // Step 2 writes, and its process dies before the step boundary: no afterStep, no dispose.
+    const calls: ToolCall[] = [
+      { id: 'k1', name: 'write_file', arguments: JSON.stringify({ file_path: 'half.txt', content: 'half\n' }) },
+      { id: 'k2', name: 'run_command', arguments: JSON.stringify({ command: 'rm keep.txt && echo cut > notes.md' }) },
+    ];
+    await dispatcher.dispatch(calls, toolContext({ workspaceRoot: workspace, files, todos }));
+    await undo.idle();
+    const resumed = await UndoManager.open({ workspaceRoot: workspace, home, sessionId: 'abcd1234', changesFiles: () => true, onNotice: (message, level) => notices.push({ message, level }), settings: { warmUp: false } });
+    undo = resumed;
+    assert.match(await resumed.describeHistory(), /step {3}2 .* 3 files {2}write_file, run_command\n {2}step {3}1 /);
+    assert.ok(notices.some((n) => /Step 2 was cut short \(OpenDev stopped during it\); the changes it made are recorded/.test(n.message)), JSON.stringify(notices));
+    assert.match((await resumed.undoLast()).message, /^Undid step 2 \(write_file, run_command\): 2 files restored, 1 file removed\./);
+    assert.deepEqual(state(), s1);
+    assert.match((await resumed.undoLast()).message, /^Undid step 1 /);
+    assert.deepEqual(state(), s0);
+    // Closed once: a third process finds nothing left open.
+    await resumed.dispose();
+    undo = await UndoManager.open({ workspaceRoot: workspace, home, sessionId: 'abcd1234', changesFiles: () => true, settings: { warmUp: false } });
+    assert.equal((await undo.undoLast()).status, 'nothing');
+  });
+
+  it("a step's start record is on disk before its first call runs", async () => {
+    const log = join(home, 'projects', encodeProjectPath(workspace), 'operations.jsonl');
+    const starts = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('"type":"start"')) : []);
+    const seen: number[] = [];
+    dispatcher = new ToolDispatcher(registry, {
+      before: async (call, ctx) => {
+        const gate = await undo.lifecycle.before!(call, ctx);
+        seen.push(starts().length); // read synchronously: nothing else of this process ran in between
+        return gate;
+      },
+      after: (call, result, ctx) => undo.lifecycle.after!(call, result, ctx),
+    });
+    await step(['write_file', { file_path: 'a.txt', content: 'a\n' }], ['write_file', { file_path: 'b.txt', content: 'b\n' }]);
+    await step(['run_command', { command: 'true' }]);
+    assert.deepEqual(seen, [1, 1, 2], 'one start record per step, written before its first call');
+    assert.match(starts()[0]!, /"step":1,"before":"[0-9a-f]{40}".*"tool":"write_file","call":"c\d+"/);
   });
 
   it("never touches the project's .git, even when a command commits in it", async () => {
@@ -236,8 +300,17 @@ describe('UndoManager', function () {
     utimesSync(join(repo.gitDir, 'opendev-last-gc'), twoDaysAgo, twoDaysAgo);
     writeFileSync(join(repo.gitDir, 'indexes', 'dead.index'), 'x');
     utimesSync(join(repo.gitDir, 'indexes', 'dead.index'), twoDaysAgo, twoDaysAgo);
+    const day = 24 * 3600 * 1000;
+    for (const [name, ageDays] of [['damaged-old', 8], ['damaged-new', 6], ['new-old', 2], ['new-fresh', 0]] as const) {
+      const dir = name.startsWith('damaged') ? `${repo.gitDir}.damaged-${Date.now() - ageDays * day}` : `${repo.gitDir}.new-1-${name === 'new-old' ? 'aaaaaaaa' : 'bbbbbbbb'}`;
+      mkdirSync(join(dir, 'objects'), { recursive: true });
+      utimesSync(dir, (Date.now() - ageDays * day) / 1000, (Date.now() - ageDays * day) / 1000);
+    }
     assert.equal(await gcIfDue(repo), 'ran');
     assert.ok(!existsSync(join(repo.gitDir, 'indexes', 'dead.index')), "a crashed session's index is cleaned up");
+    const siblings = readdirSync(join(home, 'snapshot')).sort();
+    assert.equal(siblings.length, 3, `a damaged store goes after a week, a half-built one after a day: ${siblings.join(', ')}`);
+    assert.ok(siblings.includes('p') && siblings.includes('p.new-1-bbbbbbbb') && siblings.some((n) => n.startsWith('p.damaged-')));
     assert.equal(await gcIfDue(repo), 'not_due');
   });
 });

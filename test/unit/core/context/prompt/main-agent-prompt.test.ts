@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMainAgent } from '../../../../../src/core/agent/create-agent';
+import type { ThinkingCadence } from '../../../../../src/core/agent/thinking-cadence';
 import type { ThinkingLevel } from '../../../../../src/core/agent/thinking-level';
 import { silentUI } from '../../../../../src/core/ui';
 import { FakeProvider, type RecordedRequest } from '../../../../fixtures/fake-provider';
@@ -20,13 +21,14 @@ describe('the main agent sends the composed system prompt', function () {
     writeFileSync(join(workspace, 'OPENDEV.md'), 'Use pnpm, never npm.\n');
   });
 
-  async function oneTurn(provider: 'openai' | 'anthropic', thinkingLevel: ThinkingLevel = 'off'): Promise<RecordedRequest[]> {
+  async function oneTurn(provider: 'openai' | 'anthropic', thinkingLevel: ThinkingLevel = 'off', thinkingCadence?: ThinkingCadence): Promise<RecordedRequest[]> {
     const agent = await createMainAgent({
       roles: { action: { provider, model: 'fake-model', apiKey: 'k', baseUrl: provider === 'openai' ? fake.openaiBaseUrl : fake.anthropicBaseUrl } },
       workspaceRoot: workspace,
       home: join(workspace, '.home'),
       sessionId: 'feedbeef',
       thinkingLevel,
+      thinkingCadence,
     });
     try {
       const result = await agent.runTurn('hello', silentUI);
@@ -65,7 +67,8 @@ describe('the main agent sends the composed system prompt', function () {
 
   it('the thinking phase gets the composed thinking sections with its word limit', async () => {
     fake.enqueue({ text: 'The user greets; answer briefly.' }, { text: 'Hi.' });
-    const [thinking] = await oneTurn('openai', 'low');
+    // Thinking before every step (the paper's loop, by setting), so that a greeting thinks too.
+    const [thinking] = await oneTurn('openai', 'low', 'every-step');
     const system: string = thinking!.body.messages.find((m: { role: string }) => m.role === 'system').content;
     assert.match(system, /^You are the reasoning step/);
     assert.match(system, /spawn_subagent \(types: Code-Explorer, Planner,/);

@@ -71,7 +71,7 @@ if (!production) {
     logLevel: 'warning',
   });
   // The undo crash test starts this child 50 times: one bundle loads in a third of the time.
-  builds.push({ ...node, entryPoints: ['test/unit/core/undo/undo-crash-child.ts'], outfile: 'out/test/unit/core/undo/undo-crash-child.bundle.js', sourcemap: false });
+  builds.push({ ...node, entryPoints: ['test/unit/core/undo/undo-crash-child.ts'], outfile: 'out/test/unit/core/undo/undo-crash-child.bundle.js', sourcemap: false, plugins: [lazyBundles()] });
 }
 
 if (watch) {

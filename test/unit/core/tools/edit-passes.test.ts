@@ -83,13 +83,11 @@ describe('edit passes (appendix D), each on its own', () => {
       const old = 'function f() {\n  if (x) {\n    a();\n  }\n  b();\n  d();\n}';
       assert.deepEqual(found(blockAnchorPass, nested, old), [nested]);
     });
-    it('stays bounded on a file of thousands of identical anchors: ten times the anchors, at most about ten times the work', () => {
-      const braces = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? '}' : '  x();')).join('\n');
+    it('finds nothing, and returns, on a file of thousands of identical anchors', () => {
+      // Its speed is measured in bench/tools (a 10,000-line file); here, what it answers.
+      const braces = Array.from({ length: 10_000 }, (_, i) => (i % 2 ? '}' : '  x();')).join('\n');
       const old = `}\n${Array.from({ length: 100 }, (_, i) => `  y${i}();`).join('\n')}\n}`;
-      assert.deepEqual(blockAnchorPass.find(new TextLines(braces(10_000)), old), []);
-      // Best of three against the same work on a tenth of the file, in this run: a quadratic search is 100×.
-      const ratio = bestOf(() => blockAnchorPass.find(new TextLines(braces(10_000)), old)) / bestOf(() => blockAnchorPass.find(new TextLines(braces(1_000)), old));
-      assert.ok(ratio < 30, `10× the anchors took ${ratio.toFixed(1)}× the time`);
+      assert.deepEqual(blockAnchorPass.find(new TextLines(braces), old), []);
     });
     it('needs at least three lines', () => {
       assert.deepEqual(found(blockAnchorPass, 'a\nb', 'a\nb'), []);
@@ -296,26 +294,14 @@ describe('unified diff', () => {
     assert.equal((unifiedDiff(before, after, 'f').text.match(/^@@/gm) ?? []).length, 2);
     assert.match(unifiedDiff('', 'new\n', 'f').text, /@@ -0,0 \+1,1 @@\n\+new/);
   });
-  it('grows about linearly: a 10,000-line file costs at most about ten times a 1,000-line one', () => {
-    const file = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`).join('\n');
-    const before = file(10_000);
+  it('diffs a 10,000-line file with one changed line into one hunk', () => {
+    // Its speed is measured in bench/tools (edits of a 10,000-line file); here, what it answers.
+    const before = Array.from({ length: 10_000 }, (_, i) => `line ${i}`).join('\n');
     const after = before.replace('line 5000\n', 'changed\n');
     const d = unifiedDiff(before, after, 'big');
-    // Best of three against a tenth of the file, in this run: a quadratic diff is 100×.
-    const small = file(1_000);
-    const ratio = bestOf(() => unifiedDiff(before, after, 'big')) / bestOf(() => unifiedDiff(small, small.replace('line 500\n', 'changed\n'), 'small'));
-    assert.ok(ratio < 30, `10× the lines took ${ratio.toFixed(1)}× the time`);
     assert.equal(d.added, 1);
+    assert.equal(d.removed, 1);
+    assert.equal((d.text.match(/^@@/gm) ?? []).length, 1);
   });
 });
 
-/** The fastest of three runs of `work`, in ms: what the code costs, with less of what the machine is doing besides. */
-function bestOf(work: () => unknown): number {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    work();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}

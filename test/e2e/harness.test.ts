@@ -129,6 +129,9 @@ describe('chat view as the harness front end (end to end)', function () {
 
   const suite = chatSuite(fake, {
     apiKey: 'sk-e2e-harness',
+    // A thinking step before every action (the default thinks only where a step needs it): the
+    // thinking card's test asks a one-step question with /thinking low. Thinking is off otherwise.
+    userSettings: { 'opendev.thinkingCadence': 'every-step' },
     prepare: (wb) => {
       mkdirSync(join(wb.workspace, '.opendev', 'plans'), { recursive: true });
       writeFileSync(join(wb.workspace, PLAN_PATH), PLAN);

@@ -175,8 +175,10 @@ describe('chat approval card: always, deny, edit command, approve with auto-edit
     const approveAuto = plan.locator('vscode-button[data-action="approve_auto"]');
     assert.equal((await approveAuto.textContent())?.trim(), 'Approve & auto-approve edits');
     const cards = await chat.locator('.entry.approval').count();
+    // Its id before the click: once answered, it is no longer the pending card the locator names.
+    const id = await plan.getAttribute('data-id');
     await approveAuto.click();
-    const decided = chat.locator(`.entry.plan[data-id="${await plan.getAttribute('data-id')}"][data-state="answered"]`);
+    const decided = chat.locator(`.entry.plan[data-id="${id}"][data-state="answered"]`);
     await decided.waitFor({ timeout: 10_000 });
     assert.match((await decided.textContent()) ?? '', /✓ Approved; edits run without asking/);
     assert.match(await answer(4), /^Result: /);

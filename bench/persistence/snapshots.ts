@@ -2,6 +2,8 @@
 // snapshot, then ~20 steps that each change a few files (incremental; target p95 under 300 ms), the
 // unchanged snapshot a step waits for before its first write, a whole step through UndoManager (what
 // the turn waits for vs. what runs in the background), an undo, and a new session's first snapshot.
+// Durability: the flushed start record a step's first write waits for, against a plain append of
+// the same log measured in the same run.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { ToolCall } from '../../src/core/messages';
 import { encodeProjectPath } from '../../src/core/session/session-store';
 import type { ToolResult } from '../../src/core/tools/tool';
+import { OperationLog } from '../../src/core/undo/operation-log';
 import { ShadowRepo } from '../../src/core/undo/shadow-repo';
 import { SnapshotTaker } from '../../src/core/undo/snapshot-taker';
 import { UndoManager } from '../../src/core/undo/undo-manager';
@@ -41,6 +44,15 @@ function changeFewFiles(root: string, step: number): void {
   writeFileSync(join(root, `pkg${step % 40}`, `new-${step}.ts`), `export const step = ${step};\n`);
   if (step % 3 === 0) unlinkSync(fileOf(root, step * 11 + 2000));
 }
+
+/** Short waits, to a tenth of a millisecond. */
+const fine = (label: string, samples: number[]): Record<string, string> => ({
+  measure: label,
+  p50: `${percentile(samples, 50).toFixed(1)} ms`,
+  p95: `${percentile(samples, 95).toFixed(1)} ms`,
+  max: `${Math.max(...samples).toFixed(1)} ms`,
+  target: '',
+});
 
 async function time<T>(run: () => Promise<T>): Promise<[number, T]> {
   const start = performance.now();
@@ -105,6 +117,8 @@ export async function benchSnapshots(): Promise<void> {
     const next = new ShadowRepo(repo.gitDir, workspace, 'bench-3');
     const [nextSessionMs] = await time(() => new SnapshotTaker(next, { opendevHome: home }).take());
 
+    const { flushed, plain } = await timeStartRecords(join(home, 'durability', 'operations.jsonl'));
+
     printTable(`Snapshots: shadow git on ${FILES.toLocaleString('en-US')} files (generated in ${ms(generateMs)}; ${cold.oversized.length} over the size cap)`, [
       { measure: 'cold: first snapshot of the project', p50: ms(coldMs), p95: '', max: '', target: '' },
       stats(`incremental: a step changing 3 files (${STEPS} steps)`, incremental, TARGET_MS),
@@ -115,9 +129,24 @@ export async function benchSnapshots(): Promise<void> {
       { measure: 'undo of the last step', p50: ms(undoMs), p95: '', max: '', target: '' },
       { measure: "a new session's warm-up snapshot (index handed on)", p50: ms(warmUpMs), p95: '', max: '', target: '' },
       { measure: 'the next session after that one', p50: ms(nextSessionMs), p95: '', max: '', target: '' },
+      fine(`durability: the flushed start record (part of the wait above; ${(percentile(flushed, 50) / Math.max(percentile(plain, 50), 0.01)).toFixed(1)}× the baseline)`, flushed),
+      fine('baseline: the same record appended without a flush', plain),
     ]);
   } finally {
     rmSync(workspace, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** A step's start record as UndoManager writes it (appended and flushed), and the same line appended without a flush. */
+async function timeStartRecords(file: string): Promise<{ flushed: number[]; plain: number[] }> {
+  const log = new OperationLog(file);
+  const record = (step: number) => ({ type: 'start' as const, session: 'bench', step, before: '0'.repeat(40), oversized: [], tool: 'edit_file', call: `c${step}`, at: new Date().toISOString() });
+  const flushed: number[] = [];
+  const plain: number[] = [];
+  for (let step = 1; step <= STEPS; step++) {
+    flushed.push((await time(() => log.recordStart(record(step))))[0]);
+    plain.push((await time(async () => (log.recordEnd({ type: 'end', session: 'bench', step, at: new Date().toISOString() }), await log.flushed())))[0]);
+  }
+  return { flushed, plain };
 }

@@ -14,7 +14,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { layoutProblems } from './package/check-layout.mjs';
-import { packageFiles } from './package/files.mjs';
+import { packageFiles, walk } from './package/files.mjs';
 import { unpack } from './package/unpack.mjs';
 import { hostTarget, TARGETS, whyNotHere } from './package/targets.mjs';
 
@@ -113,13 +113,6 @@ async function packageFor(name, dist, work) {
   for (const problem of problems) console.error(`  ✗ ${problem}`);
   if (problems.length > 0) unlinkSync(vsix); // nobody installs a package that failed its checks
   return problems.length === 0;
-}
-
-function* walk(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) yield* walk(join(dir, entry.name));
-    else yield join(dir, entry.name);
-  }
 }
 
 function mib(bytes, digits = 1) {

@@ -2,11 +2,11 @@
 // cannot run here): everything the extension's loaders look for on that platform is there, in
 // that platform's binary format and executable where it must be; nothing of another platform and
 // none of what files.mjs leaves out (types, source maps, tests, docs, CLIs, the trace viewer).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, posix, relative, sep } from 'node:path';
 import { binaryFormat } from './binary-format.mjs';
-import { RUNTIME_DIR, relativeRequires } from './files.mjs';
+import { RUNTIME_DIR, relativeRequires, walk } from './files.mjs';
 
 /** Files no package carries, whatever the target. */
 const LEFT_OUT = [
@@ -77,10 +77,3 @@ function bareRequires(code) {
   return names;
 }
 
-function* walk(dir) {
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) yield* walk(full);
-    else yield full;
-  }
-}

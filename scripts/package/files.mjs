@@ -127,7 +127,8 @@ export function relativeRequires(code) {
   return out;
 }
 
-function* walk(dir) {
+/** Every file under `dir`, at any depth. */
+export function* walk(dir) {
   for (const name of readdirSync(dir)) {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) yield* walk(full);

@@ -35,7 +35,10 @@ describe('UndoManager', function () {
         return !!tool && !tool.readOnly && tool.category !== 'todo';
       },
       onNotice: (message, level) => notices.push({ message, level }),
-      settings: { warmUp: false, ...settings },
+      // A generous snapshot budget: on a loaded machine (the unit lane beside the VS Code stages) the
+      // 2 s default abandons a cold first snapshot, and the step is then rightly not undoable. Only the
+      // budget's own test sets it lower.
+      settings: { warmUp: false, budgetMs: 60_000, ...settings },
     });
     dispatcher = new ToolDispatcher(registry, undo.lifecycle);
   };
@@ -184,9 +187,8 @@ describe('UndoManager', function () {
   });
 
   it('a damaged shadow repository is replaced with a warning, and undo works again from there', async () => {
-    // The repair takes several git runs: a loaded machine must not push the step past its budget.
     await undo.dispose();
-    start({ budgetMs: 60_000 });
+    start();
     await step(['write_file', { file_path: 'before.txt', content: 'b\n' }]);
     const gitDir = join(home, 'snapshot', encodeProjectPath(workspace));
     writeFileSync(join(gitDir, 'HEAD'), 'garbage');
@@ -204,7 +206,7 @@ describe('UndoManager', function () {
 
   it('a store git no longer recognises is set aside, not deleted: the steps before it can still be undone', async () => {
     await undo.dispose();
-    start({ budgetMs: 60_000 });
+    start();
     const s0 = state();
     await step(['write_file', { file_path: 'one.txt', content: '1\n' }], ['run_command', { command: 'echo changed > notes.md' }]);
     const gitDir = join(home, 'snapshot', encodeProjectPath(workspace));

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { childEnv } from '../process/child-env';
+import { afterExitGrace } from '../process/exit-grace';
 import { parseHookStdout, type HookJsonOutput } from './hook-output';
 import { getMatchingHookGroups } from './matcher';
 import type { HookCommandResult, HookEvent, HookHandler, HookInput, HookRunOutcome, HooksConfig, PermissionDecision } from './types';
@@ -48,12 +49,12 @@ export function runCommandHook(command: string, stdin: string, opts: RunCommandO
     let timedOut = false;
     let aborted = false;
     let timer: NodeJS.Timeout | undefined;
-    let grace: NodeJS.Timeout | undefined;
+    let grace: { cancel(): void } | undefined;
     const finish = (exitCode: number, extraErr = '') => {
       if (settled) return;
       settled = true;
       if (timer) clearTimeout(timer);
-      if (grace) clearTimeout(grace);
+      grace?.cancel();
       opts.signal?.removeEventListener('abort', onAbort);
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -91,7 +92,7 @@ export function runCommandHook(command: string, stdin: string, opts: RunCommandO
     child.on('close', (code, sig) => finish(code ?? (sig ? 128 : -1)));
     child.on('exit', (code, sig) => {
       // Background children may keep the pipes open: don't wait for them beyond a short grace.
-      grace = setTimeout(() => finish(code ?? (sig ? 128 : -1)), EXIT_GRACE_MS);
+      grace = afterExitGrace(EXIT_GRACE_MS, () => finish(code ?? (sig ? 128 : -1)));
     });
     child.stdin.on('error', () => {
       /* the hook did not read its input (EPIPE): fine */

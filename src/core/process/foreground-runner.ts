@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { childEnv } from './child-env';
+import { afterExitGrace } from './exit-grace';
 import { HeadTailBuffer } from './output-buffer';
 import { groupAlive, shellCommand, terminateGroup, trackGroup, untrackGroup } from './process-group';
 import { collapseCarriageReturns, TerminalTextCleaner } from './terminal-text';
@@ -65,7 +66,7 @@ export function runForeground(req: ForegroundRequest): Promise<ForegroundOutcome
     let stopping = false;
     let idleTimer: NodeJS.Timeout | undefined;
     let absoluteTimer: NodeJS.Timeout | undefined;
-    let drainTimer: NodeJS.Timeout | undefined;
+    let drain: { cancel(): void } | undefined;
 
     const { file, args } = shellCommand(req.launch ?? req.command);
     const child = spawn(file, args, {
@@ -86,7 +87,7 @@ export function runForeground(req: ForegroundRequest): Promise<ForegroundOutcome
       done = true;
       clearTimeout(idleTimer);
       clearTimeout(absoluteTimer);
-      clearTimeout(drainTimer);
+      drain?.cancel();
       req.signal?.removeEventListener('abort', onAbort);
       child.stdout?.removeAllListeners('data');
       child.stderr?.removeAllListeners('data');
@@ -142,7 +143,7 @@ export function runForeground(req: ForegroundRequest): Promise<ForegroundOutcome
       exitCode = code;
       exitSignal = signal;
       // Usually 'close' follows at once; if a background grandchild holds the pipes, stop waiting.
-      drainTimer = setTimeout(() => finish(), DRAIN_MS);
+      drain = afterExitGrace(DRAIN_MS, () => finish());
     });
     child.on('close', () => finish());
 

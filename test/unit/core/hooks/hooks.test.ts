@@ -225,22 +225,25 @@ describe('hooks', () => {
     });
 
     it('PostToolUse / PostToolUseFailure run asynchronously with the tool response', async () => {
-      const log = join(root, 'post.jsonl');
+      // One log each: the two hooks may run at the same moment.
+      const postLog = join(root, 'post.json');
+      const failureLog = join(root, 'failure.json');
       const gate = join(root, 'post.go');
       const contexts: string[] = [];
       const config: HooksConfig = {
         // It waits for the test's go-ahead: a dispatch that awaited it would never return.
-        PostToolUse: [{ matcher: 'echo_tool', hooks: [cmd(`while [ ! -e ${gate} ]; do sleep 0.05; done; cat >> ${log}; echo >> ${log}; echo '{"hookSpecificOutput":{"additionalContext":"post ctx"}}'`)] }],
-        PostToolUseFailure: [{ hooks: [cmd(`cat >> ${log}; echo >> ${log}`)] }],
+        PostToolUse: [{ matcher: 'echo_tool', hooks: [cmd(`while [ ! -e ${gate} ]; do sleep 0.05; done; cat > ${postLog}; echo '{"hookSpecificOutput":{"additionalContext":"post ctx"}}'`)] }],
+        PostToolUseFailure: [{ hooks: [cmd(`cat > ${failureLog}`)] }],
       };
       const l = hooksLifecycle(config, { workspaceRoot: root, sessionId: 's', onContext: (_e, _c, ctx) => contexts.push(ctx) });
       await dispatch(l, { text: 'a' });
       await dispatch(l, { text: 'fail' });
       writeFileSync(gate, ''); // both dispatches returned with the PostToolUse hook still waiting: not awaited
       await l.idle();
-      const events = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-      const post = events.find((e) => e.hook_event_name === 'PostToolUse');
-      const failure = events.find((e) => e.hook_event_name === 'PostToolUseFailure');
+      const post = JSON.parse(readFileSync(postLog, 'utf8'));
+      const failure = JSON.parse(readFileSync(failureLog, 'utf8'));
+      assert.equal(post.hook_event_name, 'PostToolUse');
+      assert.equal(failure.hook_event_name, 'PostToolUseFailure');
       assert.deepEqual(post.tool_input, { text: 'a' });
       assert.equal(post.tool_response.output, 'echo a');
       assert.match(failure.error, /it failed/);

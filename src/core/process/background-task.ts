@@ -54,8 +54,11 @@ const SETTLE_MAX_MS = 2_000;
 const isWindows = process.platform === 'win32';
 /** An OSC sequence no program prints: the shell's last output, stripped before anyone sees it. */
 const DONE_MARKER = '\x1b]777;opendev-done\x07';
-/** An EXIT trap prints it however the shell ends (also on `exit N`), keeping the exit status. */
-const DONE_MARKER_TRAP = `trap 'printf "\\033]777;opendev-done\\007"' EXIT`;
+/**
+ * An EXIT trap prints it however the shell ends (also on `exit N`), keeping the exit status, then
+ * waits for a line on its terminal (echo off), which the task writes once it has read the marker.
+ */
+const DONE_MARKER_TRAP = `trap 'stty -echo 2>/dev/null; printf "\\033]777;opendev-done\\007"; read _ 2>/dev/null' EXIT`;
 
 /** Finds the done marker in the PTY stream (it may be split across chunks) and removes it. */
 class DoneMarker {
@@ -150,12 +153,26 @@ export class BackgroundTask {
     const { file, args } = shellCommand(this.options.launch ?? this.options.command);
     const env = childEnv(this.options.env);
     if (this.options.pty) {
-      // node-pty may report the exit before the last output: the shell prints a marker after the
-      // command, and the task ends when the marker (in order, after all output) has arrived.
+      // node-pty may report the exit before the last output, and closes the terminal 200 ms after the
+      // exit whether its output has been read or not (after a stall on a loaded machine, it has not:
+      // the last 4 KB were lost). So the shell prints a marker after the command (in order, after all
+      // output) and does not exit until told that the marker has arrived; the task ends after both.
       const marked = isWindows ? args : [...args.slice(0, -1), `${DONE_MARKER_TRAP}\n${args[args.length - 1]}`];
       const proc = this.options.pty.spawn(file, marked, { name: 'xterm-256color', cols: PTY_COLS, rows: PTY_ROWS, cwd: this.options.cwd, env });
       this.info.pid = proc.pid;
-      proc.onData((data) => this.onData(this.markers.strip(data)));
+      let released = false;
+      proc.onData((data) => {
+        const text = this.markers.strip(data);
+        if (this.markers.seen && !released) {
+          released = true;
+          try {
+            proc.write('\n');
+          } catch {
+            // the terminal is gone already: the shell has exited
+          }
+        }
+        this.onData(text);
+      });
       proc.onExit(({ exitCode, signal }) => {
         const end = () => this.onExit(signal ? null : exitCode, signal ? signalName(signal) : null);
         if (this.markers.seen || isWindows) this.whenQuiet(end);

@@ -95,7 +95,6 @@ async function load(name: string): Promise<unknown> {
   return from(path);
 }
 
-
 function inside(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);

@@ -26,6 +26,9 @@ process.env.OPENDEV_PLAYBOOK_LEARN ??= '0';
 // Likewise the background session title (one compact-model call after the first exchange); its tests
 // turn it on (SessionRecorder's generateTitles, or OPENDEV_SESSION_TITLES=1).
 process.env.OPENDEV_SESSION_TITLES ??= '0';
+// A step waits this long for its undo snapshot (default 2 s): on a loaded machine the default rightly
+// gives up on a cold first snapshot, and a test that undoes the step needs it. The budget's own test sets it.
+process.env.OPENDEV_UNDO_BUDGET_MS ??= '60000';
 // The tests of the text rules judge commands as they are judged where no sandbox runs; the sandbox's
 // own tests build it themselves or turn it on (OPENDEV_SANDBOX=1).
 process.env.OPENDEV_SANDBOX ??= '0';

@@ -25,6 +25,7 @@ import { PromptVariables } from '../context/prompt/prompt-variables';
 import { createToolOutputOffloader, type ShapeResult } from '../context/tool-output-offload';
 import type { ApprovalLevel } from '../safety/approval-level';
 import { sessionApprovalGate } from '../safety/approval-gate';
+import { undoBudgetFromEnv } from '../undo/undo-budget-env';
 import { UndoManager, type UndoSettings } from '../undo/undo-manager';
 import type { ToolLifecycle } from './tool-dispatcher';
 import { ProcessManager, type ProcessManagerOptions } from '../process/process-manager';
@@ -86,7 +87,10 @@ export interface MainAgentOptions {
    * measure what it saves (bench/context): the raw conversation then goes to the model.
    */
   contextManagement?: boolean;
-  /** Undo snapshots (budget, size cap, warm-up); false turns undo off (benchmarks). Default on. */
+  /**
+   * Undo snapshots (budget, size cap, warm-up); false turns undo off (benchmarks). Default on, with
+   * the budget OPENDEV_UNDO_BUDGET_MS gives when it is set.
+   */
   undo?: Partial<UndoSettings> | false;
   /**
    * MCP servers: default those of OPENDEV_HOME/settings.json, .mcp.json and .opendev/settings.json;
@@ -389,8 +393,13 @@ async function sessionUndo(options: MainAgentOptions, sessionId: string, registr
       return tool !== undefined && !tool.readOnly && tool.category !== 'todo';
     },
     onNotice: (message, level) => ui.onNotice?.(message, level),
-    settings: options.undo,
+    settings: { ...envBudget(), ...options.undo },
   });
+}
+
+function envBudget(): Partial<UndoSettings> {
+  const budgetMs = undoBudgetFromEnv(process.env);
+  return budgetMs === undefined ? {} : { budgetMs };
 }
 
 /** The project's and the user's hooks (Claude Code format) for the session's agents. */

@@ -6,19 +6,28 @@ import { treeOfFlat, type FlatTree, type SyntaxNode } from './syntax-node';
 
 /**
  * Parses shell text with tree-sitter-bash (@ast-grep/lang-bash, through @ast-grep/napi, registered
- * by the ast search's grammar loader), synchronously and within a time budget: the parse runs in a
- * parser process that is killed when it overruns (see parser-sources.ts). A few recent trees are
- * kept, since the danger gate, the judge and the command preparation read the same line.
+ * by the ast search's grammar loader), synchronously and within a budget of CPU time: the parse runs
+ * in a parser process that is killed when it overruns (see parser-sources.ts). A few recent trees
+ * are kept, since the danger gate, the judge and the command preparation read the same line.
+ * `cpuMs`: what the parse cost (0 from the cache).
  */
-export type ParseOutcome = { tree: SyntaxNode } | { failure: 'timeout' | 'unavailable'; reason: string };
+export type ParseOutcome = { tree: SyntaxNode; cpuMs: number } | { failure: 'timeout' | 'unavailable'; reason: string };
 
-/** Generous for real commands (a 90 KB script parses and is sent back in about 100 ms), short for what makes tree-sitter's error recovery crawl. */
+/**
+ * CPU milliseconds of tree-sitter's parse: generous for real commands (a 90 KB script parses in
+ * about 50 ms), short for what makes its error recovery crawl.
+ */
 export function parseBudgetMs(length: number): number {
   return 100 + length / 250;
 }
 
 /** How long the first request may wait for the worker and the parser process to start. */
 const START_MS = 15_000;
+/**
+ * On the clock: a parser process that has neither answered nor used up its CPU budget in this long
+ * is stopped or starved, and is replaced. Only a machine far beyond busy comes near it.
+ */
+const STALL_MS = 30_000;
 const CACHE_SIZE = 8;
 
 class ParserHost {
@@ -36,7 +45,7 @@ class ParserHost {
     if (cached) {
       this.cache.delete(text);
       this.cache.set(text, cached);
-      return { tree: cached };
+      return { tree: cached, cpuMs: 0 };
     }
     const outcome = this.request(text, Math.max(1, budgetMs));
     if ('tree' in outcome) {
@@ -52,7 +61,7 @@ class ParserHost {
     if (started) return { failure: 'unavailable', reason: started };
     const seq = ++this.seq;
     this.worker!.postMessage({ seq, text, budgetMs });
-    const limit = Date.now() + budgetMs + (this.warm ? 2_000 : START_MS + 2_000);
+    const limit = Date.now() + STALL_MS + (this.warm ? 2_000 : START_MS + 2_000);
     for (;;) {
       const seen = Atomics.load(this.flag!, 0);
       if (seen === seq) break;
@@ -65,14 +74,15 @@ class ParserHost {
       Atomics.wait(this.flag!, 0, seen, left);
     }
     for (let m = receiveMessageOnPort(this.port!); m; m = receiveMessageOnPort(this.port!)) {
-      const message = m.message as { seq: number; line?: string; timeout?: boolean; error?: string };
+      const message = m.message as { seq: number; line?: string; timeout?: boolean; stalled?: boolean; error?: string };
       if (message.seq !== seq) continue;
-      if (message.timeout) return { failure: 'timeout', reason: `it could not be read within ${Math.round(budgetMs)} ms` };
+      if (message.timeout) return { failure: 'timeout', reason: `it could not be read within ${Math.round(budgetMs)} ms of CPU time` };
+      if (message.stalled) return { failure: 'timeout', reason: `the shell parser did not answer in ${STALL_MS / 1000} s` };
       if (message.error !== undefined || message.line === undefined) return { failure: 'unavailable', reason: message.error ?? 'the shell parser gave no answer' };
       this.warm = true;
-      const answer = JSON.parse(message.line) as Partial<FlatTree> & { error?: string };
+      const answer = JSON.parse(message.line) as Partial<FlatTree> & { error?: string; cpuMs?: number };
       if (answer.error !== undefined || !answer.kinds || !answer.nodes) return { failure: 'unavailable', reason: answer.error ?? 'the shell parser gave no tree' };
-      return { tree: treeOfFlat(answer as FlatTree) };
+      return { tree: treeOfFlat(answer as FlatTree), cpuMs: answer.cpuMs ?? 0 };
     }
     return { failure: 'unavailable', reason: 'the shell parser gave no answer' };
   }
@@ -117,6 +127,7 @@ class ParserHost {
         args: ['-e', PARSER_CHILD_SOURCE, napiPath, JSON.stringify(registration)],
         env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
         startMs: START_MS,
+        stallMs: STALL_MS,
       },
       transferList: [port2],
     });
@@ -136,7 +147,7 @@ class ParserHost {
 
 const host = new ParserHost();
 
-/** The syntax tree of `text`, or why there is none (it overran `budgetMs`, or the parser cannot run here). */
+/** The syntax tree of `text`, or why there is none (it overran `budgetMs` of CPU time, or the parser cannot run here). */
 export function parseBash(text: string, budgetMs = parseBudgetMs(text.length)): ParseOutcome {
   return host.parse(text, budgetMs);
 }

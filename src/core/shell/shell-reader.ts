@@ -11,9 +11,9 @@ import { decodeAnsiC } from './word-text';
  * The one shell reader: a command line (or a script) → the simple commands it runs, on
  * tree-sitter-bash. Nothing is executed or expanded. Scripts that a command runs are read too and
  * follow it (`bash -c '…'`, `eval`, `sh <<EOF`, `echo … | sh`, `find -exec`, zsh glob qualifiers).
- * Bounded: a text over MAX_COMMAND_CHARS is not read; each parse has a time budget, and all the
- * parses of one line share one (half as much again as the line's own), at most MAX_SCRIPTS nested scripts,
- * MAX_DEPTH levels deep.
+ * Bounded: a text over MAX_COMMAND_CHARS is not read; each parse has a budget of the parser's CPU
+ * time, and all the parses of one line share one (half as much again as the line's own), at most
+ * MAX_SCRIPTS nested scripts, MAX_DEPTH levels deep.
  */
 const MAX_DEPTH = 8;
 const MAX_SCRIPTS = 64;
@@ -22,7 +22,8 @@ const QUOTED = new Set(['string', 'raw_string', 'ansi_c_string', 'translated_str
 
 interface ReadState {
   depth: number;
-  deadline: number;
+  /** The parser's CPU milliseconds the line has left (shared by its nested scripts). */
+  cpu: { leftMs: number };
   scripts: { left: number };
 }
 
@@ -30,7 +31,7 @@ interface ReadState {
 export function readShell(command: string): ShellScript {
   const tooLong = commandTooLong(command);
   if (tooLong) return { ...emptyScript(command), tooLong: { length: command.length, limit: MAX_COMMAND_CHARS, reason: tooLong } };
-  const state: ReadState = { depth: 0, deadline: Date.now() + 1.5 * parseBudgetMs(command.length), scripts: { left: MAX_SCRIPTS } };
+  const state: ReadState = { depth: 0, cpu: { leftMs: 1.5 * parseBudgetMs(command.length) }, scripts: { left: MAX_SCRIPTS } };
   return readText(command.replace(/\r\n/g, '\n'), state, {}, 'command');
 }
 
@@ -74,9 +75,9 @@ function readText(input: string, state: ReadState, scope: { cd?: readonly string
 }
 
 function parseWithin(text: string, state: ReadState): { tree: SyntaxNode } | { failure: string } {
-  const left = state.deadline - Date.now();
-  if (left <= 0) return { failure: 'it could not be read in time' };
-  const outcome = parseBash(text, Math.min(parseBudgetMs(text.length), left));
+  if (state.cpu.leftMs <= 0) return { failure: 'it could not be read in time' };
+  const outcome = parseBash(text, Math.min(parseBudgetMs(text.length), state.cpu.leftMs));
+  if ('tree' in outcome) state.cpu.leftMs -= outcome.cpuMs;
   return 'tree' in outcome ? outcome : { failure: outcome.failure === 'timeout' ? `it could not be read in time (${outcome.reason})` : `the shell reader is unavailable: ${outcome.reason}` };
 }
 

@@ -50,7 +50,8 @@ describe('opendev CLI: OPENDEV_HOME is private', function () {
   let home: string;
   let ws: string;
   let umask: number;
-  const env = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseUrl, OPENDEV_HOME: home, OPENDEV_SESSION_TITLES: '0', OPENDEV_PLAYBOOK_LEARN: '0' });
+  // The edit is undone: a loaded machine must not push its snapshot past the 2 s default budget.
+  const env = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseUrl, OPENDEV_HOME: home, OPENDEV_SESSION_TITLES: '0', OPENDEV_PLAYBOOK_LEARN: '0', OPENDEV_UNDO_BUDGET_MS: '60000' });
   const run = (args: string[]) => opendev([...args, '-C', ws, '--output-format', 'json', '--approval', 'auto'], env());
 
   before(async () => {

@@ -10,7 +10,7 @@ import { SessionStore } from '../../../src/core/session/session-store';
 import type { UICallback } from '../../../src/core/ui';
 import { LineQueue } from '../../../src/terminal-ui/line-source';
 import { ReplSession, type ReplAgent, type ReplOptions } from '../../../src/terminal-ui/repl-session';
-import { FakeProvider, lastUserText } from '../../fixtures/fake-provider';
+import { FakeProvider, lastUserText, type ScriptedTurn } from '../../fixtures/fake-provider';
 import { waitForScreen } from '../../helpers/terminal-screen';
 
 const workspace = join(__dirname, '../../../../test/fixtures/workspace');
@@ -86,13 +86,21 @@ describe('ReplSession (terminal-ui) with a real agent and the fake provider', ()
   });
 
   it('queues a line typed while the agent works into the running turn (inject), echoing "queued"', async () => {
-    fake.enqueue({ toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }], delayMs: 300 }, { text: 'Both done.' });
+    // The model answers the first request only once the second line is queued: the turn is still running then.
+    let queued!: () => void;
+    const lineQueued = new Promise<void>((resolve) => (queued = resolve));
+    const turns: ScriptedTurn[] = [{ toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] }, { text: 'Both done.' }];
+    fake.setResponder(async () => {
+      if (turns.length === 2) await lineQueued;
+      return turns.shift() ?? { text: 'done' };
+    });
     const { input, repl, waitFor } = harness(agent, { typeAhead: 'inject' });
     const done = repl.run();
     input.push('read math.ts');
     await waitFor(/read math\.ts\n/);
     input.push('also check the tests');
     await waitFor(/queued: also check the tests/);
+    queued();
     await waitFor(/Both done\./);
     input.end();
     assert.equal(await done, 0);

@@ -48,6 +48,8 @@ describe('chat history and restore to here (the chat view model, without VS Code
           workspaceRoot: workspace,
           home,
           approvalLevel: 'auto',
+          // The steps are undone: a loaded machine must not push their snapshots past the 2 s default.
+          undo: { budgetMs: 60_000 },
           ...(options?.sessionId ? { sessionId: options.sessionId } : {}),
         });
         built.push({ agent, sessionId: options?.sessionId });

@@ -28,6 +28,31 @@ function recorder(extra: Partial<UICallback> = {}) {
   return { ui, log };
 }
 
+/**
+ * A read-only tool whose calls wait for one another: a call ends once `count` calls have started,
+ * saying so, or after one generous limit, saying it waited alone (calls run one after another).
+ */
+function meetingTool(count: number, limitMs = 20_000): Tool {
+  const schema = z.object({ n: z.number().int() });
+  let started = 0;
+  let allThere!: () => void;
+  const all = new Promise<void>((resolve) => (allThere = resolve));
+  const tool: Tool<typeof schema> = {
+    name: 'meet',
+    category: 'meta',
+    readOnly: true,
+    schema,
+    async run(args) {
+      if (++started === count) allThere();
+      let timer: NodeJS.Timeout | undefined;
+      const met = await Promise.race([all.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), limitMs)))]);
+      clearTimeout(timer);
+      return { ok: true, output: met ? `call ${args.n} met the others` : `call ${args.n} waited alone`, summary: '✓ met' };
+    },
+  };
+  return tool;
+}
+
 const taskComplete: Tool = (() => {
   const schema = z.object({ summary: z.string(), status: z.enum(['success', 'failure']) });
   const tool: Tool<typeof schema> = {
@@ -52,18 +77,12 @@ for (const wire of ['openai', 'anthropic'] as WireFormat[]) {
     beforeEach(() => fake.reset());
 
     it('runs independent read-only tools concurrently and returns results in call order', async () => {
-      const spans: Array<{ start: number; end: number }> = [];
-      const agent = testAgent({ wire, fake, tools: [slowTool('wait', spans)] });
-      fake.enqueue(
-        { toolCalls: [0, 1, 2].map((i) => ({ id: `c${i}`, name: 'wait', arguments: { ms: 300 + i } })) },
-        { text: 'all waited' },
-      );
-      const result = await agent.runTurn('wait three times', recorder().ui);
+      // Each call ends only once all three have started: run one after another, the first would wait alone.
+      const agent = testAgent({ wire, fake, tools: [meetingTool(3)] });
+      fake.enqueue({ toolCalls: [0, 1, 2].map((n) => ({ id: `c${n}`, name: 'meet', arguments: { n } })) }, { text: 'all met' });
+      const result = await agent.runTurn('meet three times', recorder().ui);
       assert.equal(result.status, 'completed');
-      assert.equal(spans.length, 3);
-      const overlap = Math.min(...spans.map((s) => s.end)) - Math.max(...spans.map((s) => s.start));
-      assert.ok(overlap > 200, `the three calls overlapped (${overlap} ms)`);
-      assert.deepEqual(toolResults(fake.requests[1]!).map((r) => r.content), ['waited 300 ms', 'waited 301 ms', 'waited 302 ms']);
+      assert.deepEqual(toolResults(fake.requests[1]!).map((r) => r.content), ['call 0 met the others', 'call 1 met the others', 'call 2 met the others']);
     });
 
     it('a server that reuses tool-call ids (call_0 in every response) loses no result: the agent gives repeats ids of its own', async () => {
@@ -217,13 +236,13 @@ for (const wire of ['openai', 'anthropic'] as WireFormat[]) {
       let toolStarted!: () => void;
       const started = new Promise<void>((resolve) => (toolStarted = resolve));
       const agent = testAgent({ wire, fake, tools: [slowTool('wait', spans, true, toolStarted)] });
-      fake.enqueue({ toolCalls: [{ name: 'wait', arguments: { ms: 5000 } }] });
+      fake.enqueue({ toolCalls: [{ name: 'wait', arguments: { ms: 10_000 } }] });
       const running = agent.runTurn('wait long', recorder().ui);
       await started;
       assert.equal(agent.interrupt(), 'interrupted');
       const result = await running;
       assert.equal(result.status, 'stopped');
-      assert.ok(spans[0]!.end - spans[0]!.start < 2000, 'the tool saw the interrupt');
+      assert.ok(spans[0]!.end - spans[0]!.start < 5_000, 'the tool saw the interrupt: it did not wait its 10 s');
       fake.enqueue({ text: 'fresh start' });
       const next = await agent.runTurn('again', recorder().ui);
       assert.equal(next.text, 'fresh start');

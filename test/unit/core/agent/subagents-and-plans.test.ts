@@ -60,8 +60,20 @@ describe('subagents and plan mode through the real factory (openai SDK)', functi
 
   it('two subagents spawned in one response run in parallel, each with its own tool set', async () => {
     let mainCalls = 0;
-    fake.setResponder((req): ScriptedTurn => {
-      if (isExplorer(req)) return { text: `explored: ${req.body.messages.at(-1).content.slice(0, 20)}`, delayMs: 3000 };
+    // An explorer is answered only once both have asked: run one after the other, the first would wait alone.
+    let explorersAsked = 0;
+    let bothAsked!: () => void;
+    const both = new Promise<void>((resolve) => (bothAsked = resolve));
+    let waitedAlone = false;
+    fake.setResponder(async (req): Promise<ScriptedTurn> => {
+      if (isExplorer(req)) {
+        if (++explorersAsked === 2) bothAsked();
+        let timer: NodeJS.Timeout | undefined;
+        const met = await Promise.race([both.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 20_000)))]);
+        clearTimeout(timer);
+        waitedAlone ||= !met;
+        return { text: `explored: ${req.body.messages.at(-1).content.slice(0, 20)}` };
+      }
       mainCalls++;
       if (mainCalls === 1) {
         return {
@@ -79,8 +91,7 @@ describe('subagents and plan mode through the real factory (openai SDK)', functi
     assert.equal(result.text, 'Both found.');
     const explorers = fake.requests.filter(isExplorer);
     assert.equal(explorers.length, 2);
-    const apart = Math.abs(explorers[0]!.at - explorers[1]!.at);
-    assert.ok(apart < 3000, `the second explorer asked before the first had its answer (3 s): they overlapped (${apart} ms apart)`);
+    assert.equal(waitedAlone, false, 'the second explorer asked while the first waited for its answer: they ran in parallel');
     const explorerTools = tools(explorers[0]!);
     assert.ok(explorerTools.includes('read_file'));
     for (const absent of ['write_todos', 'update_todo', 'spawn_subagent', 'present_plan']) assert.ok(!explorerTools.includes(absent), `${absent} is not in the explorer's schema`);

@@ -70,6 +70,8 @@ describe('/init (Project-Init writes OPENDEV.md)', function () {
       workspaceRoot: workspace,
       home,
       approvalLevel: 'semi-auto',
+      // The write is undone: a loaded machine must not push its snapshot past the 2 s default.
+      undo: { budgetMs: 60_000 },
     });
   });
   afterEach(async () => {

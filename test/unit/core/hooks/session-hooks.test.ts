@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { MAX_CONSECUTIVE_STOP_BLOCKS } from '../../../../src/core/hooks';
 import { allToolResults, FakeProvider, type RecordedRequest } from '../../../fixtures/fake-provider';
 import { agentOn, firstTimeOnly, hookGroup, hookWorkspace, logInput, recordingUI, requestText, systemOf, userMessages, type HookWorkspace } from '../../../helpers/hook-workspace';
+import { running, until } from '../../../helpers/wait';
 
 const isExplorer = (req: RecordedRequest) => /You are Code-Explorer/.test(systemOf(req));
 const json = (value: unknown) => `echo '${JSON.stringify(value)}'`;
@@ -121,7 +122,8 @@ describe('hooks through the real agent', function () {
 
     it('a hook that sleeps past its timeout is killed, the user is warned, and the turn finishes', async () => {
       const pidFile = join(ws.workspace, 'hook.pid');
-      ws.settings({ UserPromptSubmit: hookGroup(`echo $$ > "${pidFile}"; sleep 30`, { timeout: 0.5 }) });
+      // 2 s: time enough for the shell to write its pid on a loaded machine before it is killed.
+      ws.settings({ UserPromptSubmit: hookGroup(`echo $$ > "${pidFile}"; sleep 30`, { timeout: 2 }) });
       const agent = await agentOn(ws, fake);
       const ui = recordingUI();
       const r = await agent.runTurn('hi', ui);
@@ -130,8 +132,7 @@ describe('hooks through the real agent', function () {
       assert.ok(ui.notices.some((n) => /timed out and was killed/.test(n.text)), JSON.stringify(ui.notices));
       const pid = Number(readFileSync(pidFile, 'utf8'));
       // The kill is sent before the turn goes on; on a loaded machine the exit may take a moment to land.
-      for (let i = 0; i < 50 && processExists(pid); i++) await new Promise((r) => setTimeout(r, 100));
-      assert.equal(processExists(pid), false, 'the hook process is gone');
+      await until(() => !running(pid), 'the hook process to be gone');
       await agent.dispose();
     });
   });
@@ -236,10 +237,11 @@ describe('hooks through the real agent', function () {
 
     it('Stop while a post hook hangs: the turn ends at once, the hook is left to its timeout', async () => {
       const pidFile = join(ws.workspace, 'post.pid');
-      ws.settings({ PostToolUse: hookGroup(`echo $$ > "${pidFile}"; exec sleep 30`, { timeout: 5 }) });
+      // Its timeout is past its sleep: only the interrupt can end the turn while it runs.
+      ws.settings({ PostToolUse: hookGroup(`echo $$ > "${pidFile}"; exec sleep 30`, { timeout: 60 }) });
       fake.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command: 'echo x' } }] }, { text: 'never asked' });
       const agent = await agentOn(ws, fake);
-      const ui = recordingUI({ onToolEnd: () => void waitFor(() => existsSync(pidFile)).then(() => agent.interrupt()) });
+      const ui = recordingUI({ onToolEnd: () => void until(() => existsSync(pidFile), 'the post hook to start').then(() => agent.interrupt()) });
       const r = await agent.runTurn('go', ui);
       assert.equal(r.status, 'stopped');
       assert.equal(fake.requests.length, 1, 'no call after the interrupt');
@@ -322,26 +324,9 @@ describe('hooks through the real agent', function () {
     const r = await agent.runTurn('pick a language', ui);
     await agent.dispose();
     assert.equal(r.text, 'TS it is.');
-    await waitFor(() => ws.inputs().length > 0);
+    await until(() => ws.inputs().length > 0, 'the Notification hook to run');
     const [note] = ws.inputs();
     assert.deepEqual([note!.hook_event_name, note!.notification_type, note!.message], ['Notification', 'elicitation_dialog', 'Which language?']);
     assert.ok(!ui.notices.some((n) => /ignored/.test(n.text)), 'a Notification hook’s exit 2 and stderr are ignored');
   });
 });
-
-async function waitFor(condition: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -30,8 +30,10 @@ for (const wire of WIRES) {
       assert.equal(more.length, 0);
       assert.deepEqual(retry, { type: 'retry', attempt: 2, maxAttempts: 4, delayMs: 1000, reason: 'rate limited (429)' });
       assert.equal(fake.requests.length, 2);
+      // The wait it announces is checked exactly above; the clock confirms only that it did wait (a
+      // loaded machine may add to it, never take from it).
       const gap = fake.requests[1]!.at - fake.requests[0]!.at;
-      assert.ok(gap >= 950 && gap < 2500, `retried after ${gap} ms`);
+      assert.ok(gap >= 950, `retried after ${gap} ms`);
       assert.equal(finalText(events), 'second answer');
       assert.ok(events.some((e) => e.type === 'usage'));
     });
@@ -122,7 +124,7 @@ for (const wire of WIRES) {
         }
       }, isProviderError('aborted'));
       assert.ok(sawRetry);
-      assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+      assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms: it sat out much of the 30 s wait`);
       assert.equal(fake.requests.length, 1);
     });
 

@@ -139,12 +139,11 @@ describe('MCP input schemas as the provider gets them', function () {
   });
 
   it('a web of definitions that would explode when inlined keeps refs past a budget, all of them valid', () => {
-    // Each level refers to the next twice: inlining everything would take 2^30 copies.
+    // Each level refers to the next twice: inlining everything would take 2^30 copies (it would not
+    // return at all), so an answer within the test's time is already the budget at work.
     const defs: Schema = { L30: { type: 'string' } };
     for (let i = 0; i < 30; i++) defs[`L${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/L${i + 1}` }, b: { $ref: `#/$defs/L${i + 1}` } } };
-    const started = Date.now();
     const sent = modelSchema({ type: 'object', properties: { root: { $ref: '#/$defs/L0' } }, $defs: defs });
-    assert.ok(Date.now() - started < 5_000, 'done quickly');
     const clean = sent.full ?? sent.parameters;
     assert.ok(refsOf(clean).every((r) => r.resolves));
     assert.ok(JSON.stringify(sent.parameters).length <= MAX_SCHEMA_CHARS);

@@ -166,14 +166,19 @@ describe('AgentMemory: the ACE playbook through the agent (fake provider, real S
   it("dispose() lets a running reflection finish, then the agent's memory stops learning", async () => {
     const memory = newMemory();
     const agent = memoryAgent(fake, memory, { dispose: () => memory.dispose() });
+    // The reflector answers only once the test lets it: the reflection is still running when the turn ends.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     routeByKind(fake, {
       agent: twoEchoesThenDone(),
-      reflector: [{ ...json({ bullet_tags: [], insights: [LESSON] }), delayMs: 300 }],
+      reflector: [async () => (await answered, json({ bullet_tags: [], insights: [LESSON] }))],
       curator: [json({ operations: [{ type: 'add', section: 'testing', content: LESSON }] })],
     });
     await agent.runTurn('Fix the failing parser test', silentUI);
     assert.equal(existsSync(store.path), false, 'the reflection is still running when the turn ends');
-    await agent.dispose();
+    const disposed = agent.dispose();
+    answer();
+    await disposed;
     assert.deepEqual(saved().bullets.map((b) => b.content), [LESSON]);
 
     const requests = fake.requests.length;

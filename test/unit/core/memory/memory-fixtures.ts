@@ -55,7 +55,7 @@ export function kindOf(req: RecordedRequest): CallKind {
 }
 
 /** Routes each request to the answers scripted for its kind (FIFO per kind; `fallback` after). */
-export function routeByKind(fake: FakeProvider, scripts: Partial<Record<CallKind, Array<ScriptedTurn | ((req: RecordedRequest) => ScriptedTurn)>>>, fallback: Partial<Record<CallKind, ScriptedTurn>> = {}): void {
+export function routeByKind(fake: FakeProvider, scripts: Partial<Record<CallKind, Array<ScriptedTurn | ((req: RecordedRequest) => ScriptedTurn | Promise<ScriptedTurn>)>>>, fallback: Partial<Record<CallKind, ScriptedTurn>> = {}): void {
   fake.setResponder((req) => {
     const kind = kindOf(req);
     const next = scripts[kind]?.shift() ?? fallback[kind];

@@ -108,12 +108,10 @@ describe('what the sandbox blocked, from the output', () => {
     assert.deepEqual(of('', blocked).map((v) => v.target), ['evil.example:443', '[::1]:8080']);
   });
 
-  it('reads a long output in bounded time', () => {
-    const big = 'cp: cannot create regular file \'/x\': Read-only file system\n'.repeat(200_000);
-    const start = process.hrtime.bigint();
-    of(big);
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    assert.ok(ms < 2000, `took ${ms} ms`);
+  it('reads a long output only as far as its first 4,000 lines (the model sees its head and tail anyway)', () => {
+    const blocked = (path: string) => `cp: cannot create regular file '${path}': Read-only file system\n`;
+    const big = blocked('/x').repeat(3_999) + blocked('/y') + blocked('/z').repeat(200_000);
+    assert.deepEqual(of(big).map((v) => v.target), ['/x', '/y']);
   });
 });
 

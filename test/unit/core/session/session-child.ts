@@ -2,11 +2,10 @@
 //   write <home> <project> <seed>               resumes every session of the project and keeps writing
 //                                               (appends, full saves, compactions) until killed; prints
 //                                               "ack <id> <n>" once message m<n> is saved, "note …" for what it met
-//   hold <home> <project> <id> <ms>             holds the session's lock for <ms>, printing "locked"
-//   front <home> <project> <id> <tag> <count> <go>
-//                                               resumes the session, prints "ready", waits for the file <go>,
-//                                               then appends <tag>-1 … <tag>-<count>, one save each
-import { existsSync } from 'node:fs';
+//   hold <home> <project> <id>                  holds the session's lock, printing "locked", until its
+//                                               standard input ends; then prints "released"
+//   front <home> <project> <id> <tag> <count>   resumes the session, prints "ready", waits for its standard
+//                                               input to end, then appends <tag>-1 … <tag>-<count>, one save each
 import { join } from 'node:path';
 import type { Message } from '../../../../src/core/messages';
 import { withFileLock } from '../../../../src/core/session/file-lock';
@@ -65,20 +64,27 @@ async function write(seed: number): Promise<void> {
   }
 }
 
-async function hold(id: string, ms: number): Promise<void> {
+/** The parent's signal to go on: it ends our standard input. */
+function stdinEnded(): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdin.on('end', resolve).resume();
+  });
+}
+
+async function hold(id: string): Promise<void> {
   const dir = store.projectDir(project!);
   await withFileLock(join(dir, `${id}.lock`), async () => {
     say('locked');
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await stdinEnded();
   });
   say('released');
 }
 
-async function front(id: string, tag: string, count: number, go: string): Promise<void> {
+async function front(id: string, tag: string, count: number): Promise<void> {
   const loaded = await store.load(id, project);
   if (!loaded) throw new Error(`no session ${id}`);
   say('ready');
-  while (!existsSync(go)) await new Promise((resolve) => setTimeout(resolve, 5));
+  await stdinEnded();
   const conversation = loaded.messages;
   for (let i = 1; i <= count; i++) {
     conversation.push({ role: 'user', content: `${tag}-${i}` });
@@ -92,7 +98,7 @@ if (require.main === module) {
   // What it notes on the way (a torn line it found, a stale lock it broke) goes to the parent too.
   store = new SessionStore({ home: home!, lock: { timeoutMs: 20_000 }, onProblem: (p) => say(`note ${p}`) });
   const run =
-    mode === 'write' ? write(Number(rest[0])) : mode === 'hold' ? hold(rest[0]!, Number(rest[1])) : mode === 'front' ? front(rest[0]!, rest[1]!, Number(rest[2]), rest[3]!) : Promise.reject(new Error(`unknown mode ${mode}`));
+    mode === 'write' ? write(Number(rest[0])) : mode === 'hold' ? hold(rest[0]!) : mode === 'front' ? front(rest[0]!, rest[1]!, Number(rest[2])) : Promise.reject(new Error(`unknown mode ${mode}`));
   run.catch((err: unknown) => {
     process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
     process.exit(1);

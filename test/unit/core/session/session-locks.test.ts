@@ -10,9 +10,9 @@ import { SessionStore } from '../../../../src/core/session/session-store';
 
 const CHILD = join(__dirname, 'session-child.js');
 
-/** Starts the helper process; `lines` collects what it prints. */
-function child(...args: string[]): { process: ChildProcess; lines: string[]; waitFor(line: RegExp): Promise<string>; exit: Promise<number | null> } {
-  const proc = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the helper process; `lines` collects what it prints; `goOn` ends its standard input, which it waits for. */
+function child(...args: string[]): { process: ChildProcess; lines: string[]; waitFor(line: RegExp): Promise<string>; goOn(): void; exit: Promise<number | null> } {
+  const proc = spawn(process.execPath, [CHILD, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const waiters: Array<{ re: RegExp; resolve: (l: string) => void; reject: (e: Error) => void }> = [];
   let stderr = '';
@@ -33,6 +33,7 @@ function child(...args: string[]): { process: ChildProcess; lines: string[]; wai
     process: proc,
     lines,
     exit,
+    goOn: () => proc.stdin!.end(),
     waitFor: (re) => {
       const seen = lines.find((l) => re.test(l));
       return seen ? Promise.resolve(seen) : new Promise((resolve, reject) => waiters.push({ re, resolve, reject }));
@@ -65,17 +66,19 @@ describe('session locks between processes', () => {
     const transcript = join(store.projectDir(project), `${record.meta.id}.jsonl`);
     const before = readFileSync(transcript, 'utf8');
 
-    const holder = child('hold', home, project, record.meta.id, '1500');
+    // The holder keeps the lock until it is told to let go, however slowly this side runs.
+    const holder = child('hold', home, project, record.meta.id);
     await holder.waitFor(/^locked$/);
     const started = Date.now();
     const err = await store.sync(record, [...said, { role: 'assistant', content: 'second', toolCalls: [] }]).catch((e: unknown) => e);
     assert.ok(err instanceof SessionLockedError, String(err));
-    assert.ok(Date.now() - started >= 400, 'it waited for the timeout');
-    assert.match(err.message, new RegExp(`locked by process ${holder.process.pid} on .*gave up after 0\\.[4-9] s\\. Nothing was written\\.`));
+    assert.ok(Date.now() - started >= 400 && err.waitedMs >= 400, 'it waited for the timeout');
+    assert.match(err.message, new RegExp(`locked by process ${holder.process.pid} on .*gave up after ${(err.waitedMs / 1000).toFixed(1).replace('.', '\\.')} s\\. Nothing was written\\.`));
     assert.equal(err.holder?.pid, holder.process.pid);
     assert.equal(readFileSync(transcript, 'utf8'), before);
     assert.equal(record.persisted, 1, 'the record still knows what is on disk');
 
+    holder.goOn();
     await holder.waitFor(/^released$/);
     await store.sync(record, [...said, { role: 'assistant', content: 'second', toolCalls: [] }]);
     assert.deepEqual((await store.load(record.meta.id, project))?.messages.map((m) => m.content), ['first', 'second']);
@@ -88,11 +91,11 @@ describe('session locks between processes', () => {
     const record = await store.create(project);
     await store.sync(record, [{ role: 'user', content: 'shared start' }]);
     // Both have loaded the session before either writes.
-    const go = join(project, 'go');
-    const a = child('front', home, project, record.meta.id, 'A', '40', go);
-    const b = child('front', home, project, record.meta.id, 'B', '40', go);
+    const a = child('front', home, project, record.meta.id, 'A', '40');
+    const b = child('front', home, project, record.meta.id, 'B', '40');
     await Promise.all([a.waitFor(/^ready$/), b.waitFor(/^ready$/)]);
-    writeFileSync(go, '');
+    a.goOn();
+    b.goOn();
     assert.deepEqual(await Promise.all([a.exit, b.exit]), [0, 0]);
 
     const sessions = await store.list(project);
@@ -113,14 +116,15 @@ describe('session locks between processes', () => {
   });
 
   it('a lock left by a killed process is broken at once, with a note', async () => {
-    const store = new SessionStore({ home, onProblem: (p) => notes.push(p), lock: { timeoutMs: 5_000 } });
+    const timeoutMs = 60_000;
+    const store = new SessionStore({ home, onProblem: (p) => notes.push(p), lock: { timeoutMs } });
     const record = await store.create(project);
     const lock = join(store.projectDir(project), `${record.meta.id}.lock`);
     const pid = deadPid();
     writeFileSync(lock, JSON.stringify({ pid, host: hostname(), acquiredAt: new Date().toISOString(), token: 'dead' }));
     const started = Date.now();
     await store.sync(record, [{ role: 'user', content: 'after the crash' }]);
-    assert.ok(Date.now() - started < 2_000, 'no waiting for the timeout');
+    assert.ok(Date.now() - started < timeoutMs / 2, 'no waiting for the timeout');
     assert.equal(notes.length, 1);
     assert.match(notes[0]!, new RegExp(`broke a stale lock .*${record.meta.id}\\.lock \\(held by process ${pid} on .*\\): process ${pid} is no longer running`));
     assert.equal(existsSync(lock), false);

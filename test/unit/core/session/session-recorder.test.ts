@@ -140,11 +140,16 @@ describe('SessionRecorder', () => {
     const agent = testAgent({ wire: 'openai', fake, tools: [] });
     const recorder = new SessionRecorder(store, project, undefined, { titles: 'model', onProblem: (p) => problems.push(p) });
     recorder.follow(agent);
-    fake.setResponder(responder([{ text: 'The redirect loses the return URL; fixed in auth.ts.' }, { text: 'Yes.' }], { text: 'Title: "Fix the login redirect."', delayMs: 300 }));
+    // The title call is answered only once the test has looked at the first save.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const steps = responder([{ text: 'The redirect loses the return URL; fixed in auth.ts.' }, { text: 'Yes.' }], { text: 'Title: "Fix the login redirect."' });
+    fake.setResponder(async (req) => (isTitleCall(req) ? (await answered, steps(req)) : steps(req)));
 
     await agent.runTurn('after logging in, users land on the home page instead of where they were', silentUI);
     const record = await recorder.save(agent);
     assert.equal(record?.meta.title, 'after logging in, users land on the home page ins…', 'the first-line title, until the model has answered');
+    answer();
     await recorder.settled();
     const titleCalls = fake.requests.filter(isTitleCall);
     assert.equal(titleCalls.length, 1);
@@ -168,13 +173,16 @@ describe('SessionRecorder', () => {
 
   it('a title call that hangs never holds up or fails the turn; the first-line title stays', async () => {
     const agent = testAgent({ wire: 'openai', fake, tools: [] });
-    const recorder = new SessionRecorder(store, project, undefined, { titles: 'model', titleTimeoutMs: 200, onProblem: (p) => problems.push(p) });
+    // A time limit longer than the test may take: the turn and the save end while the title call still hangs.
+    const recorder = new SessionRecorder(store, project, undefined, { titles: 'model', titleTimeoutMs: 10 * 60_000, onProblem: (p) => problems.push(p) });
     recorder.follow(agent);
     fake.setResponder(responder([{ text: 'Sure.' }], { failure: { kind: 'hang' } }));
-    const started = Date.now();
-    await agent.runTurn('Rename the helper', silentUI);
+    assert.equal((await agent.runTurn('Rename the helper', silentUI)).status, 'completed');
     await recorder.save(agent);
-    assert.ok(Date.now() - started < 2_000);
+    await fake.waitForRequests(2);
+    assert.equal(fake.requests.filter(isTitleCall).length, 1, 'the title call was sent, and is unanswered');
+    assert.equal((await store.list(project))[0]?.title, 'Rename the helper');
+    recorder.dispose(); // as its time limit would, later
     await recorder.settled();
     assert.equal((await store.list(project))[0]?.title, 'Rename the helper');
     assert.deepEqual(problems, []);

@@ -132,15 +132,21 @@ describe('SubagentManager', () => {
   });
 
   it('runs several spawns of one response concurrently (their runs overlap)', async () => {
+    // A run ends once all three are running (or after one generous limit): serialized runs never overlap.
     let active = 0;
     let maxActive = 0;
+    let allRunning!: () => void;
+    const all = new Promise<void>((resolve) => (allRunning = resolve));
     const manager = new SubagentManager({
       specs: BUILTIN_SUBAGENTS,
       ui: silentUI,
       run: async (_spec, task) => {
         active++;
         maxActive = Math.max(maxActive, active);
-        await new Promise((r) => setTimeout(r, 40));
+        if (active === 3) allRunning();
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, 20_000)))]);
+        clearTimeout(timer);
         active--;
         return { status: 'completed', summary: `done ${task}`, history: null };
       },

@@ -114,7 +114,8 @@ describe('capture_web_screenshot', function () {
     const started = Date.now();
     const r = await registry.execute({ id: 'x', name: 'capture_web_screenshot', arguments: JSON.stringify({ url: site.url('/slow'), timeout_ms: 60_000 }) }, toolContext({ workspaceRoot, signal: stop.signal }));
     assert.equal(r.ok, false);
-    assert.ok(Date.now() - started < 10_000, `stopped after ${Date.now() - started} ms`);
+    assert.notEqual(r.errorKind, 'timeout', 'stopped, not timed out');
+    assert.ok(Date.now() - started < 15_000, `stopped after ${Date.now() - started} ms, not when the page would have loaded (20 s)`);
     assert.ok(!existsSync(join(workspaceRoot, '.opendev')), 'nothing written');
   });
 

@@ -29,7 +29,8 @@ describe('fetch_url', function () {
     const registry = new ToolRegistry().register(fetchUrlTool(web));
     return registry.execute({ id: 'c1', name: 'fetch_url', arguments: JSON.stringify(args) }, toolContext({ workspaceRoot }));
   };
-  const fetchUrl = (args: Record<string, unknown>) => fetchWith({ timeoutMs: 5_000 }, args);
+  // The product's time limit: what should succeed gets all of it, however loaded the machine.
+  const fetchUrl = (args: Record<string, unknown>) => fetchWith({}, args);
 
   before(async () => {
     site = await startWebSite();
@@ -71,13 +72,13 @@ describe('fetch_url', function () {
   });
 
   it('without a browser, returns the static HTML with a note on how to get one', async () => {
-    const r = await fetchWith({ timeoutMs: 5_000, env: { ...process.env, OPENDEV_CHROMIUM: '/nonexistent/chromium' } }, { url: site.url('/app') });
+    const r = await fetchWith({ env: { ...process.env, OPENDEV_CHROMIUM: '/nonexistent/chromium' } }, { url: site.url('/app') });
     assert.equal(r.ok, true, r.output);
     assert.match(r.output, /Note: Not rendered although the page builds its content with JavaScript: this is the static HTML only/);
     assert.match(r.output, /OPENDEV_CHROMIUM names \/nonexistent\/chromium, which does not exist/);
     assert.doesNotMatch(r.output, /Quarterly numbers/);
     // render: true on a static page uses the browser too, and still works without one.
-    const forced = await fetchWith({ timeoutMs: 5_000, env: { ...process.env, OPENDEV_CHROMIUM: '/nonexistent/chromium' } }, { url: site.url('/article'), render: true });
+    const forced = await fetchWith({ env: { ...process.env, OPENDEV_CHROMIUM: '/nonexistent/chromium' } }, { url: site.url('/article'), render: true });
     assert.equal(forced.ok, true);
     assert.match(forced.output, /Not rendered although rendering was asked for/);
     assert.match(forced.output, /## An example/);
@@ -107,7 +108,7 @@ describe('fetch_url', function () {
     const r = await fetchWith({ timeoutMs: 400 }, { url: site.url('/slow') });
     assert.equal(r.errorKind, 'timeout');
     assert.match(r.output, /\/slow did not answer within 400 ms\./);
-    assert.ok(Date.now() - started < 10_000);
+    assert.ok(Date.now() - started < 10_000, 'well before the server would answer (20 s)');
   });
 
   it('stops at once when the user stops the agent', async () => {
@@ -119,7 +120,7 @@ describe('fetch_url', function () {
     const r = await new ToolRegistry().register(fetchUrlTool(web)).execute({ id: 'x', name: 'fetch_url', arguments: JSON.stringify({ url: site.url('/slow') }) }, toolContext({ workspaceRoot, signal: stop.signal }));
     assert.equal(r.ok, false);
     assert.notEqual(r.errorKind, 'timeout', 'stopped, not timed out');
-    assert.ok(Date.now() - started < 5_000);
+    assert.ok(Date.now() - started < 10_000, 'well before the server would answer (20 s)');
   });
 
   it('says a refused connection is nobody listening, and a missing host is a DNS failure', async () => {

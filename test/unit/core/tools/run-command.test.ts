@@ -72,10 +72,9 @@ describe('run_command and the background-task tools (real processes)', function 
   });
 
   it('stdin is empty, and the environment is prepared (PYTHONUNBUFFERED=1)', async () => {
-    const t0 = Date.now();
+    // `read` returned at once with nothing: a stdin left open would have kept it waiting until a timeout killed it.
     const r = await run({ command: 'read answer; echo "got:[$answer]"; python3 -c "import os; print(os.environ[\'PYTHONUNBUFFERED\'])"' });
     assert.match(r.output, /^got:\[\]\n1\n/);
-    assert.ok(Date.now() - t0 < 5000);
   });
 
   it('missing or empty arguments are clear errors', async () => {
@@ -115,10 +114,8 @@ describe('run_command and the background-task tools (real processes)', function 
 
   it('auto-backgrounds a server: python3 -m http.server is RUNNING, serves, and kill_process closes the port', async () => {
     const port = await freePort();
-    const t0 = Date.now();
     const r = await run({ command: `python3 -m http.server ${port} --bind 127.0.0.1` });
     assert.equal(r.ok, true, r.output);
-    assert.ok(Date.now() - t0 < 10_000);
     assert.match(r.output, /Started as a background task because it starts a server \(python -m http\.server\)/);
     assert.match(r.output, /RUNNING/);
     assert.match(r.summary, /^✓ background task [0-9a-f]{7} running/);
@@ -146,9 +143,9 @@ describe('run_command and the background-task tools (real processes)', function 
   });
 
   it('a background task that ends within the window returns its exit status at once', async () => {
-    const t0 = Date.now();
+    // A window longer than the test may take: only a result given when the task ended arrives in time.
+    setup({ initialWindowMs: 10 * 60_000 });
     const r = await run({ command: 'echo quick; exit 4', background: true });
-    assert.ok(Date.now() - t0 < 2500);
     assert.equal(r.ok, false);
     assert.match(r.output, /It ended within .*: FAILED \(exit 4\)\. Output:\nquick/);
     const ok = await run({ command: 'echo fine', background: true });
@@ -171,18 +168,17 @@ describe('run_command and the background-task tools (real processes)', function 
     assert.equal(r.errorKind, 'timeout');
     assert.match(r.output, /printed nothing for 1\.0 s/);
     assert.match(r.output, /Output so far[^\n]*:\nstarted$/);
-    assert.doesNotMatch(r.output, /never/);
-    assert.ok(took >= 900 && took < 4000, `took ${took} ms`);
+    assert.doesNotMatch(r.output, /never/, 'stopped, not run to its end');
+    assert.ok(took >= 900, `took ${took} ms`);
     assert.deepEqual(terminal.commands[0]?.ended?.status, 'timeout');
   });
 
   it('the timeout argument sets the absolute limit for a chatty command', async () => {
-    const t0 = Date.now();
+    // It never ends by itself: a result at all means the limit stopped it.
     const r = await run({ command: 'while true; do echo tick; sleep 0.2; done', timeout: 1 });
     assert.equal(r.errorKind, 'timeout');
     assert.match(r.output, /ran longer than 1\.0 s/);
     assert.match(r.output, /tick\ntick/);
-    assert.ok(Date.now() - t0 < 4000);
   });
 
   it('an interrupt kills the whole process group, grandchildren included', async () => {
@@ -220,6 +216,7 @@ describe('run_command and the background-task tools (real processes)', function 
   it('get_process_output returns the last 100 lines with the state', async () => {
     const r = await run({ command: 'seq 1 500', background: true });
     const id = taskIdOf(r);
+    await until(() => processes.get(id)?.state === 'COMPLETED', 'seq to end'); // not always within the first window on a loaded machine
     const out = await call('get_process_output', { task_id: id });
     assert.equal(out.ok, true);
     assert.match(out.output, new RegExp(`Task ${id} · COMPLETED \\(exit 0\\)`));
@@ -237,6 +234,8 @@ describe('run_command and the background-task tools (real processes)', function 
     const failed = taskIdOf(await run({ command: 'exit 2', background: true }));
     const killed = taskIdOf(await run({ command: 'sleep 30', background: true }));
     await call('kill_process', { task_id: killed });
+    // A loaded machine may not have ended them within the first window.
+    await until(() => processes.get(completed)?.state === 'COMPLETED' && processes.get(failed)?.state === 'FAILED', 'the short tasks to end');
     const list = await call('list_processes', {});
     assert.match(list.output, /4 background tasks \(1 running\)/);
     assert.match(list.output, new RegExp(`${runningTask} · RUNNING`));

@@ -25,12 +25,18 @@ describe('spawn_subagent and get_subagent_output', () => {
   });
 
   it('overlap when one response asks for several spawns (through the tool dispatcher)', async () => {
+    // A run ends once both are running (or after one generous limit): serialized runs never overlap.
     let active = 0;
     let maxActive = 0;
+    let bothRunning!: () => void;
+    const both = new Promise<void>((resolve) => (bothRunning = resolve));
     const { ctx } = withManager(async (_s, task) => {
       active++;
       maxActive = Math.max(maxActive, active);
-      await new Promise((r) => setTimeout(r, 30));
+      if (active === 2) bothRunning();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([both, new Promise((resolve) => (timer = setTimeout(resolve, 20_000)))]);
+      clearTimeout(timer);
       active--;
       return { status: 'completed', summary: `report on ${task}`, history: null };
     });

@@ -50,6 +50,9 @@ describe('/undo in a real session', function () {
       workspaceRoot: workspace,
       home,
       approvalLevel: 'auto',
+      // A loaded machine may take longer than the 2 s default over a cold first snapshot; the step
+      // then rightly cannot be undone, and these tests undo every step.
+      undo: { budgetMs: 60_000 },
     });
   });
   afterEach(async () => {
@@ -110,12 +113,16 @@ describe('/undo in a real session', function () {
   });
 
   it('refuses while a turn runs', async () => {
-    fake.enqueue({ text: 'slow', delayMs: 500 });
+    // The model answers only once the test has tried /undo: the turn is running all that time.
+    let answer!: () => void;
+    const asked = new Promise<void>((resolve) => (answer = resolve));
+    fake.setResponder(async () => (await asked, { text: 'done at last' }));
     const running = agent.runTurn('wait', ui);
     await fake.waitForRequests(1);
     const outcome = await agent.undo();
+    answer();
     assert.equal(outcome.status, 'unavailable');
     assert.match(outcome.message, /Wait for it to finish/);
-    await running;
+    assert.equal((await running).status, 'completed');
   });
 });

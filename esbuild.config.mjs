@@ -2,8 +2,9 @@
 // (IIFE for the browser), and the tests (one CJS file per source file, so mocha and the VS Code
 // extension host can load them without a bundle of their own).
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, readFileSync, statSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { LAZY_BUNDLES, lazyBundles } from './scripts/lazy-bundles.mjs';
 import { webviewBuilds } from './scripts/webview-builds.mjs';
 
@@ -81,11 +82,36 @@ if (!production) {
   builds.push({ ...node, entryPoints: ['test/unit/core/undo/undo-crash-child.ts'], outfile: 'out/test/unit/core/undo/undo-crash-child.bundle.js', sourcemap: false, plugins: [lazyBundles()] });
 }
 
+/**
+ * dist/tool-parameters.json: the built-in tools' JSON schemas, derived here from the sources just
+ * bundled (src/core/tools/builtin-parameters.ts reads it), with every editor and host port offered.
+ */
+async function writeToolParameters() {
+  const contents = [
+    "import { builtinTools } from './src/core/tools/builtin-tools';",
+    "import { deriveParameters } from './src/core/tools/builtin-parameters';",
+    "import { WebSession } from './src/core/web/web-session';",
+    'const every = { symbols: {}, notebooks: {}, openExternal: async () => false };',
+    'module.exports = () => deriveParameters(builtinTools(every, new WebSession()));',
+  ].join('\n');
+  const generator = 'dist/tool-parameters-gen.js';
+  await esbuild.build({ ...node, stdin: { contents, resolveDir: '.', loader: 'ts', sourcefile: 'tool-parameters.ts' }, outfile: generator, sourcemap: false, plugins: [lazyBundles()] });
+  try {
+    const derive = (await import(`${pathToFileURL(resolve(generator)).href}?${Date.now()}`)).default;
+    writeFileSync('dist/tool-parameters.json', `${JSON.stringify(derive())}\n`);
+  } finally {
+    rmSync(generator, { force: true });
+  }
+}
+
 if (watch) {
+  // A rebuild would leave the file stale: without it the registry derives the schemas itself.
+  rmSync('dist/tool-parameters.json', { force: true });
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[esbuild] watching…');
 } else {
   if (!production) rmSync('out', { recursive: true, force: true });
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  await writeToolParameters();
 }

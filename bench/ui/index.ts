@@ -30,8 +30,10 @@ interface VsCodeServerModule {
 
 interface Run {
   activationMs: number;
-  /** Of activationMs: the extension host's require of dist/extension.js, and our activate() call. */
+  /** Of activationMs: the extension host's require of dist/extension.js, and our activate() call (each from when it began). */
+  loadStartMs: number;
   loadMs: number;
+  activateStartMs: number;
   activateMs: number;
   coreMs: number;
   firstPaintMs: number;
@@ -63,6 +65,9 @@ export async function main(): Promise<void> {
     row('  of which ours: loading dist/extension.js', 'ms', runs.map((r) => r.loadMs), 1),
     row('  of which ours: activate()', 'ms', runs.map((r) => r.activateMs), 1),
     row('  of which VS Code’s own (the rest)', 'ms', runs.map((r) => r.activationMs - r.loadMs - r.activateMs)),
+    row('    before it loads dist/extension.js', 'ms', runs.map((r) => r.loadStartMs)),
+    row('    between the load and calling activate()', 'ms', runs.map((r) => r.activateStartMs - r.loadStartMs - r.loadMs), 1),
+    row('    after activate() returned', 'ms', runs.map((r) => r.activationMs - r.activateStartMs - r.activateMs), 1),
     row('  then the rest loaded (status bar up), from the start', 'ms', runs.map((r) => r.coreMs)),
     row('chat panel first paint (New Chat → painted)', 'ms', runs.map((r) => r.firstPaintMs)),
     row('2,000-message session: click → painted and interactive', 'ms', runs.map((r) => r.resumeMs)),
@@ -93,9 +98,9 @@ async function oneRun(host: VsCodeServerModule, serverRoot: string, extensionPat
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(server.workbenchUrl({ folder: workspace, extensionDevelopmentPath: extensionPath, extensionTestsPath: join(repo, 'out/bench/ui/probe.js') }));
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-    const activation = await waitForFile(`${probe}.json`, 60_000).then((text) => JSON.parse(text) as { activationMs: number; coreMs: number; loadMs?: number; activateMs?: number; wasActive: boolean; found: boolean });
+    const activation = await waitForFile(`${probe}.json`, 60_000).then((text) => JSON.parse(text) as { activationMs: number; coreMs: number; loadStartMs?: number; loadMs?: number; activateStartMs?: number; activateMs?: number; wasActive: boolean; found: boolean });
     if (!activation.found) throw new Error(`the extension was not found in ${extensionPath}`);
-    if (activation.loadMs === undefined || activation.activateMs === undefined) throw new Error('the probe did not see the extension host load dist/extension.js and call its activate()');
+    if (activation.loadStartMs === undefined || activation.loadMs === undefined || activation.activateStartMs === undefined || activation.activateMs === undefined) throw new Error('the probe did not see the extension host load dist/extension.js and call its activate()');
     // The probe runs as the extension host starts, before onStartupFinished; had something activated it first, the time would mean nothing.
     if (activation.wasActive) throw new Error('the extension was already active when the probe ran: its activation cannot be timed cold');
 
@@ -122,7 +127,9 @@ async function oneRun(host: VsCodeServerModule, serverRoot: string, extensionPat
     writeFileSync(`${probe}.done`, '');
     return {
       activationMs: activation.activationMs,
+      loadStartMs: activation.loadStartMs,
       loadMs: activation.loadMs,
+      activateStartMs: activation.activateStartMs,
       activateMs: activation.activateMs,
       coreMs: activation.coreMs,
       firstPaintMs,

@@ -20,26 +20,35 @@ export async function run(): Promise<void> {
   if (!out) throw new Error('OPENDEV_BENCH_PROBE is not set: this module is run by bench/ui');
   const extension = vscode.extensions.getExtension('opendev.opendev');
   const wasActive = extension?.isActive ?? false;
-  const ours = extension ? timeEntry(join(extension.extensionPath, (extension.packageJSON as { main: string }).main)) : undefined;
   const started = performance.now();
+  const ours = extension ? timeEntry(join(extension.extensionPath, (extension.packageJSON as { main: string }).main), started) : undefined;
   await extension?.activate();
   const activationMs = performance.now() - started;
   // The rest of the extension loads right after activation (a timer activate() set before ours): done when ours fires.
   await new Promise((r) => setTimeout(r, 0));
   const coreMs = performance.now() - started;
   ours?.restore();
-  writeFileSync(`${out}.json`, JSON.stringify({ activationMs, coreMs, loadMs: ours?.loadMs, activateMs: ours?.activateMs, wasActive, found: extension !== undefined }));
+  writeFileSync(`${out}.json`, JSON.stringify({ activationMs, coreMs, ...ours?.timing, wasActive, found: extension !== undefined }));
   while (!existsSync(`${out}.done`)) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** When, from `started`, the extension host began loading our entry and called activate(), and how long each took. */
+interface EntryTiming {
+  loadStartMs?: number;
+  loadMs?: number;
+  activateStartMs?: number;
+  activateMs?: number;
 }
 
 /**
  * Times the extension host's require of `main` (our bundle's load and top-level code) and the call of
  * the activate() it exports: the loader is wrapped until that require, the exports seen through a proxy.
  */
-function timeEntry(main: string): { loadMs?: number; activateMs?: number; restore(): void } {
+function timeEntry(main: string, started: number): { timing: EntryTiming; restore(): void } {
   const loader = Module as unknown as Loader;
   const original = loader._load;
-  const timing: { loadMs?: number; activateMs?: number; restore(): void } = { restore: () => void (loader._load = original) };
+  const timing: EntryTiming = {};
+  const restore = () => void (loader._load = original);
   const target = loader._resolveFilename(main, null);
   loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean): unknown {
     let resolved: string | undefined;
@@ -49,16 +58,18 @@ function timeEntry(main: string): { loadMs?: number; activateMs?: number; restor
       // not a file of ours: the original loader says what is wrong
     }
     if (resolved !== target) return original.call(this, request, parent, isMain);
-    timing.restore();
-    const started = performance.now();
+    restore();
+    const loading = performance.now();
+    timing.loadStartMs = loading - started;
     const exports = original.call(this, request, parent, isMain) as Record<string, unknown>;
-    timing.loadMs = performance.now() - started;
+    timing.loadMs = performance.now() - loading;
     return new Proxy(exports, {
       get(object, key, receiver) {
         const value = Reflect.get(object, key, receiver) as unknown;
         if (key !== 'activate' || typeof value !== 'function') return value;
         return (...args: unknown[]) => {
           const called = performance.now();
+          timing.activateStartMs = called - started;
           try {
             return (value as (...a: unknown[]) => unknown)(...args);
           } finally {
@@ -68,5 +79,5 @@ function timeEntry(main: string): { loadMs?: number; activateMs?: number; restor
       },
     });
   };
-  return timing;
+  return { timing, restore };
 }

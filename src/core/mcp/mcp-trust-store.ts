@@ -10,8 +10,7 @@ import { readRecordFile, updateRecordFile } from '../trust/json-record-file';
 import { trustedWorkspaceKey } from '../trust/trust-store';
 import type { McpServerConfig } from './mcp-types';
 
-// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
-const TrustRecordSchema = z.lazy(() => z.object({
+const TrustRecordSchema = z.object({
   /** The workspace folder (resolved, symbolic links followed). */
   workspace: z.string().min(1),
   server: z.string().min(1),
@@ -20,8 +19,8 @@ const TrustRecordSchema = z.lazy(() => z.object({
   /** What was trusted, for a person reading the file. */
   definition: z.string().optional(),
   trustedAt: z.string().optional(),
-}));
-const TrustFileSchema = z.lazy(() => z.object({ version: z.literal(1), trusted: z.array(TrustRecordSchema) }));
+});
+const TrustFileSchema = z.object({ version: z.literal(1), trusted: z.array(TrustRecordSchema) });
 
 export type TrustRecord = z.infer<typeof TrustRecordSchema>;
 export type TrustFileRead = { status: 'ok'; records: TrustRecord[] } | { status: 'broken'; problem: string };

@@ -82,19 +82,19 @@ describe('chat approval card: always, deny, edit command, approve with auto-edit
     await input().press('Enter');
   }
   async function idle(): Promise<void> {
-    await chat.locator('#send').waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.locator('#send').waitFor({ state: 'visible' });
   }
   /** The answer that quotes the tool result of the scenario asked last. */
   async function answer(nth: number): Promise<string> {
     const el = chat.locator('.entry.assistant', { hasText: 'Result:' }).nth(nth);
-    await el.waitFor({ timeout: 30_000 });
+    await el.waitFor();
     await idle();
     return (await el.textContent()) ?? '';
   }
   /** The pending approval card, and the same card once it is answered (found by its entry id). */
   async function pendingCard(): Promise<{ card: ReturnType<Frame['locator']>; answered: ReturnType<Frame['locator']> }> {
     const card = pending();
-    await card.waitFor({ timeout: 30_000 });
+    await card.waitFor();
     const id = await card.getAttribute('data-id');
     return { card, answered: chat.locator(`.entry.approval[data-id="${id}"][data-state="answered"]`) };
   }
@@ -107,7 +107,7 @@ describe('chat approval card: always, deny, edit command, approve with auto-edit
     assert.match((await card.textContent()) ?? '', /Run `mkdir -p always-dir && touch always-dir\/stamp`\?/);
     await wb.screenshot('approval-command-pending');
     await card.locator('vscode-button[data-action="always"]').click();
-    await answered.waitFor({ timeout: 10_000 });
+    await answered.waitFor();
     assert.match((await answered.textContent()) ?? '', /✓ Always allowed/);
     await answer(0);
     assert.ok(existsSync(file('always-dir/stamp')), 'the command ran');
@@ -138,7 +138,7 @@ describe('chat approval card: always, deny, edit command, approve with auto-edit
     const { card, answered } = await pendingCard();
     await card.locator('input.feedback-input').fill('keep the folder clean');
     await card.locator('vscode-button[data-action="deny"]').click();
-    await answered.waitFor({ timeout: 10_000 });
+    await answered.waitFor();
     assert.match((await answered.textContent()) ?? '', /✗ Denied: keep the folder clean/);
     assert.match(await answer(2), /^Result: Error \(rejected\): The user denied run_command: keep the folder clean/);
     assert.match(lastResult(), /Do not retry it unchanged/);
@@ -155,11 +155,11 @@ describe('chat approval card: always, deny, edit command, approve with auto-edit
     // The edit is judged afresh (danger and deny rules), but never asks again: the user wrote it.
     await command.fill('mkdir -pv edited-dir');
     const runEdited = card.locator('vscode-button[data-action="edit"]');
-    await runEdited.waitFor({ state: 'visible', timeout: 5_000 });
+    await runEdited.waitFor({ state: 'visible' });
     assert.equal(await card.locator('vscode-button[data-action="allow"]').isVisible(), false, 'Allow would run the original: it hides');
     await wb.screenshot('approval-command-edited');
     await runEdited.click();
-    await answered.waitFor({ timeout: 10_000 });
+    await answered.waitFor();
     assert.match((await answered.textContent()) ?? '', /✓ Ran the edited command: mkdir -pv edited-dir/);
     assert.match(await answer(3), /^Result: The user edited your command before approving it; this is the output of their version: `?mkdir -pv edited-dir/);
     assert.match(lastResult(), /\nmkdir: created directory 'edited-dir'/, 'then the edited command\'s output');
@@ -171,7 +171,7 @@ describe('chat approval card: always, deny, edit command, approve with auto-edit
   it('plan review: "Approve & auto-approve edits" lets the plan\'s edit run without an approval card', async () => {
     await ask('carry out the PI plan');
     const plan = chat.locator('.entry.plan[data-state="pending"]');
-    await plan.waitFor({ timeout: 30_000 });
+    await plan.waitFor();
     const approveAuto = plan.locator('vscode-button[data-action="approve_auto"]');
     assert.equal((await approveAuto.textContent())?.trim(), 'Approve & auto-approve edits');
     const cards = await chat.locator('.entry.approval').count();
@@ -179,11 +179,11 @@ describe('chat approval card: always, deny, edit command, approve with auto-edit
     const id = await plan.getAttribute('data-id');
     await approveAuto.click();
     const decided = chat.locator(`.entry.plan[data-id="${id}"][data-state="answered"]`);
-    await decided.waitFor({ timeout: 10_000 });
+    await decided.waitFor();
     assert.match((await decided.textContent()) ?? '', /✓ Approved; edits run without asking/);
     assert.match(await answer(4), /^Result: /);
     const edit = chat.locator('.entry.tool[data-status="ok"]', { hasText: 'edit_file' });
-    await edit.waitFor({ timeout: 10_000 });
+    await edit.waitFor();
     assert.equal(await chat.locator('.entry.approval').count(), cards, 'the edit asked no approval');
     assert.match(readFileSync(file('math.ts'), 'utf8'), /export const PI = Math\.PI;/, 'and it was applied');
     await wb.screenshot('approval-plan-auto-edits');

@@ -46,7 +46,7 @@ describe('chat view (end to end)', function () {
   it('without a key, shows a setup card (not an error) whose button opens the key prompt', async () => {
     await ask('hello');
     const card = chat.locator('.entry.setup');
-    await card.waitFor({ timeout: 30_000 });
+    await card.waitFor();
     assert.match((await card.locator('.setup-title').textContent()) ?? '', /^Connect OpenDev to OpenAI$/);
     assert.match((await card.textContent()) ?? '', /needs an API key for OpenAI[\s\S]*"OpenDev: Set API Key"/);
     assert.equal(await chat.locator('.entry.error').count(), 0, 'no error styling');
@@ -57,7 +57,7 @@ describe('chat view (end to end)', function () {
     // The card knows the provider: the key prompt opens directly.
     await card.locator('vscode-button[data-action="setApiKey"]').click();
     const box = wb.page.locator('.quick-input-widget input[type="password"]');
-    await box.waitFor({ timeout: 20_000 });
+    await box.waitFor();
     await box.fill('sk-typed-by-user');
     await box.press('Enter');
     await box.waitFor({ state: 'hidden' });
@@ -65,16 +65,16 @@ describe('chat view (end to end)', function () {
 
   it('answers "what does math.ts export?" with a tool card and the streamed answer', async () => {
     await ask('what does math.ts export?');
-    await chat.locator('#stop').waitFor({ state: 'visible', timeout: 10_000 });
+    await chat.locator('#stop').waitFor({ state: 'visible' });
     assert.equal(await chat.locator('#send').isVisible(), false, 'Send turns into Stop while the agent works');
     const tool = chat.locator('.entry.tool[data-status="ok"]');
-    await tool.waitFor({ timeout: 30_000 });
+    await tool.waitFor();
     assert.match((await tool.textContent()) ?? '', /read_file.*Read math\.ts \(9 lines/s);
     const answer = chat.locator('.entry.assistant').last();
-    await answer.filter({ hasText: 'subtract' }).waitFor({ timeout: 30_000 });
+    await answer.filter({ hasText: 'subtract' }).waitFor();
     assert.equal(await answer.textContent(), ANSWER.replace(/`/g, ''));
     assert.equal(await answer.locator('code').count(), 3, 'inline code is rendered as code');
-    await chat.locator('#send').waitFor({ state: 'visible', timeout: 10_000 });
+    await chat.locator('#send').waitFor({ state: 'visible' });
     await wb.screenshot('chat-answer');
 
     assert.equal(fake.requests[0]!.headers.authorization, 'Bearer sk-typed-by-user', 'the key typed in the prompt was used');
@@ -83,25 +83,25 @@ describe('chat view (end to end)', function () {
 
   it('Stop ends a slow answer and the chat takes the next message', async () => {
     await ask('take your time');
-    await chat.locator('.entry.assistant', { hasText: 'one' }).waitFor({ timeout: 20_000 });
+    await chat.locator('.entry.assistant', { hasText: 'one' }).waitFor();
     await chat.locator('#stop').click();
-    await chat.locator('.entry.notice', { hasText: 'Stopped.' }).waitFor({ timeout: 10_000 });
+    await chat.locator('.entry.notice', { hasText: 'Stopped.' }).waitFor();
     assert.doesNotMatch((await chat.locator('.entry.assistant').last().textContent()) ?? '', /six/);
     await ask('ping');
-    await chat.locator('.entry.assistant', { hasText: 'echo: ping' }).waitFor({ timeout: 20_000 });
+    await chat.locator('.entry.assistant', { hasText: 'echo: ping' }).waitFor();
   });
 
   it('keeps the conversation when the view is hidden and shown again', async () => {
     await host.runCommand(wb.page, 'View: Toggle Primary Side Bar Visibility');
     await host.runCommand(wb.page, 'View: Toggle Primary Side Bar Visibility');
-    chat = await host.findFrame(wb.page, async (f) => (await f.locator('.entry.assistant').count()) > 0, 30_000);
+    chat = await host.findFrame(wb.page, async (f) => (await f.locator('.entry.assistant').count()) > 0);
     assert.match((await chat.locator('.entry.assistant', { hasText: 'subtract' }).textContent()) ?? '', /PI, add and subtract/);
     assert.equal(await chat.locator('.entry.tool').count(), 1);
   });
 
   it('New Chat clears the transcript', async () => {
     await host.runCommand(wb.page, 'OpenDev: New Chat');
-    await chat.locator('.entry').first().waitFor({ state: 'detached', timeout: 20_000 });
+    await chat.locator('.entry').first().waitFor({ state: 'detached' });
     assert.equal(await chat.locator('#empty').isVisible(), true);
   });
 });

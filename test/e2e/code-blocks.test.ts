@@ -63,7 +63,7 @@ describe('chat code blocks (end to end)', function () {
     await input.press('Enter');
 
     const answer = chat.locator('.entry.assistant', { hasText: 'Both return a greeting.' });
-    await answer.waitFor({ timeout: 60_000 });
+    await answer.waitFor();
     const ts = answer.locator('.code-block[data-language="ts"]');
     assert.equal(await ts.getAttribute('data-state'), 'closed');
     assert.equal(await ts.locator('code').getAttribute('class'), 'hljs language-ts');
@@ -100,10 +100,10 @@ describe('chat code blocks (end to end)', function () {
     const answer = chat.locator('.entry.assistant', { hasText: 'Both return a greeting.' });
     const copyTs = answer.locator('.code-block[data-language="ts"] button[aria-label="Copy code"]');
     await copyTs.click();
-    await answer.locator('.code-block[data-language="ts"] button.code-copy', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+    await answer.locator('.code-block[data-language="ts"] button.code-copy', { hasText: 'Copied' }).waitFor();
     assert.equal(await chat.evaluate(() => navigator.clipboard.readText()), TS_CODE);
     // The feedback goes after a moment; the button is ready again.
-    await answer.locator('.code-block[data-language="ts"] button[aria-label="Copy code"]', { hasText: 'Copy' }).waitFor({ timeout: 5_000 });
+    await answer.locator('.code-block[data-language="ts"] button[aria-label="Copy code"]', { hasText: 'Copy' }).waitFor();
 
     // From the keyboard: Tab from the first Copy button reaches the next one; Enter copies.
     // Where the webview's clipboard is refused, the extension copies instead.
@@ -120,7 +120,7 @@ describe('chat code blocks (end to end)', function () {
     }
     assert.equal(await copyPy.evaluate((el: any) => el === document.activeElement), true, 'the next Copy button is reached with Tab');
     await wb.page.keyboard.press('Enter');
-    await answer.locator('.code-block[data-language="python"] button.code-copy', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
-    await wb.page.waitForFunction(async (expected: string) => (await navigator.clipboard.readText()) === expected, PY_CODE, { timeout: 10_000 });
+    await answer.locator('.code-block[data-language="python"] button.code-copy', { hasText: 'Copied' }).waitFor();
+    await wb.page.waitForFunction(async (expected: string) => (await navigator.clipboard.readText()) === expected, PY_CODE);
   });
 });

@@ -66,7 +66,7 @@ describe('chat footer: context meter and cost (end to end)', function () {
     await input().press('Enter');
   }
   async function idle(): Promise<void> {
-    await chat.locator('#send').waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.locator('#send').waitFor({ state: 'visible' });
   }
   /** The meter's percentage as shown. */
   async function shownPercent(): Promise<number> {
@@ -82,7 +82,7 @@ describe('chat footer: context meter and cost (end to end)', function () {
 
   it('after a turn reported at 36k–37k prompt tokens of a 50k window: the pressure in warning colour, and the tokens and cost so far', async () => {
     await ask('read the first notes');
-    await chat.locator('.entry.assistant', { hasText: 'The build takes two minutes.' }).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.assistant', { hasText: 'The build takes two minutes.' }).waitFor();
     await idle();
     // Measured before the second call: the 36,000 tokens the first reported, plus the notes read since.
     const pct = await shownPercent();
@@ -101,14 +101,14 @@ describe('chat footer: context meter and cost (end to end)', function () {
 
   it('/compact: the meter drops and names the stage and the tokens it freed; the cost counts the compaction call', async () => {
     await ask('read the second notes');
-    await chat.locator('.entry.assistant', { hasText: 'The build takes two minutes.' }).nth(1).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.assistant', { hasText: 'The build takes two minutes.' }).nth(1).waitFor();
     await idle();
     const before = await shownPercent();
     assert.ok(before >= 72 && before < 80, `still under the first reduction (80%): ${before}%`);
 
     await ask('/compact');
-    await chat.locator('.entry.notice.command-output', { hasText: '/compact' }).waitFor({ timeout: 30_000 });
-    await meter().filter({ hasText: 'full compaction' }).waitFor({ timeout: 10_000 });
+    await chat.locator('.entry.notice.command-output', { hasText: '/compact' }).waitFor();
+    await meter().filter({ hasText: 'full compaction' }).waitFor();
     // The tooltip has the exact figures; the footer rounds the savings to thousands.
     const title = (await meter().getAttribute('title')) ?? '';
     const exact = /^([\d,]+) of 50,000 context tokens in use; last reduction: full compaction freed ([\d,]+) tokens$/.exec(title);

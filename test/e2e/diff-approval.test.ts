@@ -55,41 +55,41 @@ describe('inline diff approval (end to end)', function () {
     // The user has math.ts open; the diff opens beside it.
     await wb.page.keyboard.press('F1');
     const quickOpen = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await quickOpen.waitFor({ timeout: 10_000 });
+    await quickOpen.waitFor();
     await quickOpen.fill('math.ts'); // without the '>' prefix the palette searches files
-    await wb.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'math.ts' }).waitFor({ timeout: 20_000 });
+    await wb.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'math.ts' }).waitFor();
     await wb.page.keyboard.press('Enter');
-    await wb.page.locator('.tab.active', { hasText: 'math.ts' }).waitFor({ timeout: 20_000 });
+    await wb.page.locator('.tab.active', { hasText: 'math.ts' }).waitFor();
 
     const input = chat.locator('vscode-textarea[aria-label="Ask OpenDev"] textarea');
     await input.fill('improve math.ts');
     await input.press('Enter');
 
     const diff = wb.page.locator('.monaco-diff-editor');
-    await diff.waitFor({ timeout: 30_000 });
+    await diff.waitFor();
     const lenses = wb.page.locator('.monaco-diff-editor .editor.modified .codelens-decoration');
-    await lenses.filter({ hasText: 'Accept All' }).first().waitFor({ timeout: 30_000 });
-    await lenses.filter({ hasText: 'Accept change 2' }).first().waitFor({ timeout: 30_000 });
+    await lenses.filter({ hasText: 'Accept All' }).first().waitFor();
+    await lenses.filter({ hasText: 'Accept change 2' }).first().waitFor();
     // The user's own editor of math.ts marks the lines the edit touches and has the lenses too.
     const own = wb.page.locator('.editor-instance .monaco-editor:not(.original-in-monaco-diff-editor):not(.modified-in-monaco-diff-editor)').first();
-    await own.locator('.codelens-decoration', { hasText: 'Show Diff' }).first().waitFor({ timeout: 10_000 });
+    await own.locator('.codelens-decoration', { hasText: 'Show Diff' }).first().waitFor();
     const card = chat.locator('.entry.approval[data-state="pending"]');
-    await card.waitFor({ timeout: 10_000 });
+    await card.waitFor();
     assert.equal(await card.locator('vscode-button[data-action="allow"]').textContent(), 'Accept All', 'the card answers the same request');
     assert.equal(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), MATH, 'nothing written before the answer');
     await wb.screenshot('inline-diff-approval');
 
     // The user closes their editor: the diff gets the width for its two sides (narrow, it shows inline).
     await wb.page.locator('.tab', { hasText: /^math\.ts$/ }).locator('.codicon-close').click();
-    await wb.page.locator('.monaco-diff-editor.side-by-side').waitFor({ timeout: 10_000 });
+    await wb.page.locator('.monaco-diff-editor.side-by-side').waitFor();
     // CodeLens links are anchors inside the decoration.
     await lenses.locator('a', { hasText: /^Accept change 1$/ }).first().click();
-    await lenses.filter({ hasText: '✓ Change 1 accepted' }).first().waitFor({ timeout: 10_000 });
+    await lenses.filter({ hasText: '✓ Change 1 accepted' }).first().waitFor();
     await wb.screenshot('inline-diff-approval-one-decided');
     await lenses.locator('a', { hasText: /^Reject change 2$/ }).first().click();
 
-    await chat.locator('.entry.assistant', { hasText: 'Edit result' }).last().waitFor({ timeout: 30_000 });
-    await diff.waitFor({ state: 'detached', timeout: 10_000 });
+    await chat.locator('.entry.assistant', { hasText: 'Edit result' }).last().waitFor();
+    await diff.waitFor({ state: 'detached' });
     const written = readFileSync(join(wb.workspace, 'math.ts'), 'utf8');
     assert.equal(written, MATH.replace('export const PI = 3.14159;', 'export const PI = Math.PI;'));
     const answered = chat.locator('.entry.approval[data-state="answered"]').last();
@@ -99,8 +99,8 @@ describe('inline diff approval (end to end)', function () {
 
     // The finished edit offers its diff again from its card.
     await result.locator('vscode-button[data-action="show-diff"]').click();
-    await wb.page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: 'Math.PI' }).waitFor({ timeout: 20_000 });
-    await wb.page.locator('.monaco-diff-editor .editor.original .view-line', { hasText: '3.14159' }).waitFor({ timeout: 20_000 });
+    await wb.page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: 'Math.PI' }).waitFor();
+    await wb.page.locator('.monaco-diff-editor .editor.original .view-line', { hasText: '3.14159' }).waitFor();
     assert.equal(await wb.page.locator('.monaco-diff-editor .view-line', { hasText: 'multiply' }).count(), 0, 'the diff shows what was applied');
     await wb.screenshot('inline-diff-approval-show-diff');
   });
@@ -112,16 +112,16 @@ describe('inline diff approval (end to end)', function () {
     await input.press('Enter');
 
     const card = chat.locator('.entry.approval[data-state="pending"]');
-    await card.waitFor({ timeout: 30_000 });
+    await card.waitFor();
     const hunks = card.locator('section.hunk');
-    await hunks.nth(1).waitFor({ timeout: 10_000 });
+    await hunks.nth(1).waitFor();
     assert.equal(await hunks.count(), 2, 'one section per change, as the CodeLens counts them');
     assert.match((await hunks.nth(0).textContent()) ?? '', /Change 1 of 2\s*line 1 · \+1 −1[\s\S]*-export const PI = 3\.14159;\s*\+export const PI = Math\.PI;/);
     assert.match((await hunks.nth(1).textContent()) ?? '', /Change 2 of 2\s*after line 8 · \+4[\s\S]*\+export function multiply/);
     // The same request waits in the diff editor too.
     const proposalTab = wb.page.locator('.tab', { hasText: 'math.ts: current ↔ proposed by OpenDev' });
-    await proposalTab.waitFor({ timeout: 30_000 });
-    await wb.page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Accept change 2' }).first().waitFor({ timeout: 30_000 });
+    await proposalTab.waitFor();
+    await wb.page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Accept change 2' }).first().waitFor();
     const submit = card.locator('vscode-button[data-action="submit-hunks"]');
     assert.equal(await submit.getAttribute('disabled'), '', 'Submit waits until every change is decided');
     assert.match((await card.locator('.hunk-progress').textContent()) ?? '', /^0 of 2 changes decided$/);
@@ -144,10 +144,10 @@ describe('inline diff approval (end to end)', function () {
 
     const requestsBefore = fake.requests.length;
     await submit.click();
-    await chat.locator('.entry.assistant', { hasText: /^Edit result: .*\(hunk 2\)/ }).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.assistant', { hasText: /^Edit result: .*\(hunk 2\)/ }).waitFor();
     // Answered in the chat: the diff editor and its lenses go.
-    await proposalTab.waitFor({ state: 'detached', timeout: 10_000 });
-    await wb.page.locator('.codelens-decoration', { hasText: 'Accept All' }).first().waitFor({ state: 'detached', timeout: 10_000 });
+    await proposalTab.waitFor({ state: 'detached' });
+    await wb.page.locator('.codelens-decoration', { hasText: 'Accept All' }).first().waitFor({ state: 'detached' });
     const onlyChange2 = PROPOSED.replace('export const PI = Math.PI;', 'export const PI = 3.14159;');
     assert.equal(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), onlyChange2, 'exactly change 2 was applied');
     const answered = chat.locator('.entry.approval[data-state="answered"]').last();

@@ -147,13 +147,13 @@ describe('chat view as the harness front end (end to end)', function () {
     await input().press('Enter');
   }
   async function idle(): Promise<void> {
-    await chat.locator('#send').waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.locator('#send').waitFor({ state: 'visible' });
   }
 
   it('slash autocomplete shows /plan after typing /p; a command answers without the model', async () => {
     await input().fill('/p');
     const suggestion = chat.locator('#suggestions .suggestion', { hasText: '/plan' });
-    await suggestion.waitFor({ timeout: 10_000 });
+    await suggestion.waitFor();
     assert.equal(await chat.locator('#suggestions .suggestion[aria-selected="true"] .suggestion-name').textContent(), '/plan');
     await wb.screenshot('harness-slash-autocomplete');
     await input().press('Escape');
@@ -171,7 +171,7 @@ describe('chat view as the harness front end (end to end)', function () {
     const before = fake.requests.length;
     await ask('/help');
     const output = chat.locator('.entry.notice.command-output', { hasText: '/help' });
-    await output.waitFor({ timeout: 10_000 });
+    await output.waitFor();
     assert.match((await output.textContent()) ?? '', /Commands \(handled without the model\)/);
     assert.equal(fake.requests.length, before, 'no model request for a slash command');
   });
@@ -181,25 +181,25 @@ describe('chat view as the harness front end (end to end)', function () {
     assert.equal(await chip.textContent(), 'Normal mode');
     await input().click();
     await input().press('Shift+Tab');
-    await chat.locator('#mode[data-mode="plan"]').waitFor({ timeout: 10_000 });
+    await chat.locator('#mode[data-mode="plan"]').waitFor();
     assert.equal(await chip.textContent(), 'Plan mode');
     await wb.screenshot('harness-plan-mode');
     await host.runCommand(wb.page, 'OpenDev: Switch Mode');
-    await chat.locator('#mode[data-mode="normal"]').waitFor({ timeout: 10_000 });
+    await chat.locator('#mode[data-mode="normal"]').waitFor();
     await chip.click();
-    await chat.locator('#mode[data-mode="plan"]').waitFor({ timeout: 10_000 });
+    await chat.locator('#mode[data-mode="plan"]').waitFor();
     await chip.click();
-    await chat.locator('#mode[data-mode="normal"]').waitFor({ timeout: 10_000 });
+    await chat.locator('#mode[data-mode="normal"]').waitFor();
   });
 
   it('shows the thinking phase as a collapsible card (/thinking low)', async () => {
     await ask('/thinking low');
-    await chat.locator('#thinking-level', { hasText: 'Thinking: low' }).waitFor({ timeout: 10_000 });
+    await chat.locator('#thinking-level', { hasText: 'Thinking: low' }).waitFor();
     try {
       await ask('think first');
       const card = chat.locator('.entry.thinking').last();
-      await card.waitFor({ timeout: 20_000 });
-      await chat.locator('.entry.assistant', { hasText: 'Thought it through' }).waitFor({ timeout: 20_000 });
+      await card.waitFor();
+      await chat.locator('.entry.assistant', { hasText: 'Thought it through' }).waitFor();
       assert.equal(await card.getAttribute('open'), null, 'folded to one line by default');
       assert.match((await card.locator('.thinking-preview').textContent()) ?? '', /^The user wants me to think first/);
       await card.locator('summary').click();
@@ -209,35 +209,35 @@ describe('chat view as the harness front end (end to end)', function () {
       assert.match((await chat.locator('#cost').textContent()) ?? '', /^[\d.]+k? in .*· [\d.]+k? out/, 'the footer counts tokens');
     } finally {
       await ask('/thinking off');
-      await chat.locator('#thinking-level', { hasText: 'Thinking off' }).waitFor({ timeout: 10_000 });
+      await chat.locator('#thinking-level', { hasText: 'Thinking off' }).waitFor();
     }
   });
 
   it('a doom-loop approval card is answered with Allow; Stop cancels the next one and the agent goes on', async () => {
     await ask('loop please');
     const card = chat.locator('.entry.approval[data-state="pending"]');
-    await card.waitFor({ timeout: 30_000 });
+    await card.waitFor();
     assert.match((await card.textContent()) ?? '', /repeating the same action \(read_file, \d+ times\)/);
     assert.ok(await chat.locator('.entry.notice.warning', { hasText: 'repeated read_file' }).count(), 'the warning before the pause is shown');
     await wb.screenshot('harness-approval-pending');
     await card.locator('vscode-button[data-action="allow"]').click();
     const answered = chat.locator('.entry.approval[data-state="answered"]').last();
-    await answered.waitFor({ timeout: 10_000 });
+    await answered.waitFor();
     assert.match((await answered.textContent()) ?? '', /✓ Allowed/);
-    await chat.locator('.entry.assistant', { hasText: 'Done looping.' }).last().waitFor({ timeout: 20_000 });
+    await chat.locator('.entry.assistant', { hasText: 'Done looping.' }).last().waitFor();
     await idle();
     await wb.screenshot('harness-approval-answered');
 
     const answersBefore = await chat.locator('.entry.assistant', { hasText: 'Done looping.' }).count();
     await ask('loop please');
-    await card.waitFor({ timeout: 30_000 });
+    await card.waitFor();
     await chat.locator('#stop').click();
     const cancelled = chat.locator('.entry.approval[data-state="cancelled"]');
-    await cancelled.waitFor({ timeout: 10_000 });
+    await cancelled.waitFor();
     assert.match((await cancelled.textContent()) ?? '', /Cancelled/);
     await chat.locator('.entry.notice', { hasText: 'Cancelled the open request' }).waitFor();
     // The card was cancelled, not the turn: the agent finishes on its own.
-    await chat.locator('.entry.assistant', { hasText: 'Done looping.' }).nth(answersBefore).waitFor({ timeout: 20_000 });
+    await chat.locator('.entry.assistant', { hasText: 'Done looping.' }).nth(answersBefore).waitFor();
     await idle();
     await wb.screenshot('harness-approval-cancelled');
   });
@@ -245,7 +245,7 @@ describe('chat view as the harness front end (end to end)', function () {
   it('an edit asks first (semi-auto) with its diff; Allow applies it to the file', async () => {
     await ask('use Math.PI');
     const card = chat.locator('.entry.approval[data-state="pending"]');
-    await card.waitFor({ timeout: 30_000 });
+    await card.waitFor();
     const text = (await card.textContent()) ?? '';
     assert.match(text, /edit_file math\.ts/);
     assert.match(text, /-export const PI = 3\.14159;/);
@@ -253,20 +253,20 @@ describe('chat view as the harness front end (end to end)', function () {
     assert.match(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), /3\.14159/, 'nothing is written before the answer');
     await wb.screenshot('harness-edit-approval');
     await card.locator('vscode-button[data-action="allow"]').click();
-    await chat.locator('.entry.assistant', { hasText: 'Edit result' }).last().waitFor({ timeout: 20_000 });
+    await chat.locator('.entry.assistant', { hasText: 'Edit result' }).last().waitFor();
     await idle();
     assert.match(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), /export const PI = Math\.PI;/);
   });
 
   it('queues a follow-up typed while a slow answer streams; the agent reads it next', async () => {
     await ask('take your time');
-    await chat.locator('.entry.assistant', { hasText: /^one/ }).last().waitFor({ timeout: 20_000 });
+    await chat.locator('.entry.assistant', { hasText: /^one/ }).last().waitFor();
     await ask('also mention tests');
     const queued = chat.locator('.entry.user.queued', { hasText: 'also mention tests' });
-    await queued.waitFor({ timeout: 10_000 });
+    await queued.waitFor();
     assert.match((await queued.textContent()) ?? '', /Queued/);
     await wb.screenshot('harness-queued-follow-up');
-    await chat.locator('.entry.assistant', { hasText: 'Noted: I will add tests too.' }).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.assistant', { hasText: 'Noted: I will add tests too.' }).waitFor();
     await idle();
     assert.equal(await queued.count(), 0, 'no longer marked queued once read');
     const followUp = fake.requests.find((r) => /also mention tests/.test(lastUserText(r)));
@@ -277,17 +277,17 @@ describe('chat view as the harness front end (end to end)', function () {
   it('Escape in the view stops a running answer (the Stop keybinding)', async () => {
     const stopped = await chat.locator('.entry.notice', { hasText: 'Stopped.' }).count();
     await ask('take your time');
-    await chat.locator('#stop').waitFor({ state: 'visible', timeout: 10_000 });
-    await chat.locator('.entry.assistant', { hasText: /^one/ }).last().waitFor({ timeout: 20_000 });
+    await chat.locator('#stop').waitFor({ state: 'visible' });
+    await chat.locator('.entry.assistant', { hasText: /^one/ }).last().waitFor();
     await input().press('Escape');
-    await chat.locator('.entry.notice', { hasText: 'Stopped.' }).nth(stopped).waitFor({ timeout: 10_000 });
+    await chat.locator('.entry.notice', { hasText: 'Stopped.' }).nth(stopped).waitFor();
     await idle();
   });
 
   it('ask_user: the survey card is answered and the answer reaches the model', async function () {
     await ask('survey please');
     const card = chat.locator('.entry.question[data-state="pending"]');
-    await card.waitFor({ timeout: 30_000 });
+    await card.waitFor();
     assert.equal(await card.locator('fieldset.question').count(), 2);
     assert.match((await card.locator('fieldset.question').first().textContent()) ?? '', /A single file, nothing to run/, 'each option shows its description');
     await card.locator('label.option', { hasText: 'SQLite' }).click();
@@ -296,8 +296,8 @@ describe('chat view as the harness front end (end to end)', function () {
     await wb.screenshot('harness-survey-pending');
     await card.locator('vscode-button[data-action="submit"]').click();
     const answered = chat.locator('.entry.question[data-state="answered"]').last();
-    await answered.waitFor({ timeout: 10_000 });
-    await chat.locator('.entry.assistant', { hasText: 'Thanks.' }).waitFor({ timeout: 20_000 });
+    await answered.waitFor();
+    await chat.locator('.entry.assistant', { hasText: 'Thanks.' }).waitFor();
     await idle();
     await wb.screenshot('harness-survey-answered');
     const next = fake.requests.find((r) => toolResults(r).some((t) => /The user answered/.test(t.content)));
@@ -310,7 +310,7 @@ describe('chat view as the harness front end (end to end)', function () {
   it('plan review: Request changes sends the feedback; Approve fills the todo list', async function () {
     await ask('review my multiply plan');
     const card = chat.locator('.entry.plan[data-state="pending"]');
-    await card.waitFor({ timeout: 30_000 });
+    await card.waitFor();
     assert.equal(await card.locator('.plan-body h3').first().textContent(), 'Add multiply', 'the plan is rendered as markdown');
     assert.equal(await card.locator('.plan-body ol li').count(), 2);
     await card.locator('vscode-button[data-action="modify"]').waitFor();
@@ -320,18 +320,18 @@ describe('chat view as the harness front end (end to end)', function () {
     await wb.screenshot('harness-plan-feedback');
     await card.locator('vscode-button[data-action="send-feedback"]').click();
     const changed = chat.locator('.entry.plan[data-state="answered"]').first();
-    await changed.waitFor({ timeout: 10_000 });
+    await changed.waitFor();
     assert.match((await changed.textContent()) ?? '', /Changes requested: Also add divide/);
     const withFeedback = fake.requests.find((r) => toolResults(r).some((t) => /Also add divide, with a zero check\./.test(t.content)));
     assert.ok(withFeedback, 'the feedback reached the model in the tool result');
 
     // The model presents the plan again: this time it is approved, and its steps become the todos.
-    await card.waitFor({ timeout: 30_000 });
+    await card.waitFor();
     await card.locator('vscode-button[data-action="approve"]').click();
-    await chat.locator('.entry.assistant', { hasText: 'Starting on the plan.' }).first().waitFor({ timeout: 20_000 });
+    await chat.locator('.entry.assistant', { hasText: 'Starting on the plan.' }).first().waitFor();
     await idle();
     const todos = chat.locator('#todos');
-    await todos.waitFor({ state: 'visible', timeout: 10_000 });
+    await todos.waitFor({ state: 'visible' });
     assert.match((await todos.textContent()) ?? '', /0\/2 done/);
     assert.equal(await todos.locator('li.todo').count(), 2);
     assert.equal(await chat.locator('#mode').getAttribute('data-mode'), 'normal', 'approval leaves plan mode');
@@ -343,7 +343,7 @@ describe('chat view as the harness front end (end to end)', function () {
     const cards = await chat.locator('.entry.card').count();
     await host.runCommand(wb.page, 'View: Toggle Primary Side Bar Visibility');
     await host.runCommand(wb.page, 'View: Toggle Primary Side Bar Visibility');
-    chat = await host.findFrame(wb.page, async (f) => (await f.locator('.entry.card').count()) > 0, 30_000);
+    chat = await host.findFrame(wb.page, async (f) => (await f.locator('.entry.card').count()) > 0);
     assert.equal(await chat.locator('.entry.card').count(), cards);
     assert.equal(await input().inputValue(), 'a draft I have not sent');
     if (await chat.locator('.entry.plan').count()) assert.equal(await chat.locator('#todos li.todo').count(), 2);

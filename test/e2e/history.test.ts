@@ -68,8 +68,8 @@ describe('chat history and long chats (end to end)', function () {
 
   async function openHistory(): Promise<void> {
     if (!(await search().isVisible())) await chat.locator('#history-open').click();
-    await search().waitFor({ state: 'visible', timeout: 10_000 });
-    await chat.locator('.history-status', { hasText: /sessions, newest first|match/ }).waitFor({ timeout: 20_000 });
+    await search().waitFor({ state: 'visible' });
+    await chat.locator('.history-status', { hasText: /sessions, newest first|match/ }).waitFor();
   }
 
   it('the history view searches the sessions by title and first message and resumes one, keyboard only', async () => {
@@ -88,7 +88,7 @@ describe('chat history and long chats (end to end)', function () {
     await search().press('ArrowDown');
     assert.equal(await rows().first().evaluate((el) => el === document.activeElement), true, '↓ moves into the list');
     await rows().first().press('Enter');
-    await chat.locator('.entry.notice', { hasText: `Resumed session ${ids.parser}` }).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.notice', { hasText: `Resumed session ${ids.parser}` }).waitFor();
     assert.equal(await chat.locator('#history').isVisible(), false);
     // The transcript is rebuilt from the saved messages: the user's words, a tool card with its summary, the answers.
     assert.equal(await chat.locator('.entry.user').first().textContent(), 'The JSON parser crashes on empty arrays');
@@ -97,7 +97,7 @@ describe('chat history and long chats (end to end)', function () {
 
     await input().fill('and now?');
     await input().press('Enter');
-    await chat.locator('.entry.assistant', { hasText: 'echo: and now?' }).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.assistant', { hasText: 'echo: and now?' }).waitFor();
     assert.match(JSON.stringify(fake.requests.at(-1)!.body.messages), /crashes on empty arrays/, 'the model has the conversation back');
     const deadline = Date.now() + 10_000;
     while ((await store.load(ids.parser!, wb.workspace))?.messages.length !== 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
@@ -118,7 +118,7 @@ describe('chat history and long chats (end to end)', function () {
     await release.focus();
     await release.press('Delete');
     await release.locator('[data-action="confirm-delete"]').click();
-    await release.waitFor({ state: 'detached', timeout: 10_000 });
+    await release.waitFor({ state: 'detached' });
     assert.equal(await store.load(ids.release!, wb.workspace), undefined);
     assert.equal(existsSync(store.projectDir(wb.workspace)), true);
     assert.equal(await rows().filter({ hasText: 'current' }).locator('[data-action="delete"]').count(), 0, 'the open chat cannot be deleted');
@@ -130,10 +130,10 @@ describe('chat history and long chats (end to end)', function () {
     await host.runCommand(wb.page, 'OpenDev: New Chat');
     await input().fill('write two notes');
     await input().press('Enter');
-    await chat.locator('.entry.assistant', { hasText: 'Wrote two notes.' }).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.assistant', { hasText: 'Wrote two notes.' }).waitFor();
     const second = chat.locator('.entry.tool', { hasText: 'b.txt' });
     const restore = second.locator('[data-action="restore"]');
-    await restore.waitFor({ timeout: 20_000 });
+    await restore.waitFor();
     assert.equal(await chat.locator('[data-action="restore"]').count(), 2, 'one action per step that changed files');
     assert.equal(readFileSync(join(wb.workspace, 'b.txt'), 'utf8'), 'second\n');
 
@@ -147,8 +147,8 @@ describe('chat history and long chats (end to end)', function () {
 
     await restore.click();
     await confirm.click();
-    await chat.locator('.entry.notice', { hasText: 'Restored the files to just before step 2.' }).waitFor({ timeout: 20_000 });
-    await second.locator('.restore-undone', { hasText: 'Step 2 undone' }).waitFor({ timeout: 10_000 });
+    await chat.locator('.entry.notice', { hasText: 'Restored the files to just before step 2.' }).waitFor();
+    await second.locator('.restore-undone', { hasText: 'Step 2 undone' }).waitFor();
     assert.equal(existsSync(join(wb.workspace, 'b.txt')), false, 'the file step 2 created is gone');
     assert.equal(readFileSync(join(wb.workspace, 'a.txt'), 'utf8'), 'first\n', 'step 1 stays');
   });
@@ -158,7 +158,7 @@ describe('chat history and long chats (end to end)', function () {
     await search().fill('very long');
     await rows().first().click();
     const last = chat.locator('.entry.assistant', { hasText: 'That is all for question 500.' });
-    await last.waitFor({ timeout: 60_000 });
+    await last.waitFor();
     const rendered = async () => chat.locator('#transcript .entry').count();
     const total = await rendered();
     assert.ok(total <= 120, `at most 120 entries in the DOM, not 2,001 (${total})`);
@@ -181,7 +181,7 @@ describe('chat history and long chats (end to end)', function () {
     await input().fill('one more');
     await input().press('Enter');
     const reply = chat.locator('.entry.assistant', { hasText: 'echo: one more' });
-    await reply.waitFor({ timeout: 30_000 });
+    await reply.waitFor();
     await until(async () => inView(reply), 'the new answer in view');
     assert.ok((await rendered()) <= 120);
     await wb.screenshot('long-chat-end');
@@ -220,9 +220,9 @@ describe('chat history and long chats (end to end)', function () {
     await host.runCommand(wb.page, 'View: Toggle Primary Side Bar Visibility');
     await host.runCommand(wb.page, 'View: Toggle Primary Side Bar Visibility');
     chat = await findChat();
-    await search().waitFor({ state: 'visible', timeout: 20_000 });
+    await search().waitFor({ state: 'visible' });
     assert.equal(await search().inputValue(), 'parser');
-    await rows().filter({ hasText: 'Fix the parser' }).waitFor({ timeout: 20_000 });
+    await rows().filter({ hasText: 'Fix the parser' }).waitFor();
     assert.equal(await rows().count(), 1);
   });
 

@@ -30,7 +30,7 @@ export async function storeApiKey(host: E2eHost, page: Page, key: string): Promi
   await runUntilPicked(host, page, 'OpenDev: Set API Key', 'OpenAI');
   await page.keyboard.press('Enter');
   const box = page.locator('.quick-input-widget input[type="password"]');
-  await box.waitFor({ timeout: 20_000 });
+  await box.waitFor();
   await box.fill(key);
   await box.press('Enter');
   await box.waitFor({ state: 'hidden' });

@@ -36,21 +36,21 @@ describe('MCP servers view (end to end)', function () {
     const page = wb.page;
     await host.runCommand(page, 'OpenDev: Focus on MCP Servers View');
     const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'MCP Servers' }) });
-    await pane.getByText('No MCP servers are configured').waitFor({ timeout: 20_000 });
+    await pane.getByText('No MCP servers are configured').waitFor();
 
     writeFileSync(join(wb.workspace, '.mcp.json'), JSON.stringify({ mcpServers: { everything: { command: join(repo, 'node_modules/.bin/mcp-server-everything') } } }));
     const row = pane.locator('.monaco-list-row', { hasText: 'everything' });
-    await row.waitFor({ timeout: 20_000 });
+    await row.waitFor();
     assert.equal(await row.locator('.codicon-circle-large-outline').count(), 1, 'stopped');
 
     await row.hover();
     await row.locator('.action-label[aria-label="Connect"]').click();
-    await row.getByText(/stdio · \d+ tools/).waitFor({ timeout: 60_000 });
+    await row.getByText(/stdio · \d+ tools/).waitFor();
     assert.equal(await row.locator('.codicon-pass-filled').count(), 1, 'running');
     await wb.screenshot('mcp-view-running');
 
     await row.click(); // expands: the server's tools
-    await pane.locator('.monaco-list-row', { hasText: 'echo' }).first().waitFor({ timeout: 30_000 });
+    await pane.locator('.monaco-list-row', { hasText: 'echo' }).first().waitFor();
     await wb.screenshot('mcp-view-tools');
 
     await row.click({ button: 'right' });
@@ -59,7 +59,7 @@ describe('MCP servers view (end to end)', function () {
     assert.deepEqual(await page.locator('.monaco-menu .action-label').allTextContents().then((t) => t.map((x) => x.trim()).filter(Boolean)), ['Disconnect', 'Test', 'Disable']);
     await disable.hover();
     await page.keyboard.press('Enter');
-    await row.locator('.codicon-circle-slash').waitFor({ timeout: 20_000 });
+    await row.locator('.codicon-circle-slash').waitFor();
     assert.equal(await pane.locator('.monaco-list-row', { hasText: 'echo' }).count(), 0, 'a disabled server shows no tools');
     await wb.screenshot('mcp-view-disabled');
   });

@@ -57,12 +57,12 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
   const input = () => chat.locator('vscode-textarea[aria-label="Ask OpenDev"] textarea');
   const options = () => chat.locator('#suggestions [role="option"]');
   async function idle(): Promise<void> {
-    await chat.locator('#send').waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.locator('#send').waitFor({ state: 'visible' });
   }
 
   it('typing @ma lists math.ts; Enter inserts it; the sent message shows the chip and the model receives the file', async () => {
     await input().fill('explain @ma');
-    await options().first().filter({ hasText: 'math.ts' }).waitFor({ timeout: 20_000 });
+    await options().first().filter({ hasText: 'math.ts' }).waitFor();
     assert.equal(await options().first().getAttribute('aria-selected'), 'true');
     assert.equal(await chat.locator('#suggestions').getAttribute('role'), 'listbox');
     assert.equal(await chat.locator('#input').getAttribute('aria-activedescendant'), await options().first().getAttribute('id'));
@@ -76,10 +76,10 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
     await input().press('Enter');
 
     const chip = chat.locator('.entry.user .mention-chip');
-    await chip.waitFor({ timeout: 20_000 });
+    await chip.waitFor();
     assert.equal(await chip.textContent(), '@math.ts');
     assert.equal(await chip.getAttribute('aria-label'), 'Attached file math.ts');
-    await chat.locator('.entry.assistant', { hasText: 'math.ts exports PI, add and subtract.' }).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.assistant', { hasText: 'math.ts exports PI, add and subtract.' }).waitFor();
     const sent = lastUserText(fake.requests.at(-1)!);
     assert.match(sent, /^explain @math\.ts please\n\n<mentioned_context>[\s\S]*<file path="math\.ts">[\s\S]*export function subtract/);
     await idle();
@@ -88,7 +88,7 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
 
   it('Escape closes the suggestion list without stopping anything; arrows move the highlight', async () => {
     await input().fill('look at @');
-    await options().nth(2).waitFor({ timeout: 20_000 });
+    await options().nth(2).waitFor();
     assert.deepEqual(await options().locator('.suggestion-name').allTextContents().then((t) => t.slice(0, 3)), ['problems', 'terminal', 'git']);
     await input().press('ArrowDown');
     assert.equal(await options().nth(1).getAttribute('aria-selected'), 'true');
@@ -101,7 +101,7 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
 
   it('typing / lists every command with its description, and its arguments after the name', async () => {
     await input().fill('/');
-    await options().nth(14).waitFor({ timeout: 20_000 });
+    await options().nth(14).waitFor();
     const names = await options().locator('.suggestion-name').allTextContents();
     for (const name of ['compact', 'undo', 'sessions', 'models', 'thinking', 'mcp', 'agents', 'skills', 'init', 'help', 'playbook', 'config', 'plan', 'mode', 'clear']) {
       assert.ok(names.includes(`/${name}`), `/${name} is listed`);
@@ -128,22 +128,22 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
         { data: IMAGE, name },
       );
     await paste('scratch.png');
-    await chat.locator('.image-chip').waitFor({ timeout: 10_000 });
+    await chat.locator('.image-chip').waitFor();
     await chat.locator('.image-chip button[aria-label="Remove image scratch.png"]').click();
     await chat.locator('.image-chip').waitFor({ state: 'detached' });
 
     await paste('gradient.png');
     const thumb = chat.locator('.image-chip img');
-    await thumb.waitFor({ timeout: 10_000 });
+    await thumb.waitFor();
     assert.equal(await thumb.getAttribute('alt'), 'gradient.png');
     assert.match((await thumb.getAttribute('src')) ?? '', /^data:image\/png;base64,/);
     await input().fill('what is in this image?');
     await wb.screenshot('image-attached');
 
     await input().press('Enter');
-    await chat.locator('.entry.user img.user-image[alt="gradient.png"]').waitFor({ timeout: 20_000 });
+    await chat.locator('.entry.user img.user-image[alt="gradient.png"]').waitFor();
     assert.equal(await chat.locator('#attachments .image-chip').count(), 0, 'the tray empties on send');
-    await chat.locator('.entry.assistant', { hasText: 'I see a colour gradient.' }).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.assistant', { hasText: 'I see a colour gradient.' }).waitFor();
     const request = fake.requests.at(-1)!;
     assert.deepEqual(imageParts(request), [{ type: 'image_url', image_url: { url: `data:image/png;base64,${IMAGE}` } }]);
     await idle();
@@ -156,7 +156,7 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
       (host as any).wrappedElement.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, composed: true, cancelable: true }));
     });
     const problem = chat.locator('#attach-problem');
-    await problem.waitFor({ state: 'visible', timeout: 10_000 });
+    await problem.waitFor({ state: 'visible' });
     assert.match((await problem.textContent()) ?? '', /logo\.svg was not attached: only PNG, JPEG, GIF and WebP images can be\./);
     assert.equal(await chat.locator('.image-chip').count(), 0);
   });
@@ -165,12 +165,12 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
     await input().fill('start the server');
     await input().press('Enter');
     const task = chat.locator('#activity .activity-item[data-task]');
-    await task.waitFor({ timeout: 60_000 });
+    await task.waitFor();
     assert.match((await chat.locator('#activity .activity-count').textContent()) ?? '', /1 background task running/);
     assert.match((await task.getAttribute('aria-label')) ?? '', /^Background task [0-9a-f]+: echo serving; exec sleep 120\. Open its terminal\.$/);
     await wb.screenshot('activity');
     await task.click();
-    await wb.page.locator('.terminal-tabs-entry, .single-terminal-tab, .monaco-workbench .part.panel .title', { hasText: 'OpenDev: echo serving' }).first().waitFor({ timeout: 20_000 });
+    await wb.page.locator('.terminal-tabs-entry, .single-terminal-tab, .monaco-workbench .part.panel .title', { hasText: 'OpenDev: echo serving' }).first().waitFor();
     await idle();
   });
 
@@ -178,12 +178,12 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
     await input().fill('explore PI');
     await input().press('Enter');
     const subagent = chat.locator('#activity .activity-item[data-subagent]');
-    await subagent.waitFor({ timeout: 30_000 });
+    await subagent.waitFor();
     assert.match((await subagent.getAttribute('aria-label')) ?? '', /^Subagent Code-Explorer is working on: Find where PI is defined/);
     await wb.screenshot('subagent-running');
     await subagent.click();
     assert.equal(await chat.evaluate(() => document.activeElement?.classList.contains('subagent')), true, 'the card has the focus');
-    await subagent.waitFor({ state: 'detached', timeout: 30_000 });
+    await subagent.waitFor({ state: 'detached' });
     await idle();
   });
 
@@ -234,7 +234,7 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
     assert.equal(await input().inputValue(), 'line one\nline two');
     assert.equal(await chat.locator('.entry.user').count(), before, 'nothing was sent');
     await input().press('Enter');
-    await chat.locator('.entry.user').nth(before).waitFor({ timeout: 10_000 });
-    await chat.locator('.entry.assistant', { hasText: 'echo: line one' }).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.user').nth(before).waitFor();
+    await chat.locator('.entry.assistant', { hasText: 'echo: line one' }).waitFor();
   });
 });

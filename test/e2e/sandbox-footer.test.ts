@@ -21,9 +21,9 @@ describe('chat footer: the command sandbox (end to end)', function () {
     const input = chat.locator('vscode-textarea[aria-label="Ask OpenDev"] textarea');
     await input.fill('hello');
     await input.press('Enter');
-    await chat.locator('.entry.assistant').filter({ hasText: 'echo: hello' }).waitFor({ timeout: 30_000 });
+    await chat.locator('.entry.assistant').filter({ hasText: 'echo: hello' }).waitFor();
     const footer = chat.locator('#sandbox');
-    await footer.filter({ hasNotText: 'sandbox starting' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await footer.filter({ hasNotText: 'sandbox starting' }).waitFor({ state: 'visible' });
     const title = (await footer.getAttribute('title')) ?? '';
     assert.equal(await footer.textContent(), 'sandboxed', `commands must run sandboxed here: ${title}`);
     assert.match(title, /^Commands run in the sandbox/);

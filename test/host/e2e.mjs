@@ -7,6 +7,11 @@ import { join, resolve } from 'node:path';
 import { copySampleWorkspace, ensureVSCodeServer, launchBrowser, repoRoot, startVSCodeServer } from './vscode-server.mjs';
 
 export const screenshotDir = join(repoRoot, 'test', 'e2e', 'screenshots');
+/**
+ * The one limit of every wait on the UI (an element, a frame, a function) that names none: a busy
+ * machine makes the workbench slow, not wrong. Waits that retry (the palette) use short steps within it.
+ */
+export const UI_WAIT_MS = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -33,9 +38,10 @@ export async function openWorkbench({ workspace, env = {}, userSettings = {}, ex
     server = await startVSCodeServer({ serverRoot, env, userSettings, dataDir: join(tmp, 'vscode') });
     browser = await launchBrowser();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(UI_WAIT_MS);
     const extensionDevelopmentPath = resolve(extensionPath || process.env.OPENDEV_EXTENSION_PATH || repoRoot);
     await page.goto(server.workbenchUrl({ folder: workspace, extensionDevelopmentPath }));
-    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible' });
     const screenshot = async (name) => {
       mkdirSync(screenshotDir, { recursive: true });
       const path = join(screenshotDir, `${name}.png`);
@@ -55,7 +61,7 @@ export async function openWorkbench({ workspace, env = {}, userSettings = {}, ex
  * @param {string} title
  * @param {number} [timeoutMs]
  */
-export async function runCommand(page, title, timeoutMs = 60_000) {
+export async function runCommand(page, title, timeoutMs = UI_WAIT_MS) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
   const deadline = Date.now() + timeoutMs;
@@ -86,8 +92,6 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
       const box = widget.querySelector('input');
       return !box || !box.value.startsWith('>');
     },
-    undefined,
-    { timeout: 10_000 },
   );
 }
 
@@ -99,7 +103,7 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
  * @param {number} [timeoutMs]
  * @returns {Promise<import('playwright-core').Frame>}
  */
-export async function findFrame(page, predicate, timeoutMs = 20_000) {
+export async function findFrame(page, predicate, timeoutMs = UI_WAIT_MS) {
   const test = typeof predicate === 'string' ? async (f) => (await f.$(predicate)) !== null : predicate;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

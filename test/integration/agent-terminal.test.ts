@@ -42,7 +42,7 @@ describe('OpenDev Agent terminal tabs', function () {
     for (const key of keystrokes(text)) api.agentTerminals.input(id, key);
   }
 
-  const waitScreen = (id: string, pattern: RegExp, timeoutMs = 20_000) => waitForScreen(() => api.agentTerminals.screen(id), pattern, timeoutMs);
+  const waitScreen = (id: string, pattern: RegExp, timeoutMs = 60_000) => waitForScreen(() => api.agentTerminals.screen(id), pattern, timeoutMs);
 
   before(() => {
     api = suite.api;

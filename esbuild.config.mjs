@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, readFileSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LAZY_BUNDLES, lazyBundles } from './scripts/lazy-bundles.mjs';
+import { packagePins } from './scripts/on-demand-packages.mjs';
 import { webviewBuilds } from './scripts/webview-builds.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -13,12 +14,15 @@ const watch = args.has('--watch');
 
 /**
  * Modules provided by the host or compiled natively: never bundled. playwright-core neither: it
- * finds its own files at run time (it cannot run from a bundle), so it ships in node_modules; unpdf
- * (PDF.js, 1.6 MB, read_pdf only) ships there too, so activation does not parse it. The sandbox
- * runtime is ESM and finds its own helpers (seccomp filters) next to itself: loaded with import().
+ * finds its own files at run time (it cannot run from a bundle); nor unpdf (PDF.js, 1.6 MB, read_pdf
+ * only), so activation does not parse it: both load from node_modules, or in the extension from a
+ * download on first use (scripts/on-demand-packages.mjs). The sandbox runtime is ESM and finds its
+ * own helpers (seccomp filters) next to itself: loaded with import() (the .vsix carries it bundled).
  */
 const external = ['vscode', 'node-pty', '@ast-grep/napi', 'playwright-core', 'unpdf', '@anthropic-ai/sandbox-runtime'];
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+// What the extension may download on first use, pinned to package-lock.json (src/core/packages/).
+const pins = { OPENDEV_PACKAGE_PINS: JSON.stringify(packagePins('.')) };
 
 function listTs(dir) {
   const out = [];
@@ -42,7 +46,7 @@ const node = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
-  define: { OPENDEV_VERSION: JSON.stringify(version) },
+  define: { OPENDEV_VERSION: JSON.stringify(version), ...pins },
 };
 
 const builds = [
@@ -69,6 +73,7 @@ if (!production) {
     format: 'cjs',
     sourcemap: 'inline',
     logLevel: 'warning',
+    define: pins,
   });
   // The undo crash test starts this child 50 times: one bundle loads in a third of the time.
   builds.push({ ...node, entryPoints: ['test/unit/core/undo/undo-crash-child.ts'], outfile: 'out/test/unit/core/undo/undo-crash-child.bundle.js', sourcemap: false, plugins: [lazyBundles()] });

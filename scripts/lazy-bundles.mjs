@@ -15,6 +15,8 @@ export const LAZY_BUNDLES = {
   'src/cli/main.ts': 'cli-main.js',
   // The extension past activate() (dist/extension.js is src/vscode/extension.ts).
   'src/vscode/extension-core.ts': 'extension-core.js',
+  // Downloading a library a feature needs (the extension, on that feature's first use), tar inside.
+  'src/core/packages/package-download.ts': 'package-download.js',
   // Third-party libraries only some features need: src/vendor/<name>.ts → vendor/<name>.js.
   ...Object.fromEntries(
     readdirSync(join(root, 'src/vendor'))

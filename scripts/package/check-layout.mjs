@@ -1,10 +1,12 @@
 // Checks an unpacked .vsix for its target without running it (a package for another platform
 // cannot run here): everything the extension's loaders look for on that platform is there, in
 // that platform's binary format and executable where it must be; nothing of another platform and
-// none of what files.mjs leaves out (types, source maps, tests, docs, CLIs, the trace viewer).
+// none of what files.mjs leaves out (types, source maps, tests, docs, CLIs, the packages the
+// extension downloads on first use).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, posix, relative, sep } from 'node:path';
+import { ON_DEMAND_PACKAGES } from '../on-demand-packages.mjs';
 import { binaryFormat } from './binary-format.mjs';
 import { RUNTIME_DIR, relativeRequires, walk } from './files.mjs';
 
@@ -15,7 +17,7 @@ const LEFT_OUT = [
   [/(^|\/)(test|tests|__tests__)\/|\.test\.js$/, 'a test'],
   [/\.pdb$/, 'debug symbols'],
   [/^dist\/node_modules\/.*\/(README|CHANGELOG)[^/]*$/i, "a dependency's docs"],
-  [/^dist\/node_modules\/playwright-core\/(cli\.js|lib\/(vite|tools|entry)\/)/, "playwright-core's CLI, trace viewer or tools"],
+  ...ON_DEMAND_PACKAGES.map((name) => [new RegExp(`^dist/node_modules/${name}/`), `part of ${name}, which the extension downloads on first use`]),
   [/^dist\/node_modules\/@anthropic-ai\/sandbox-runtime\/dist\/cli\.js$/, "the sandbox runtime's CLI"],
   [/^dist\/cli\.js$/, 'the CLI bundle'],
 ];

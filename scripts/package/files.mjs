@@ -2,9 +2,11 @@
 // bundles (not the CLI's), the templates and media, and the runtime packages the
 // bundles require (esbuild leaves them external) with just their code, licences and the native
 // binaries of that one platform: no other platforms' builds, no .d.ts, no source maps, no tests,
-// docs or sources, no CLIs, and no parts of a package the extension never loads.
+// docs or sources, no CLIs, and no parts of a package the extension never loads. Not the packages
+// only an optional feature needs (scripts/on-demand-packages.mjs): the extension downloads those.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
+import { bundleSandboxRuntime } from './bundle-runtime.mjs';
 import { ensureNativePackage } from './native-packages.mjs';
 
 /** The runtime packages live beside the bundles: `dist/node_modules`, where `require` looks first. */
@@ -16,7 +18,8 @@ const anyOf = (...patterns) => (file) => patterns.some((p) => (typeof p === 'str
 /**
  * The packages the bundles load at run time, with the files of each that `target` needs (paths
  * relative to the package). `nativeOf`: a platform build of that package, which npm installs for
- * this machine only; another platform's is fetched (native-packages.mjs).
+ * this machine only; another platform's is fetched (native-packages.mjs). `bundle(root, scratch)`:
+ * files made from the package's code that ship in its place (`{ from, rel }`).
  */
 export function runtimePackages(target, root) {
   const { platform, arch, napi, grammars, pty, seccomp } = target;
@@ -40,41 +43,22 @@ export function runtimePackages(target, root) {
     { name: `@ast-grep/napi-${napi}`, nativeOf: '@ast-grep/napi', keep: anyOf('package.json', LICENCE, /^[^/]+\.node$/) },
     { name: '@ast-grep/setup-lang', keep: anyOf('package.json', LICENCE, 'index.js') },
     ...grammarPackages.map((name) => ({ name, keep: anyOf('package.json', LICENCE, 'index.js', `prebuilds/prebuild-${grammars}/parser.so`) })),
-    // The web tools drive Chromium through it: its two bundles and what they read at start. Not its
-    // CLI (cli.js, lib/tools, lib/entry: also its MCP server and dashboard), its types, its trace
-    // viewer, recorder, HTML report and dashboard pages (lib/vite), the app-mode icon and Electron
-    // loader (lib/server), xdg-open, nor the WebP codec (only WebKit's and Firefox's screenshots and
-    // the test runner's image diff use it; Chromium encodes its own).
-    {
-      name: 'playwright-core',
-      keep: anyOf('package.json', LICENCE, 'browsers.json', 'index.js', 'index.mjs', 'lib/bootstrap.js', 'lib/coreBundle.js', 'lib/utilsBundle.js', 'lib/utilsBundle.js.LICENSE'),
-    },
-    // read_pdf: PDF.js as unpdf ships it.
-    { name: 'unpdf', keep: anyOf('package.json', LICENCE, 'dist/index.mjs', 'dist/index.cjs', 'dist/pdfjs.mjs') },
-    // The command sandbox: its library (not its CLI, `srt`, nor the proxy's CLI), the seccomp helper
-    // on Linux, the JVM proxy agent where it sandboxes (Linux, macOS), and its own zod 3.
+    // The command sandbox: bundled with its dependencies (bundle-runtime.mjs) in place of its dist/
+    // tree; the seccomp helper on Linux, the JVM proxy agent where it sandboxes (Linux, macOS).
     {
       name: '@anthropic-ai/sandbox-runtime',
-      keep: anyOf(
-        'package.json',
-        LICENCE,
-        /^dist\/(?!cli\.js$|proxy-cli\.js$|proxy-main\.js$).*\.js$/,
-        ...(seccomp ? [`vendor/seccomp/${seccomp}/apply-seccomp`] : []),
-        ...(platform !== 'win32' ? ['vendor/java-proxy-agent/srt-proxy-agent.jar'] : []),
-        /^node_modules\/zod\/(package\.json|LICENSE|v3\/.*\.js)$/,
-      ),
+      bundle: bundleSandboxRuntime,
+      keep: anyOf('package.json', LICENCE, ...(seccomp ? [`vendor/seccomp/${seccomp}/apply-seccomp`] : []), ...(platform !== 'win32' ? ['vendor/java-proxy-agent/srt-proxy-agent.jar'] : [])),
       executable: anyOf(/apply-seccomp$/),
     },
-    { name: '@pondwader/socks5-server', keep: anyOf('package.json', LICENCE, /^dist\/.*\.m?js$/) },
-    { name: 'node-forge', keep: anyOf('package.json', LICENCE, /^lib\/.*\.js$/) },
   ];
 }
 
 /**
  * Every file of the .vsix for `target`, as `{ from, to, executable }` (`to` relative to the
- * extension's root). `dist`: the production build.
+ * extension's root). `dist`: the production build; `scratch`: a folder for the bundled packages.
  */
-export function packageFiles(target, { root, dist }) {
+export function packageFiles(target, { root, dist, scratch }) {
   const files = [];
   const add = (from, to, executable = false) => files.push({ from, to: to.split(sep).join('/'), executable });
   for (const name of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) add(join(root, name), name);
@@ -87,6 +71,7 @@ export function packageFiles(target, { root, dist }) {
       const rel = relative(dir, file).split(sep).join('/');
       if (pkg.keep(rel)) add(file, `${RUNTIME_DIR}/${pkg.name}/${rel}`, pkg.executable?.(rel) ?? false);
     }
+    for (const { from, rel } of pkg.bundle?.(root, scratch) ?? []) add(from, `${RUNTIME_DIR}/${pkg.name}/${rel}`);
   }
   return files;
 }

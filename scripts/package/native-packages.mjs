@@ -1,12 +1,32 @@
-// Another platform's build of a native package (npm installs only this machine's): fetched from
-// the registry with `npm pack` at the exact version its parent names, unpacked into a cache.
+// Registry tarballs at an exact version, fetched with `npm pack` (from npm's cache when it has them)
+// into a cache of our own: another platform's build of a native package (npm installs only this
+// machine's), and the tarballs of the packages the extension downloads on first use, which the
+// package check serves to it from 127.0.0.1 (runtime-probe.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Where fetched packages are kept between runs: `<cache>/<name>@<version>/<name>/`. */
+/** Where fetched packages are kept between runs: `<cache>/<name>@<version>/<name>/`, tarballs in `<cache>/tarballs/`. */
 export function nativeCache(root) {
   return join(root, 'node_modules', '.cache', 'opendev-package');
+}
+
+/** The registry's tarball of `name@version`, byte for byte (its sha512 is package-lock.json's integrity). */
+export function registryTarball(root, name, version) {
+  const dir = join(nativeCache(root), 'tarballs');
+  const file = join(dir, `${name.replace('/', '+')}@${version}.tgz`);
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  const scratch = mkdtempSync(join(dir, '.fetch-'));
+  try {
+    const windows = process.platform === 'win32';
+    const out = execFileSync(windows ? 'npm.cmd' : 'npm', ['pack', `${name}@${version}`, '--json', '--prefer-offline', '--pack-destination', scratch], { encoding: 'utf8', shell: windows, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [packed] = JSON.parse(out);
+    renameSync(join(scratch, packed.filename), file);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return file;
 }
 
 /**
@@ -20,13 +40,10 @@ export function ensureNativePackage(root, parent, name) {
   if (!wanted) throw new Error(`${parent} names no optional dependency ${name}`);
   const home = join(nativeCache(root), `${name.replace('/', '+')}@${wanted}`);
   if (existsSync(join(home, name, 'package.json'))) return home;
-  mkdirSync(nativeCache(root), { recursive: true });
-  const scratch = mkdtempSync(join(nativeCache(root), '.fetch-'));
+  const tarball = registryTarball(root, name, wanted);
+  const scratch = mkdtempSync(join(nativeCache(root), '.unpack-'));
   try {
-    const windows = process.platform === 'win32';
-    const out = execFileSync(windows ? 'npm.cmd' : 'npm', ['pack', `${name}@${wanted}`, '--json', '--pack-destination', scratch], { encoding: 'utf8', shell: windows });
-    const [packed] = JSON.parse(out);
-    execFileSync('tar', ['-xzf', packed.filename, '-C', '.'], { cwd: scratch });
+    execFileSync('tar', ['-xzf', tarball, '-C', scratch]);
     mkdirSync(join(home, name, '..'), { recursive: true });
     renameSync(join(scratch, 'package'), join(home, name));
   } finally {

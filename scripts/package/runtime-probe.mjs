@@ -1,16 +1,22 @@
-// `node scripts/package/runtime-probe.mjs <unpacked extension folder>`: loads every runtime package
-// of an unpacked .vsix the way its bundles do (require and import() from dist/) and uses each
-// once: a command in node-pty's terminal, a parse per tree-sitter grammar, a PDF read with unpdf,
-// a page rendered and screenshotted through playwright-core, the sandbox runtime and its helpers.
-// Prints one line per package and exits 1 if any failed. Only for a package of this platform.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// `node scripts/package/runtime-probe.mjs <unpacked extension folder> <tarballs>`: loads every runtime
+// package of an unpacked .vsix the way its bundles do (require and import() from dist/) and uses each
+// once: a command in node-pty's terminal, a parse per tree-sitter grammar, the sandbox runtime's
+// helpers and certificate code. The packages the extension downloads on first use (unpdf,
+// playwright-core) are downloaded by the package's own download bundle from a registry on
+// 127.0.0.1 serving `<tarballs>` (JSON: registry path → the registry's .tgz), checked against the
+// pins compiled into it, and used: a PDF read, a page rendered and screenshotted in Chromium; a
+// tarball with another sha512 is refused. Prints one line per package and exits 1 if any failed.
+// Only for a package of this platform.
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { serveTarballs } from './local-registry.mjs';
 
-const root = process.argv[2];
-if (!root) {
-  console.error('usage: runtime-probe.mjs <unpacked extension folder>');
+const [root, tarballList] = process.argv.slice(2);
+if (!root || !tarballList) {
+  console.error('usage: runtime-probe.mjs <unpacked extension folder> <tarballs as JSON>');
   process.exit(2);
 }
 const dist = join(root, 'dist');
@@ -19,11 +25,34 @@ const nodeRequire = createRequire(join(dist, 'extension.js'));
 writeFileSync(join(dist, 'runtime-probe-import.mjs'), 'export const load = (name) => import(name);\n');
 const { load } = await import(pathToFileURL(join(dist, 'runtime-probe-import.mjs')).href);
 
-/** A resolved module or file must come from the package, not from anywhere else on the machine. */
-function inside(path, what) {
-  const rel = relative(root, path);
-  if (isAbsolute(rel) || rel.startsWith('..')) throw new Error(`${what} resolved outside the package: ${path}`);
+/** A resolved module or file must come from `under` (the package), not from anywhere else on the machine. */
+function inside(path, what, under = root) {
+  const rel = relative(under, path);
+  if (isAbsolute(rel) || rel.startsWith('..')) throw new Error(`${what} resolved outside ${under === root ? 'the package' : under}: ${path}`);
   return path;
+}
+
+// What the extension does on a feature's first use, with the package's own download code and pins.
+const storage = mkdtempSync(join(tmpdir(), 'opendev-probe-storage-'));
+const tarballs = Object.fromEntries(Object.entries(JSON.parse(tarballList)).map(([path, file]) => [path, readFileSync(file)]));
+const registry = await serveTarballs(tarballs);
+const download = nodeRequire('./package-download.js');
+inside(nodeRequire.resolve('./package-download.js'), 'the download bundle');
+
+/** Downloads `name` as the extension would and loads it from there; fails if the package carries it itself. */
+async function downloaded(name) {
+  let carried;
+  try {
+    carried = nodeRequire.resolve(name);
+  } catch {
+    // not in the package: as it should be
+  }
+  if (carried) throw new Error(`the package carries ${name} (${carried}), which it should download on first use`);
+  const pin = download.packagePin(name);
+  if (!pin) throw new Error(`the download bundle pins no ${name}`);
+  const home = await download.ensureDownloaded(pin, { storageDir: storage, registry: registry.url });
+  const from = createRequire(join(home, 'package.json'));
+  return { pin, module: from(inside(from.resolve(name), name, storage)) };
 }
 
 const checks = {
@@ -62,21 +91,32 @@ const checks = {
     const { PDFDocument, StandardFonts } = await import('pdf-lib');
     const doc = await PDFDocument.create();
     doc.addPage([300, 200]).drawText('opendev probe', { x: 20, y: 150, font: await doc.embedFont(StandardFonts.Helvetica), size: 12 });
-    inside(nodeRequire.resolve('unpdf'), 'unpdf');
-    const { getDocumentProxy, extractText } = await load('unpdf');
-    const pdf = await getDocumentProxy(new Uint8Array(await doc.save()));
-    const { text } = await extractText(pdf, { mergePages: true });
+    const { pin, module: unpdf } = await downloaded('unpdf');
+    const pdf = await unpdf.getDocumentProxy(new Uint8Array(await doc.save()));
+    const { text } = await unpdf.extractText(pdf, { mergePages: true });
     if (!text.includes('opendev probe')) throw new Error(`read ${JSON.stringify(text)}`);
-    return 'read the text of a PDF';
+    // The same tarball checked against another hash: refused, and nothing of it kept.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'opendev-probe-storage-'));
+    try {
+      const wrong = { ...pin, integrity: `sha512-${Buffer.alloc(64, 1).toString('base64')}` };
+      const refused = await download.ensureDownloaded(wrong, { storageDir: elsewhere, registry: registry.url }).then(
+        () => undefined,
+        (err) => err,
+      );
+      if (refused?.problem !== 'integrity') throw new Error(`a tarball with another sha512 was not refused (${refused?.message ?? 'it was used'})`);
+      if (download.isDownloaded(elsewhere, wrong) || existsSync(download.packageHome(elsewhere, wrong))) throw new Error('the refused tarball was kept');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+    return `downloaded ${pin.version} and checked it (another sha512 is refused), read the text of a PDF`;
   },
 
   async 'playwright-core'() {
-    inside(nodeRequire.resolve('playwright-core'), 'playwright-core');
-    const { chromium } = await load('playwright-core');
     const candidates = [process.env.OPENDEV_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'];
     const executablePath = candidates.find((p) => p && existsSync(p));
     if (!executablePath) throw new Error('no Chromium to drive (set OPENDEV_CHROMIUM)');
-    const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    const { pin, module: playwright } = await downloaded('playwright-core');
+    const browser = await playwright.chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
     try {
       const page = await browser.newPage();
       await page.setContent('<title>probe</title><h1>opendev</h1><p>packaged</p>');
@@ -86,28 +126,31 @@ const checks = {
     } finally {
       await browser.close();
     }
-    return 'rendered a page in Chromium and took a screenshot';
+    return `downloaded ${pin.version} and checked it, rendered a page in Chromium and took a screenshot`;
   },
 
   async 'the sandbox runtime'() {
     inside(nodeRequire.resolve('@anthropic-ai/sandbox-runtime'), 'the sandbox runtime');
-    const { SandboxManager } = await load('@anthropic-ai/sandbox-runtime');
-    if (typeof SandboxManager?.isSupportedPlatform !== 'function') throw new Error('no SandboxManager');
+    const runtime = await load('@anthropic-ai/sandbox-runtime');
+    if (typeof runtime.SandboxManager?.isSupportedPlatform !== 'function') throw new Error('no SandboxManager');
     const found = [];
     if (process.platform === 'linux') {
-      const { getApplySeccompBinaryPath } = await load('@anthropic-ai/sandbox-runtime/dist/sandbox/generate-seccomp-filter.js');
-      const helper = getApplySeccompBinaryPath();
+      const helper = runtime.getApplySeccompBinaryPath();
       if (!helper) throw new Error('the seccomp helper was not found');
       if ((statSync(inside(helper, 'apply-seccomp')).mode & 0o111) === 0) throw new Error(`${helper} is not executable`);
       found.push('its seccomp helper');
     }
     if (process.platform !== 'win32') {
-      const { getJavaProxyAgentJarPathAsync } = await load('@anthropic-ai/sandbox-runtime/dist/sandbox/java-proxy-agent.js');
-      const jar = await getJavaProxyAgentJarPathAsync();
+      const jar = await runtime.getJavaProxyAgentJarPathAsync();
       if (!jar) throw new Error('the JVM proxy agent was not found');
       inside(jar, 'srt-proxy-agent.jar');
       found.push('its JVM proxy agent');
     }
+    // Its certificate authority, node-forge's part of the bundle.
+    const ca = runtime.generateCa({ validityDays: 2 });
+    const valid = runtime.validateCaPair(ca.certPem, ca.keyPem);
+    if (!valid.ok) throw new Error(`the CA it made is not valid: ${valid.reason}`);
+    found.push('made a certificate authority');
     return ['loaded', ...found].join(', ').replace(/, ([^,]*)$/, ' and $1');
   },
 };
@@ -121,4 +164,6 @@ for (const [name, check] of Object.entries(checks)) {
     console.log(`FAIL ${name}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
+await registry.close();
+rmSync(storage, { recursive: true, force: true });
 process.exit(failed > 0 ? 1 : 0);

@@ -27,6 +27,7 @@ import { registerEditorActions } from './palette/editor-actions';
 import { registerProviderSetup, runCardAction } from './setup/provider-setup';
 import { registerStatusBar } from './status/status-bar';
 import { registerMcpServersView } from './mcp/register-mcp-view';
+import { registerPackageDownloads } from './package-downloads';
 import { InlineDiffApproval } from './diff-approval/inline-diff-approval';
 import type { OpenDevApi } from './opendev-api';
 
@@ -48,6 +49,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   // No tool reads a secret location (keys, credentials); the user may name more.
   configureSecretLocations({ secretPaths: readSecretPaths() });
   const log = vscode.window.createOutputChannel('OpenDev', { log: true });
+  registerPackageDownloads(context, log);
   // An older install's OPENDEV_HOME is made private, once, with a note (one stat when it already is).
   void tightenOpendevHome(resolveOpendevHome()).then((note) => {
     if (!note) return;

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { loadPackage } from '../packages/package-loader';
 import { childEnv } from '../process/child-env';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import { checkHost, refusalError, systemLookup, type HostLookup, type HostVerdict } from './address-guard';
@@ -186,9 +187,12 @@ export class BrowserSession {
   private async launch(): Promise<Browser> {
     const location = this.locate();
     if (!location.found) throw new BrowserUnavailableError(location.reason);
+    // playwright-core may be downloaded now (the extension's first browser use): its own error says so.
+    const { chromium } = await loadPackage('playwright-core').catch((err: unknown) => {
+      throw new BrowserUnavailableError((err as Error).message);
+    });
     let browser: Browser;
     try {
-      const { chromium } = await import('playwright-core');
       // The CLI handles Ctrl+C itself (it stops the agent, not the process); playwright still kills the browser on exit.
       // The browser gets our environment without the secret variables (playwright's default is all of process.env).
       browser = await chromium.launch({ executablePath: location.path, headless: true, handleSIGINT: false, env: childEnv(), args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });

@@ -1,3 +1,5 @@
+import { loadPackage } from '../../packages/package-loader';
+import { PackageUnavailableError } from '../../packages/package-unavailable';
 import { ToolError } from '../tool';
 
 type PDFDocumentProxy = Awaited<ReturnType<(typeof import('unpdf'))['getDocumentProxy']>>;
@@ -21,10 +23,13 @@ export interface OpenPdf {
 
 /**
  * Opens PDF bytes with unpdf (PDF.js). Encrypted and damaged files become ToolErrors the model can
- * act on; `shown` names the file in them. unpdf is loaded on first use (PDF.js is large).
+ * act on; `shown` names the file in them. unpdf is loaded on first use (PDF.js is large; the extension
+ * may download it then).
  */
 export async function openPdf(bytes: Uint8Array, shown: string): Promise<OpenPdf> {
-  const { getDocumentProxy } = await import('unpdf');
+  const { getDocumentProxy } = await loadPackage('unpdf').catch((err: unknown) => {
+    throw err instanceof PackageUnavailableError ? new ToolError('other', err.message) : err;
+  });
   let pdf: PDFDocumentProxy;
   try {
     // verbosity 0: PDF.js would print repair warnings ("Indexing all PDF objects") on the console.

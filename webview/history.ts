@@ -91,7 +91,9 @@ export class HistoryView {
     this.currentId = currentId;
     this.problem = problem ?? '';
     this.loaded = true;
-    this.confirming = undefined;
+    // A list that arrives while the user confirms a deletion (the answer to opening the view can
+    // come after a quick click on ✕) keeps the question open while its session is still there.
+    if (!items.some((s) => s.id === this.confirming)) this.confirming = undefined;
     this.render();
     // After a delete the focus goes to the session that took its place, or back to the search box.
     if (focusedId !== undefined && this.list.contains(document.activeElement) === false) {
@@ -107,11 +109,16 @@ export class HistoryView {
 
   private render(): void {
     const shown = this.visible();
-    const focusedId = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('.session')?.dataset.id;
+    const focused = document.activeElement as HTMLElement | null;
+    const focusedId = focused?.closest<HTMLElement>('.session')?.dataset.id;
+    const focusedAction = focused?.dataset.action;
     this.list.replaceChildren(...shown.map((s) => this.row(s)));
     this.status.textContent = this.problem || this.summary(shown.length);
     this.status.classList.toggle('warning', !!this.problem);
-    if (focusedId) this.list.querySelector<HTMLElement>(`.session[data-id="${focusedId}"]`)?.focus();
+    if (!focusedId) return;
+    const row = this.list.querySelector<HTMLElement>(`.session[data-id="${focusedId}"]`);
+    const action = focusedAction ? row?.querySelector<HTMLElement>(`[data-action="${focusedAction}"]`) : null;
+    (action ?? row)?.focus();
   }
 
   private summary(count: number): string {

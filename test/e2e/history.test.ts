@@ -111,6 +111,10 @@ describe('chat history and long chats (end to end)', function () {
     const confirm = release.locator('[data-action="confirm-delete"]');
     await confirm.waitFor();
     assert.equal(await confirm.evaluate((el) => el === document.activeElement), true);
+    // A list that arrives now (the answer to opening the view, late on a busy machine) keeps the question and its focus.
+    const late = (await store.list(wb.workspace)).map((m) => ({ id: m.id, title: m.title, firstPrompt: '', createdAt: m.createdAt, updatedAt: m.updatedAt, messageCount: m.messageCount }));
+    await chat.evaluate((items) => window.dispatchEvent(new MessageEvent('message', { data: { type: 'sessions', items } })), late);
+    await chat.locator('#history .session').filter({ hasText: 'Release notes for 1.2' }).locator('[data-action="confirm-delete"]:focus').waitFor();
     await release.locator('[data-action="cancel-delete"]').click();
     assert.equal(await release.locator('[data-action="confirm-delete"]').count(), 0);
     assert.ok(await store.load(ids.release!, wb.workspace), 'Cancel deletes nothing');

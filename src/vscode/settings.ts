@@ -22,7 +22,7 @@ import { ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from
 import { SECRET_ENV_NAME } from '../core/config/settings-object';
 import { resolveOpendevHome } from '../core/config/opendev-home';
 import { projectTrustRequests, type TrustRequest } from '../core/session/trust-requests';
-import { PROJECT_CONFIG_FILES } from '../core/trust/project-files';
+import { PROJECT_CONFIG_FILES, PROJECT_CONFIG_FOLDERS } from '../core/trust/project-files';
 import { readProjectTrust, type ProjectTrust, type ProjectTrustWhere } from '../core/trust/project-trust';
 import { endpointConfirmation } from '../core/trust/trust-store';
 
@@ -285,11 +285,15 @@ function describeProblem(p: SettingsProblem): string {
  * Calls `onChange` when one of the first folder's configuration files (PROJECT_CONFIG_FILES:
  * .opendev/settings.json, its permissions.json, .claude/settings*.json, .mcp.json) is created,
  * edited or deleted: its settings may apply differently, and a trusted one is trusted no more.
+ * Their folders are watched too: the editor's watcher misses a file written into a folder created
+ * just before (`mkdir -p .opendev && …`) when it gets to the new folder late, as on a busy machine,
+ * and a deleted folder is not always reported file by file. `onChange` reads the files themselves.
  */
 export function watchProjectSettings(onChange: () => void): vscode.Disposable {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) return { dispose() {} };
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${PROJECT_CONFIG_FILES.join(',')}}`));
+  const watched = [...PROJECT_CONFIG_FILES, ...PROJECT_CONFIG_FOLDERS];
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${watched.join(',')}}`));
   const subscriptions = [watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange)];
   return { dispose: () => [...subscriptions, watcher].forEach((d) => d.dispose()) };
 }

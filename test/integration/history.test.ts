@@ -31,14 +31,14 @@ describe('chat history in VS Code', function () {
     api = suite.api;
     folder = suite.folder;
     // A hook that logs what it is given: its session_id is the agent's.
-    mkdirSync(join(folder, '.opendev'), { recursive: true });
-    // The extension watches the file and rebuilds the agent.
-    await changeProjectConfiguration(api, () =>
+    // The extension watches the file and rebuilds the agent (also when its folder is new: `mkdir -p && write`).
+    await changeProjectConfiguration(api, () => {
+      mkdirSync(join(folder, '.opendev'), { recursive: true });
       writeFileSync(
         join(folder, '.opendev', 'settings.json'),
         JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'd="$OPENDEV_PROJECT_DIR/.hook-inputs"; mkdir -p "$d"; cat > "$d/$(date +%s%N).json"' }] }] } }),
-      ),
-    );
+      );
+    });
     await trustFolderConfiguration(); // a project hook runs only in a trusted folder
   });
   after(async () => {

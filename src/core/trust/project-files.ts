@@ -4,7 +4,7 @@
 // question names the file that changed.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 
 export const PROJECT_CONFIG_FILES = [
   '.opendev/settings.json',
@@ -13,6 +13,9 @@ export const PROJECT_CONFIG_FILES = [
   '.claude/settings.local.json',
   '.mcp.json',
 ] as const;
+
+/** The folders those files are in (`.opendev`, `.claude`). */
+export const PROJECT_CONFIG_FOLDERS = [...new Set(PROJECT_CONFIG_FILES.map((file) => posix.dirname(file)).filter((dir) => dir !== '.'))];
 
 /** The files that define a project's MCP servers. */
 export const MCP_CONFIG_SOURCES = ['.mcp.json', '.opendev/settings.json'] as const;

@@ -1,6 +1,7 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import * as z from 'zod';
 import { fileTracker } from './file-time-tracker';
+import { readLineWindow } from './line-window';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveReadable } from './workspace-path';
 
@@ -27,24 +28,21 @@ export const readFileTool: Tool<typeof schema> = {
     const info = await stat(absolute).catch(() => undefined);
     if (!info) throw new ToolError('not_found', `${shown} does not exist. Check the path with list_files or search.`);
     if (info.isDirectory()) throw new ToolError('other', `${shown} is a directory, not a file. Use list_files to see its contents.`);
-
-    const buffer = await readWhole(absolute);
-    if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-      throw new ToolError('other', `${shown} is a binary file (${info.size} bytes); read_file only reads text.`);
-    }
-    // The BOM is not part of the first line the model sees (edit_file keeps it on its own).
-    const lines = buffer.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
-    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    // A FIFO or a device would never end (or never start): only regular files are read.
+    if (!info.isFile()) throw new ToolError('other', `${shown} is not a regular file (a pipe, socket or device); read_file only reads files.`);
 
     const start = (args.offset ?? 1) - 1;
-    if (start >= lines.length && lines.length > 0) {
-      throw new ToolError('other', `offset ${args.offset} is past the end of ${shown}, which has ${lines.length} lines.`);
+    // Streamed: only the lines shown are kept, so a file of any size is read in bounded memory.
+    const window = await readLineWindow(absolute, { start, count: args.max_lines ?? MAX_LINES, maxLineChars: MAX_LINE_CHARS, sniffBytes: BINARY_SNIFF_BYTES });
+    if (window.binary) throw new ToolError('other', `${shown} is a binary file (${info.size} bytes); read_file only reads text.`);
+    const { lines: selected, total } = window;
+    if (start >= total && total > 0) {
+      throw new ToolError('other', `offset ${args.offset} is past the end of ${shown}, which has ${total} lines.`);
     }
-    const selected = lines.slice(start, start + (args.max_lines ?? MAX_LINES));
-    const numbered = selected.map((line, i) => `${String(start + i + 1).padStart(6)}\t${cutLine(line)}`).join('\n');
+    const numbered = selected.map((line, i) => `${String(start + i + 1).padStart(6)}\t${line}`).join('\n');
     const output = limitChars(numbered);
-    const more = start + selected.length < lines.length
-      ? `\n\n(${lines.length - start - selected.length} more lines; continue with offset ${start + selected.length + 1})`
+    const more = start + selected.length < total
+      ? `\n\n(${total - start - selected.length} more lines; continue with offset ${start + selected.length + 1})`
       : '';
     // Even a partial read counts: the model saw the file as of now, which is what the stale check asks.
     fileTracker(ctx).recordRead(absolute, info.mtimeMs);
@@ -56,19 +54,6 @@ export const readFileTool: Tool<typeof schema> = {
     };
   },
 };
-
-async function readWhole(file: string): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
-}
-
-function cutLine(line: string): string {
-  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} chars]` : line;
-}
 
 /** Keeps the head and tail of very large outputs: both ends usually matter most. */
 function limitChars(text: string): string {

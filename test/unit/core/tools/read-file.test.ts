@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,5 +69,24 @@ describe('read_file', () => {
     assert.match(big.output, /line 0 /);
     assert.match(big.output, /line 1999 /);
     assert.ok(big.output.length < 21_000);
+  });
+
+  it('reads a line window of a file far larger than what it shows, streaming, with the right count and lines', async () => {
+    // 40 MB: one long line first (cut, never kept whole), then 400,000 short lines; the window is near the end.
+    const lines = Array.from({ length: 400_000 }, (_, i) => `row ${i} ${'z'.repeat(90)}`);
+    writeFileSync(join(root, 'huge.log'), `\uFEFF${'w'.repeat(4_000_000)}\r\n${lines.join('\r\n')}\r\n`);
+    const r = await read({ file_path: 'huge.log', offset: 399_990, max_lines: 5 });
+    assert.equal(r.ok, true);
+    assert.deepEqual(r.output.split('\n').slice(0, 5).map((l) => l.split('\t')[1]!.split(' ').slice(0, 2).join(' ')), ['row 399988', 'row 399989', 'row 399990', 'row 399991', 'row 399992']);
+    assert.match(r.output, /\(7 more lines; continue with offset 399995\)/, '400,001 lines in all: the long one and the rows');
+    const first = await read({ file_path: 'huge.log', max_lines: 1 });
+    assert.match(first.output, /^ {5}1\tw{2000}… \[line cut at 2000 chars\]\n/, 'the BOM is not shown, the long line is cut');
+  });
+
+  it('refuses a named pipe instead of waiting on it forever', async () => {
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    const r = await read({ file_path: 'pipe' });
+    assert.equal(r.ok, false);
+    assert.match(r.output, /pipe is not a regular file/);
   });
 });

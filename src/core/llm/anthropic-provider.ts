@@ -5,6 +5,7 @@ import type { LlmProvider, ProviderEvent, ProviderRequest, TokenUsage } from './
 import { toProviderError, type SdkErrorClasses } from './provider-error';
 import { resolveRetryPolicy, throwIfAborted, withRetries, type RetryPolicy } from './retry';
 import { anthropicSdk } from '../lazy-libraries';
+import { withCallSignal } from './call-signal';
 
 export interface AnthropicProviderOptions {
   apiKey: string;
@@ -41,7 +42,11 @@ export class AnthropicProvider implements LlmProvider {
   }
 
   /** One call; SDK errors propagate raw so the retry loop can read their status and headers. */
-  private async *attempt(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+  private attempt(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    return withCallSignal(signal, (callSignal) => this.call(request, callSignal));
+  }
+
+  private async *call(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const stream = await this.client.messages.create(buildAnthropicRequest(request, this.thinking), { signal });
     const state = new StreamState();
     for await (const event of stream) yield* state.handle(event);

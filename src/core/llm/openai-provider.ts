@@ -9,6 +9,7 @@ import type { LlmProvider, ProviderEvent, ProviderRequest } from './provider';
 import { toProviderError, type SdkErrorClasses } from './provider-error';
 import { resolveRetryPolicy, throwIfAborted, withRetries, type RetryPolicy } from './retry';
 import { openAiSdk } from '../lazy-libraries';
+import { withCallSignal } from './call-signal';
 
 export interface OpenAiProviderOptions {
   apiKey: string;
@@ -49,7 +50,11 @@ export class OpenAiProvider implements LlmProvider {
   }
 
   /** One call; SDK errors propagate raw so the retry loop can read their status and headers. */
-  private async *attempt(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+  private attempt(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    return withCallSignal(signal, (callSignal) => this.call(request, callSignal));
+  }
+
+  private async *call(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const stream = await this.client.chat.completions.create(
       {
         model: request.model,

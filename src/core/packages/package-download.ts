@@ -3,7 +3,7 @@
 // and the package check runs it from the .vsix). Nothing is unpacked before the tarball's sha512 is
 // the pinned one, and a copy moves into place whole, so a half-written one is never loaded.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { x as untar } from 'tar';
@@ -25,6 +25,10 @@ export interface DownloadOptions {
 const MAX_TARBALL_BYTES = 64 * 1024 * 1024;
 /** A stalled connection gives up after this long rather than holding the tool forever. */
 const DEADLINE_MS = 5 * 60_000;
+/** A download in progress unpacks here, then moves into place. */
+const SCRATCH_PREFIX = '.download-';
+/** A scratch folder older than this belongs to no running download (its window was killed mid-way). */
+const ABANDONED_AFTER_MS = 60 * 60_000;
 /** Written last inside a finished copy: the integrity it was checked against. */
 const MARKER = '.opendev-integrity';
 
@@ -63,7 +67,8 @@ export async function ensureDownloaded(pin: PackagePin, options: DownloadOptions
   const packages = join(options.storageDir, 'packages');
   try {
     mkdirSync(packages, { recursive: true });
-    const scratch = await mkdtemp(join(packages, '.download-'));
+    removeAbandonedDownloads(packages);
+    const scratch = await mkdtemp(join(packages, SCRATCH_PREFIX));
     try {
       const tarball = join(scratch, 'package.tgz');
       await writeFile(tarball, bytes);
@@ -114,6 +119,19 @@ function integrityMatches(pinned: string, actual: string): boolean {
 function markerOf(home: string): string | undefined {
   const file = join(home, MARKER);
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+/** What a download killed mid-way (a window closed, a crash) left behind; another window's download in progress is younger. */
+function removeAbandonedDownloads(packages: string): void {
+  for (const name of readdirSync(packages)) {
+    if (!name.startsWith(SCRATCH_PREFIX)) continue;
+    const dir = join(packages, name);
+    try {
+      if (Date.now() - statSync(dir).mtimeMs > ABANDONED_AFTER_MS) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Gone already, or not ours to remove: harmless either way.
+    }
+  }
 }
 
 /** Earlier versions of the same package (the extension updated): no longer loaded, so not kept. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -85,6 +85,23 @@ describe('libraries downloaded on first use (the extension)', function () {
       assert.equal((await readPdf()).ok, true);
       assert.deepEqual(server.requests, [tarballPath]);
       assert.deepEqual(again.notices, []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('clears what a download killed mid-way left behind, not what another window is downloading now', async () => {
+    const server = await serve(tarball);
+    try {
+      const storageDir = fresh('opendev-storage-');
+      const abandoned = join(storageDir, 'packages', '.download-killed');
+      const running = join(storageDir, 'packages', '.download-running');
+      for (const dir of [abandoned, running]) mkdirSync(join(dir, 'node_modules'), { recursive: true });
+      const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+      utimesSync(abandoned, twoHoursAgo, twoHoursAgo);
+      extension(server.url, storageDir);
+      assert.equal((await readPdf()).ok, true);
+      assert.deepEqual(downloaded(storageDir).sort(), ['.download-running', `unpdf@${pin.version}`]);
     } finally {
       await server.close();
     }

@@ -1,13 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FileTimeTracker } from '../../../../src/core/tools/file-time-tracker';
-import { fileTools } from '../../../../src/core/tools/file-tools';
-import { readFileTool } from '../../../../src/core/tools/read-file';
-import { ToolRegistry } from '../../../../src/core/tools/registry';
 import type { ToolResult } from '../../../../src/core/tools/tool';
-import { toolContext } from '../../../helpers/tool-context';
+import { fileToolWorkspace } from '../../../helpers/file-tool-workspace';
 
 /**
  * The seven ways a model's old_content / new_content commonly differ from the file, through the real
@@ -15,18 +8,8 @@ import { toolContext } from '../../../helpers/tool-context';
  * Never in a success with a result the model did not mean.
  */
 describe('edit_file on the seven kinds of model slip', () => {
-  let root: string;
-  let files: FileTimeTracker;
-  const registry = new ToolRegistry().register(readFileTool);
-  for (const tool of fileTools()) registry.register(tool);
-  const call = (name: string, args: unknown): Promise<ToolResult> =>
-    registry.execute({ id: 'c', name, arguments: JSON.stringify(args) }, toolContext({ workspaceRoot: root, files }));
-  const bytes = (name: string) => readFileSync(join(root, name));
-  const text = (name: string) => readFileSync(join(root, name), 'utf8');
-  const prepare = async (name: string, content: string) => {
-    writeFileSync(join(root, name), content);
-    assert.equal((await call('read_file', { file_path: name })).ok, true);
-  };
+  const ws = fileToolWorkspace('opendev-slips-');
+  const { call, bytes, text, prepare } = ws;
   const edit = (file_path: string, old_content: string, new_content: string, replace_all?: boolean) =>
     call('edit_file', { file_path, old_content, new_content, ...(replace_all === undefined ? {} : { replace_all }) });
   /** The edit is refused, and the file has exactly its bytes from before. */
@@ -40,11 +23,6 @@ describe('edit_file on the seven kinds of model slip', () => {
     return r;
   };
 
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'opendev-slips-'));
-    files = new FileTimeTracker();
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   describe('1 whitespace / indentation drift', () => {
     it('re-indents 2-space text given for a 4-space class body to the file\'s 4-space levels', async () => {

@@ -2,36 +2,14 @@ import * as assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileTimeTracker } from '../../../../src/core/tools/file-time-tracker';
 import { previewEdit } from '../../../../src/core/tools/edit-file';
-import { fileTools } from '../../../../src/core/tools/file-tools';
-import { readFileTool } from '../../../../src/core/tools/read-file';
-import { ToolRegistry } from '../../../../src/core/tools/registry';
-import type { ToolResult } from '../../../../src/core/tools/tool';
-import { toolContext } from '../../../helpers/tool-context';
+import { fileToolWorkspace } from '../../../helpers/file-tool-workspace';
 
 describe('edit_file', () => {
-  let root: string;
-  let files: FileTimeTracker;
-  const registry = new ToolRegistry().register(readFileTool);
-  for (const tool of fileTools()) registry.register(tool);
-  const call = (name: string, args: unknown): Promise<ToolResult> =>
-    registry.execute({ id: 'c', name, arguments: JSON.stringify(args) }, toolContext({ workspaceRoot: root, files }));
+  const ws = fileToolWorkspace('opendev-edit-');
+  const { call, bytes, text, prepare } = ws;
   const read = (file_path: string, extra: object = {}) => call('read_file', { file_path, ...extra });
   const edit = (args: object) => call('edit_file', args);
-  const bytes = (name: string) => readFileSync(join(root, name));
-  const text = (name: string) => readFileSync(join(root, name), 'utf8');
-  /** Writes a file and reads it through read_file, as the model would before editing. */
-  const prepare = async (name: string, content: string | Buffer) => {
-    writeFileSync(join(root, name), content);
-    assert.equal((await read(name)).ok, true);
-  };
-
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'opendev-edit-'));
-    files = new FileTimeTracker();
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('replaces the text and answers with a unified diff and a "+n −m" summary', async () => {
     await prepare('a.ts', 'const a = 1;\nconst b = 2;\nconst c = 3;\n');
@@ -72,7 +50,7 @@ describe('edit_file', () => {
       assert.equal(r.ok, false);
       assert.deepEqual(bytes('f.txt'), original);
     }
-    assert.deepEqual(readdirSync(root), ['f.txt'], 'no temporary file is left behind');
+    assert.deepEqual(readdirSync(ws.root), ['f.txt'], 'no temporary file is left behind');
   });
 
   it('refuses a non-unique match with the count and the line numbers', async () => {
@@ -98,7 +76,7 @@ describe('edit_file', () => {
   });
 
   it('asks for a read first when the file was never read in this session', async () => {
-    writeFileSync(join(root, 'unread.ts'), 'x\n');
+    writeFileSync(join(ws.root, 'unread.ts'), 'x\n');
     const r = await edit({ file_path: 'unread.ts', old_content: 'x', new_content: 'y' });
     assert.equal(r.errorKind, 'edit_mismatch');
     assert.match(r.output, /has not been read.*read_file first/);
@@ -108,7 +86,7 @@ describe('edit_file', () => {
   it('refuses a stale read (changed on disk after the read) and works again after a new read', async () => {
     await prepare('s.ts', 'let v = 1;\n');
     const later = new Date(Date.now() + 10_000);
-    utimesSync(join(root, 's.ts'), later, later);
+    utimesSync(join(ws.root, 's.ts'), later, later);
     const r = await edit({ file_path: 's.ts', old_content: 'let v = 1;', new_content: 'let v = 2;' });
     assert.equal(r.ok, false);
     assert.match(r.output, /changed on disk .* after you last read it\. Read it again first/);
@@ -118,11 +96,11 @@ describe('edit_file', () => {
   });
 
   it('tolerates a change within 50 ms of the read, and counts a partial read', async () => {
-    writeFileSync(join(root, 'p.ts'), 'a\nb\nc\n');
+    writeFileSync(join(ws.root, 'p.ts'), 'a\nb\nc\n');
     assert.equal((await read('p.ts', { offset: 3, max_lines: 1 })).ok, true);
-    const seen = files.lastSeen(join(root, 'p.ts'))!;
+    const seen = ws.files.lastSeen(join(ws.root, 'p.ts'))!;
     const soon = new Date(seen + 30);
-    utimesSync(join(root, 'p.ts'), soon, soon);
+    utimesSync(join(ws.root, 'p.ts'), soon, soon);
     assert.equal((await edit({ file_path: 'p.ts', old_content: 'a', new_content: 'A' })).ok, true);
   });
 
@@ -151,7 +129,7 @@ describe('edit_file', () => {
   });
 
   it('gives typed, actionable errors for bad paths', async () => {
-    mkdirSync(join(root, 'dir'));
+    mkdirSync(join(ws.root, 'dir'));
     const outside = await edit({ file_path: '../elsewhere.ts', old_content: 'a', new_content: 'b' });
     assert.equal(outside.errorKind, 'permission');
     const missing = await edit({ file_path: 'nope.ts', old_content: 'a', new_content: 'b' });
@@ -165,7 +143,7 @@ describe('edit_file', () => {
     const outsideDir = mkdtempSync(join(tmpdir(), 'opendev-outside-'));
     try {
       writeFileSync(join(outsideDir, 'secret.txt'), 'secret\n');
-      symlinkSync(join(outsideDir, 'secret.txt'), join(root, 'link.txt'));
+      symlinkSync(join(outsideDir, 'secret.txt'), join(ws.root, 'link.txt'));
       await read('link.txt');
       const r = await edit({ file_path: 'link.txt', old_content: 'secret', new_content: 'changed' });
       assert.equal(r.errorKind, 'permission');
@@ -184,23 +162,23 @@ describe('edit_file', () => {
 
   it('keeps the file mode', async () => {
     await prepare('run.sh', '#!/bin/sh\necho hi\n');
-    chmodSync(join(root, 'run.sh'), 0o755);
+    chmodSync(join(ws.root, 'run.sh'), 0o755);
     assert.equal((await edit({ file_path: 'run.sh', old_content: 'echo hi', new_content: 'echo bye' })).ok, true);
-    assert.equal(statSync(join(root, 'run.sh')).mode & 0o777, 0o755);
+    assert.equal(statSync(join(ws.root, 'run.sh')).mode & 0o777, 0o755);
   });
 
   it('previews the diff for an approval prompt without writing anything', async () => {
-    writeFileSync(join(root, 'p.ts'), 'a\nb\n');
-    const preview = await previewEdit(root, { file_path: 'p.ts', old_content: 'b', new_content: 'B' });
+    writeFileSync(join(ws.root, 'p.ts'), 'a\nb\n');
+    const preview = await previewEdit(ws.root, { file_path: 'p.ts', old_content: 'b', new_content: 'B' });
     assert.deepEqual(preview, {
       diff: '--- a/p.ts\n+++ b/p.ts\n@@ -1,2 +1,2 @@\n a\n-b\n+B',
       added: 1,
       removed: 1,
-      change: { path: join(root, 'p.ts'), before: 'a\nb\n', after: 'a\nB\n' },
+      change: { path: join(ws.root, 'p.ts'), before: 'a\nb\n', after: 'a\nB\n' },
     });
     assert.equal(text('p.ts'), 'a\nb\n');
-    assert.equal(await previewEdit(root, { file_path: 'p.ts', old_content: 'zzz', new_content: 'B' }), undefined);
-    assert.equal(await previewEdit(root, { file_path: 'p.ts' }), undefined);
+    assert.equal(await previewEdit(ws.root, { file_path: 'p.ts', old_content: 'zzz', new_content: 'B' }), undefined);
+    assert.equal(await previewEdit(ws.root, { file_path: 'p.ts' }), undefined);
   });
 
   it('names a missing argument and ignores extra ones', async () => {

@@ -35,8 +35,10 @@ export async function openWorkbench({ workspace, env = {}, userSettings = {}, ex
   };
   try {
     workspace = workspace ? resolve(workspace) : copySampleWorkspace(tmp);
-    server = await startVSCodeServer({ serverRoot, env, userSettings, dataDir: join(tmp, 'vscode') });
-    browser = await launchBrowser();
+    // Both at once: neither needs the other until the page loads.
+    const starting = [startVSCodeServer({ serverRoot, env, userSettings, dataDir: join(tmp, 'vscode') }).then((s) => (server = s)), launchBrowser().then((b) => (browser = b))];
+    const failed = (await Promise.allSettled(starting)).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(UI_WAIT_MS);
     const extensionDevelopmentPath = resolve(extensionPath || process.env.OPENDEV_EXTENSION_PATH || repoRoot);

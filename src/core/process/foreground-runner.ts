@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../lazy-builtins';
 import { childEnv } from './child-env';
 import { HeadTailBuffer } from './output-buffer';
 import { groupAlive, shellCommand, terminateGroup, trackGroup, untrackGroup } from './process-group';
@@ -68,7 +68,7 @@ export function runForeground(req: ForegroundRequest): Promise<ForegroundOutcome
     let drainTimer: NodeJS.Timeout | undefined;
 
     const { file, args } = shellCommand(req.launch ?? req.command);
-    const child = spawn(file, args, {
+    const child = childProcess().spawn(file, args, {
       cwd: req.cwd,
       env: childEnv(req.env),
       detached: process.platform !== 'win32',

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../lazy-builtins';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,7 +89,7 @@ async function probeOnce(SandboxManager: Manager): Promise<string | undefined> {
     const line = await SandboxManager.wrapWithSandbox('true', shellCommand('').file, { filesystem: { denyRead: [], allowWrite: [dir], denyWrite: [] } });
     const { file, args } = shellCommand(line);
     return await new Promise<string | undefined>((resolve) => {
-      const child = spawn(file, args, { cwd: dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = childProcess().spawn(file, args, { cwd: dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));

@@ -5,7 +5,7 @@ import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, readFileSync, statSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LAZY_BUNDLES, lazyBundles } from './scripts/lazy-bundles.mjs';
+import { CODE_CACHED, LAZY_BUNDLES, lazyBundles } from './scripts/lazy-bundles.mjs';
 import { packagePins } from './scripts/on-demand-packages.mjs';
 import { webviewBuilds } from './scripts/webview-builds.mjs';
 
@@ -65,9 +65,10 @@ const builds = [
     entryPoints: ['src/cli/entry.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
+    define: { ...node.define, OPENDEV_CODE_CACHED: JSON.stringify([...CODE_CACHED]) },
     plugins: [lazyBundles({ lean: true })],
   },
-  ...Object.entries(LAZY_BUNDLES).map(([source, bundle]) => ({ ...node, ...compactUnlessCore(bundle), entryPoints: [source], outfile: `dist/${bundle}`, plugins: [lazyBundles()] })),
+  ...Object.entries(LAZY_BUNDLES).map(([source, bundle]) => ({ ...node, ...compactUnlessCore(bundle), entryPoints: [source], outfile: `dist/${bundle}`, plugins: [lazyBundles({ codeCached: CODE_CACHED.has(bundle) })] })),
   ...webviewBuilds({ production }),
 ];
 

@@ -1,4 +1,5 @@
 import { childProcess } from '../lazy-builtins';
+import { sandboxRuntimeLibrary } from '../lazy-libraries';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ export function sandboxRuntime(options: SandboxRuntimeOptions = {}): Promise<{ m
 }
 
 async function start(options: SandboxRuntimeOptions): Promise<{ manager: Manager; availability: SandboxAvailability }> {
-  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  const { SandboxManager } = await sandboxRuntimeLibrary().importSandboxRuntime();
   const unavailable = (reason: string, fix: string) => ({ manager: SandboxManager, availability: { available: false as const, reason, fix } });
   if (process.platform === 'win32') {
     return unavailable("the sandbox library's Windows support is an alpha that needs an administrator install", 'use WSL 2, where commands run sandboxed');

@@ -55,6 +55,12 @@ const node = {
  * (names kept, so stack traces still read; the source maps map them back): `opendev -p` parses a
  * third less before its first request. The extension's core stays as written outside production.
  */
+/**
+ * The SDKs' bundles get their `Headers` and `FormData` from src/core/llm/sdk-web-globals.ts: the
+ * globals would load Node's fetch implementation (undici) on the first request.
+ */
+const SDK_BUNDLES = new Set(['vendor/openai.js', 'vendor/anthropic.js']);
+
 const compactUnlessCore = (bundle) => (bundle === 'extension-core.js' ? {} : { minifyWhitespace: true, minifySyntax: true });
 
 const builds = [
@@ -68,7 +74,14 @@ const builds = [
     define: { ...node.define, OPENDEV_CODE_CACHED: JSON.stringify([...CODE_CACHED]) },
     plugins: [lazyBundles({ lean: true })],
   },
-  ...Object.entries(LAZY_BUNDLES).map(([source, bundle]) => ({ ...node, ...compactUnlessCore(bundle), entryPoints: [source], outfile: `dist/${bundle}`, plugins: [lazyBundles({ codeCached: CODE_CACHED.has(bundle) })] })),
+  ...Object.entries(LAZY_BUNDLES).map(([source, bundle]) => ({
+    ...node,
+    ...compactUnlessCore(bundle),
+    ...(SDK_BUNDLES.has(bundle) ? { inject: ['src/core/llm/sdk-web-globals.ts'] } : {}),
+    entryPoints: [source],
+    outfile: `dist/${bundle}`,
+    plugins: [lazyBundles({ codeCached: CODE_CACHED.has(bundle) })],
+  })),
   ...webviewBuilds({ production }),
 ];
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../core/lazy-builtins';
 import { childEnv } from '../core/process/child-env';
 
 /** How long an opener may run before it counts as started (xdg-open may stay until the browser exits). */
@@ -23,7 +23,7 @@ export function systemOpener(options: { platform?: NodeJS.Platform; env?: NodeJS
         clearTimeout(timer);
         resolve(ok);
       };
-      const child = spawn(command!, [...fixed, url], { detached: true, stdio: 'ignore', env: childEnv({}, options.env), shell: false, windowsHide: true });
+      const child = childProcess().spawn(command!, [...fixed, url], { detached: true, stdio: 'ignore', env: childEnv({}, options.env), shell: false, windowsHide: true });
       const timer = setTimeout(() => {
         child.unref();
         settle(true);

@@ -6,6 +6,7 @@ import type * as AnthropicSdk from '../vendor/anthropic';
 import type * as HtmlLibs from '../vendor/html';
 import type * as McpSdk from '../vendor/mcp-sdk';
 import type * as OpenAiSdk from '../vendor/openai';
+import type * as SandboxRuntime from '../vendor/sandbox-runtime';
 
 /** The OpenAI SDK: an OpenAI or OpenAI-compatible provider, an embeddings endpoint. */
 export const openAiSdk = (): typeof OpenAiSdk => require('../vendor/openai');
@@ -18,3 +19,6 @@ export const mcpSdk = (): typeof McpSdk => require('../vendor/mcp-sdk');
 
 /** turndown and its HTML parser: a web page read. */
 export const htmlLibs = (): typeof HtmlLibs => require('../vendor/html');
+
+/** The command sandbox's library (ESM: its facade imports it): the first sandbox check. */
+export const sandboxRuntimeLibrary = (): typeof SandboxRuntime => require('../vendor/sandbox-runtime');

@@ -9,6 +9,14 @@ import { dirname, join } from 'node:path';
 export function templatesDir(): string {
   const override = process.env.OPENDEV_TEMPLATES_DIR;
   if (override) return override;
+  // Found once: every template read asks, and the walk is two file checks per folder.
+  found ??= findTemplatesDir();
+  return found;
+}
+
+let found: string | undefined;
+
+function findTemplatesDir(): string {
   let dir = __dirname;
   for (;;) {
     const candidate = join(dir, 'templates');

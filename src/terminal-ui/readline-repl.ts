@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline';
+import { readline } from '../core/lazy-builtins';
 import { createSlashCommands } from '../core/commands/slash-commands';
 import { LineQueue } from './line-source';
 import { ReplSession, type ReplOptions } from './repl-session';
@@ -36,7 +36,7 @@ export function startReadlineRepl(options: ReadlineReplOptions): ReadlineRepl {
   const { input, output, terminal, ...rest } = options;
   const commands = rest.commands ?? createSlashCommands();
   const lines = new LineQueue();
-  const rl = createInterface({
+  const rl = readline().createInterface({
     input,
     output,
     terminal,

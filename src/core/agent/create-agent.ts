@@ -5,7 +5,7 @@ import { newSessionId } from '../session/session-store';
 import type { AgentHooks } from '../hooks/agent-hooks';
 import { SessionHooks } from '../hooks/session-hooks';
 import { composeLifecycles } from '../hooks/tool-hooks';
-import { loadHooksConfig } from '../hooks/config';
+import { loadHooksConfig, type LoadedHooksConfig } from '../hooks/config';
 import { readProjectTrust } from '../trust/project-trust';
 import { MCP_CONFIG_SOURCES, unchangedSince } from '../trust/project-files';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
@@ -17,7 +17,7 @@ import type { Message } from '../messages';
 import { FileTimeTracker } from '../tools/file-time-tracker';
 import { StagedCompactor, type CompactionEvent } from '../context/compaction/staged-compactor';
 import { FullCompactor } from '../context/compaction/full-compaction';
-import { sessionPreCompactHook, type BeforeCompaction } from '../context/compaction/pre-compact-hook';
+import { preCompactHook, type BeforeCompaction } from '../context/compaction/pre-compact-hook';
 import { createAgentMemory } from '../memory/create-agent-memory';
 import { buildMainSystemPrompt } from '../context/prompt/main-system-prompt';
 import { mainPromptContext } from '../context/prompt/prompt-context';
@@ -46,6 +46,7 @@ import { DEFAULT_THINKING_CADENCE, type ThinkingCadence } from './thinking-caden
 import { DEFAULT_REFLECT_EVERY, DEFAULT_SUMMARY_EVERY } from '../memory/memory-cadence';
 import type { ThinkingLevel } from './thinking-level';
 import { createUiRelay } from './ui-relay';
+import { FirstAnswerGate } from './first-answer-gate';
 import { McpHub, type McpHubOptions } from '../mcp/mcp-hub';
 import { withMcpServers } from '../mcp/mcp-prompt';
 import type { SandboxSettings } from '../sandbox/sandbox-settings';
@@ -147,9 +148,11 @@ interface SessionServices {
  */
 export async function createMainAgent(options: MainAgentOptions): Promise<Agent> {
   const vars = { WORKSPACE_ROOT: options.workspaceRoot, PLATFORM: platform(), DATE: new Date().toISOString().slice(0, 10) };
-  const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home });
+  // What the first request does not need waits until its answer starts (or the session idles).
+  const afterFirstAnswer = new FirstAnswerGate();
+  const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home, holdRefresh: (start) => afterFirstAnswer.run(start) });
   await catalog.load();
-  const roles = new ModelRoles(options.roles, catalog, options.onModelCall ? { observe: options.onModelCall } : {});
+  const roles = new ModelRoles(options.roles, catalog, { ...(options.onModelCall ? { observe: options.onModelCall } : {}), onAnswer: () => afterFirstAnswer.open() });
   roles.forRole('action'); // fails now, not at the first message, when the key is missing
   const relay = createUiRelay();
   for (const notice of options.notices ?? []) relay.ui.onNotice?.(notice.text, notice.level);
@@ -161,12 +164,14 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const home = options.home ?? resolveOpendevHome();
   const projectTrusted = options.projectTrusted ?? readProjectTrust({ home, workspaceRoot: options.workspaceRoot }).trusted;
   const scratchDir = join(opendevPaths(options.home ?? resolveOpendevHome()).scratchDir, sessionId);
-  // Commands run in the OS sandbox (looked up now, ready by the first command), told once how they run.
-  const sandbox = options.sandbox && createSessionSandbox(options, { projectTrusted, readableDirs: () => [dirname(scratchDir), ...(services.skillDirs ?? [])], ui: relay.ui });
+  // Commands run in the OS sandbox (looked up once the first request has left, or by the first command), told once how they run.
+  const sandbox = options.sandbox && createSessionSandbox(options, { projectTrusted, readableDirs: () => [dirname(scratchDir), ...(services.skillDirs ?? [])], ui: relay.ui, afterFirstAnswer });
+  // The user's and the project's hooks (settings files read once, now): the session's agents and its compactions.
+  const hooksConfig = loadHooksConfig({ workspaceRoot: options.workspaceRoot, opendevHome: options.home, projectTrusted });
   const services: SessionServices = {
     sessionId,
     scratchDir,
-    preCompact: sessionPreCompactHook({ workspaceRoot: options.workspaceRoot, home: options.home, projectTrusted, sessionId, onWarning: (m) => relay.ui.onNotice?.(`Hook: ${m}`, 'warning') }),
+    preCompact: preCompactHook(hooksConfig, { workspaceRoot: options.workspaceRoot, sessionId, onWarning: (m) => relay.ui.onNotice?.(`Hook: ${m}`, 'warning') }),
     registry,
     workspaceRoot: options.workspaceRoot,
     vars,
@@ -183,11 +188,11 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
       projectTrusted,
       ...(sandbox ? { sandboxed: () => sandbox.active() } : {}),
     }),
-    hooks: sessionHooks({ ...options, projectTrusted }, sessionId, relay.ui),
+    hooks: sessionHooks(hooksConfig, options, sessionId, relay.ui),
   };
   // Undo, after the approval step (only calls that really run are snapshotted); subagents' writes
   // count toward the main agent's step that spawned them.
-  const undo = await sessionUndo(options, sessionId, registry, relay.ui);
+  const undo = await sessionUndo(options, sessionId, registry, relay.ui, afterFirstAnswer);
   if (undo) services.lifecycle = composeLifecycles(services.lifecycle, undo.lifecycle);
 
   // Phase 1, skills: builtin, user, project (.claude/skills, then .opendev/skills; later wins). Only
@@ -345,7 +350,7 @@ function outputEconomy(services: SessionServices, canDelegate: boolean): { shape
 }
 
 /** The session's sandbox; its status is looked up at once, and the user told once when commands run without it. */
-function createSessionSandbox(options: MainAgentOptions, session: { projectTrusted: boolean; readableDirs: () => string[]; ui: UICallback }): CommandSandbox {
+function createSessionSandbox(options: MainAgentOptions, session: { projectTrusted: boolean; readableDirs: () => string[]; ui: UICallback; afterFirstAnswer: FirstAnswerGate }): CommandSandbox {
   const sandbox = new CommandSandbox({
     settings: options.sandbox!,
     workspaceRoot: options.workspaceRoot,
@@ -355,10 +360,12 @@ function createSessionSandbox(options: MainAgentOptions, session: { projectTrust
     ...(options.sandboxHosts ? { rememberHost: options.sandboxHosts } : {}),
     onWarning: (message) => session.ui.onNotice?.(message, 'warning'),
   });
-  void sandbox.status().then((status) => {
-    const notice = sandboxNotice(status);
-    if (notice) session.ui.onNotice?.(notice.text, notice.level);
-  }, (err: Error) => session.ui.onNotice?.(`The command sandbox could not be checked: ${err.message}`, 'warning'));
+  session.afterFirstAnswer.run(() => {
+    void sandbox.status().then((status) => {
+      const notice = sandboxNotice(status);
+      if (notice) session.ui.onNotice?.(notice.text, notice.level);
+    }, (err: Error) => session.ui.onNotice?.(`The command sandbox could not be checked: ${err.message}`, 'warning'));
+  });
   return sandbox;
 }
 
@@ -382,7 +389,7 @@ async function sessionMcpHub(options: MainAgentOptions, services: SessionService
 }
 
 /** Snapshots and /undo for the session: every call of a tool that can change files (not the todo tools). */
-async function sessionUndo(options: MainAgentOptions, sessionId: string, registry: ToolRegistry, ui: UICallback): Promise<UndoManager | undefined> {
+async function sessionUndo(options: MainAgentOptions, sessionId: string, registry: ToolRegistry, ui: UICallback, afterFirstAnswer: FirstAnswerGate): Promise<UndoManager | undefined> {
   if (options.undo === false) return undefined;
   return UndoManager.open({
     workspaceRoot: options.workspaceRoot,
@@ -394,6 +401,8 @@ async function sessionUndo(options: MainAgentOptions, sessionId: string, registr
     },
     onNotice: (message, level) => ui.onNotice?.(message, level),
     settings: { ...envBudget(), ...options.undo },
+    // git's warm-up snapshot waits until the first request has left; a step that comes first snapshots by itself.
+    holdWarmUp: (start) => afterFirstAnswer.run(start),
   });
 }
 
@@ -403,8 +412,7 @@ function envBudget(): Partial<UndoSettings> {
 }
 
 /** The project's and the user's hooks (Claude Code format) for the session's agents. */
-function sessionHooks(options: MainAgentOptions, sessionId: string, ui: UICallback): SessionHooks {
-  const config = loadHooksConfig({ workspaceRoot: options.workspaceRoot, opendevHome: options.home, projectTrusted: options.projectTrusted });
+function sessionHooks(config: LoadedHooksConfig, options: MainAgentOptions, sessionId: string, ui: UICallback): SessionHooks {
   return new SessionHooks(config, {
     workspaceRoot: options.workspaceRoot,
     sessionId,

@@ -1,12 +1,13 @@
 import * as z from 'zod';
 
+// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
 /**
  * The JSON a command hook may print on stdout (Claude Code's "JSON output"): the universal fields,
  * the top-level decision, and `hookSpecificOutput`. Unknown fields are kept and ignored (newer
  * Claude Code fields such as `terminalSequence` or `sessionTitle`). A hook's stdout is untrusted: an
  * object that does not fit this schema is reported and ignored as a whole.
  */
-export const hookJsonOutputSchema = z
+export const hookJsonOutputSchema = z.lazy(() => z
   .object({
     continue: z.boolean().optional(),
     stopReason: z.string().optional(),
@@ -26,7 +27,7 @@ export const hookJsonOutputSchema = z
       .loose()
       .optional(),
   })
-  .loose();
+  .loose());
 
 export type HookJsonOutput = z.infer<typeof hookJsonOutputSchema>;
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../lazy-builtins';
 import { childEnv } from '../process/child-env';
 import { afterExitGrace } from '../process/exit-grace';
 import { parseHookStdout, type HookJsonOutput } from './hook-output';
@@ -79,7 +79,7 @@ export function runCommandHook(command: string, stdin: string, opts: RunCommandO
       killGroup();
       finish(-1);
     };
-    const child = spawn('bash', ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = childProcess().spawn('bash', ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {

@@ -1,4 +1,5 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
+import { sdkFetch } from './sdk-fetch';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { buildAnthropicRequest, ThinkingMemory, type ThinkingBlock } from './anthropic-request';
 import type { LlmProvider, ProviderEvent, ProviderRequest, TokenUsage } from './provider';
@@ -27,7 +28,7 @@ export class AnthropicProvider implements LlmProvider {
 
   constructor(options: AnthropicProviderOptions) {
     const sdk = anthropicSdk();
-    this.client = new sdk.Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
+    this.client = new sdk.Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, fetch: sdkFetch });
     this.sdkErrors = { abort: sdk.APIUserAbortError, connection: sdk.APIConnectionError };
     this.retry = resolveRetryPolicy(options.retry);
   }

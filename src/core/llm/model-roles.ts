@@ -6,6 +6,7 @@ import type { CapabilityCatalog } from './capabilities/catalog';
 import type { ModelCapabilities } from './capabilities/model-capabilities';
 import { createProvider, type CreateProviderOptions } from './create-provider';
 import { observedProvider, type ModelCallObserver } from './observed-provider';
+import { signalAnswers } from './answer-signal';
 import type { LlmProvider } from './provider';
 
 export const MODEL_ROLES = ['action', 'thinking', 'critique', 'vision', 'compact'] as const;
@@ -48,6 +49,8 @@ export interface ModelRolesOptions {
   providerOptions?: CreateProviderOptions;
   /** Told about every call of every role's client, with its purpose and usage (bench/cost). */
   observe?: ModelCallObserver;
+  /** Told when an answer starts arriving on any role's client, or a call ends without one (the session's held start-up work). */
+  onAnswer?: () => void;
 }
 
 export class ModelRoles {
@@ -61,8 +64,9 @@ export class ModelRoles {
     private readonly clients: Map<string, LlmProvider> = new Map(),
   ) {
     const create: ProviderFactory = options.createProvider ?? ((s) => createProvider(s, options.providerOptions));
-    const observe = options.observe;
-    this.factory = observe ? (s) => observedProvider(create(s), observe) : create;
+    const { observe, onAnswer } = options;
+    const observed: ProviderFactory = observe ? (s) => observedProvider(create(s), observe) : create;
+    this.factory = onAnswer ? (s) => signalAnswers(observed(s), onAnswer) : observed;
   }
 
   /**

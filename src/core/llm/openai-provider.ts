@@ -1,4 +1,5 @@
 import type { OpenAI } from 'openai';
+import { sdkFetch } from './sdk-fetch';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
@@ -34,7 +35,7 @@ export class OpenAiProvider implements LlmProvider {
 
   constructor(options: OpenAiProviderOptions) {
     const sdk = openAiSdk();
-    this.client = new sdk.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
+    this.client = new sdk.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, fetch: sdkFetch });
     this.sdkErrors = { abort: sdk.APIUserAbortError, connection: sdk.APIConnectionError };
     this.label = options.label ?? 'OpenAI';
     this.retry = resolveRetryPolicy(options.retry);

@@ -10,7 +10,8 @@ import { readRecordFile, updateRecordFile } from '../trust/json-record-file';
 import { trustedWorkspaceKey } from '../trust/trust-store';
 import type { McpServerConfig } from './mcp-types';
 
-const TrustRecordSchema = z.object({
+// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
+const TrustRecordSchema = z.lazy(() => z.object({
   /** The workspace folder (resolved, symbolic links followed). */
   workspace: z.string().min(1),
   server: z.string().min(1),
@@ -19,8 +20,8 @@ const TrustRecordSchema = z.object({
   /** What was trusted, for a person reading the file. */
   definition: z.string().optional(),
   trustedAt: z.string().optional(),
-});
-const TrustFileSchema = z.object({ version: z.literal(1), trusted: z.array(TrustRecordSchema) });
+}));
+const TrustFileSchema = z.lazy(() => z.object({ version: z.literal(1), trusted: z.array(TrustRecordSchema) }));
 
 export type TrustRecord = z.infer<typeof TrustRecordSchema>;
 export type TrustFileRead = { status: 'ok'; records: TrustRecord[] } | { status: 'broken'; problem: string };

@@ -9,26 +9,27 @@ const common = {
   description: z.string().optional(),
 };
 
+// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
 /** A server run as a child process speaking MCP over stdin/stdout. */
-export const StdioServerSchema = z.object({
+export const StdioServerSchema = z.lazy(() => z.object({
   type: z.literal('stdio').optional(),
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
   ...common,
-});
+}));
 
 /** A server reached over Streamable HTTP (`sse`: the older HTTP+SSE transport, for servers that only speak it). */
-export const HttpServerSchema = z.object({
+export const HttpServerSchema = z.lazy(() => z.object({
   type: z.enum(['http', 'streamable-http', 'sse']).optional(),
   url: z.url(),
   headers: z.record(z.string(), z.string()).optional(),
   ...common,
-});
+}));
 
 /** One entry of `mcp_servers` (settings.json) or `mcpServers` (.mcp.json, the format other agents use). */
-export const McpServerConfigSchema = z.union([StdioServerSchema, HttpServerSchema]);
+export const McpServerConfigSchema = z.lazy(() => z.union([StdioServerSchema, HttpServerSchema]));
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
 /** Where a server's entry was read: the user's settings, the project's, or the project's .mcp.json. */

@@ -27,10 +27,10 @@ export interface ToolSearchHub {
 // Every word here is paid in every request of a session with MCP servers: kept to the bone
 // (bench/mcp). brief = names + first description line; full = + parameters. No server filter:
 // a server's name is part of its tools' names, so a query naming it ranks its tools first.
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   query: z.string().trim().refine((q) => q.length > 0, 'Give at least one keyword.').describe('Keywords.'),
   detail: z.enum(['names', 'brief', 'full']).optional().describe('Default brief.'),
-});
+}));
 
 export function createSearchToolsTool(hub: ToolSearchHub, registry: ToolRegistry): Tool<typeof schema> {
   return {

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { childProcess } from '../lazy-builtins';
 import { childEnv } from '../process/child-env';
 import { repositoryGitPrograms } from '../safety/repository-git-programs';
 
@@ -15,7 +15,7 @@ const NO_REPOSITORY_PROGRAMS = ['-c', 'core.fsmonitor=false'];
 
 function git(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', [...NO_REPOSITORY_PROGRAMS, ...args], { cwd, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: childEnv({ GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }) }, (err, stdout, stderr) => {
+    childProcess().execFile('git', [...NO_REPOSITORY_PROGRAMS, ...args], { cwd, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: childEnv({ GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }) }, (err, stdout, stderr) => {
       if (err) reject(new Error((stderr || err.message).trim().split('\n')[0] || 'git failed'));
       else resolve(stdout);
     });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../lazy-builtins';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { PRIVATE_FILE_MODE } from '../config/private-files';
 import { childEnv } from './child-env';
@@ -179,7 +179,7 @@ export class BackgroundTask {
         else this.markers.onSeen(end, SETTLE_MAX_MS);
       });
     } else {
-      const child = spawn(file, args, { cwd: this.options.cwd, env, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      const child = childProcess().spawn(file, args, { cwd: this.options.cwd, env, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       this.info.pid = child.pid;
       child.stdout!.setEncoding('utf8');
       child.stderr!.setEncoding('utf8');

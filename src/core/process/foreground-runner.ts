@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../lazy-builtins';
 import { childEnv } from './child-env';
 import { afterExitGrace } from './exit-grace';
 import { HeadTailBuffer } from './output-buffer';
@@ -69,7 +69,7 @@ export function runForeground(req: ForegroundRequest): Promise<ForegroundOutcome
     let drain: { cancel(): void } | undefined;
 
     const { file, args } = shellCommand(req.launch ?? req.command);
-    const child = spawn(file, args, {
+    const child = childProcess().spawn(file, args, {
       cwd: req.cwd,
       env: childEnv(req.env),
       detached: process.platform !== 'win32',

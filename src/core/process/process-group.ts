@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { childProcess } from '../lazy-builtins';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { childEnv } from './child-env';
 
@@ -21,7 +21,7 @@ export function shellCommand(command: string): { file: string; args: string[] } 
 export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
   if (isWindows) {
     if (signal === 'SIGKILL' || signal === 'SIGTERM') {
-      const r = spawnSync('taskkill', ['/pid', String(pid), '/T', ...(signal === 'SIGKILL' ? ['/F'] : [])], { stdio: 'ignore', env: childEnv() });
+      const r = childProcess().spawnSync('taskkill', ['/pid', String(pid), '/T', ...(signal === 'SIGKILL' ? ['/F'] : [])], { stdio: 'ignore', env: childEnv() });
       return r.status === 0;
     }
     return false;

@@ -184,10 +184,10 @@ export function sessionApprovalGate(
   });
 }
 
-/** Feedback closed as a sentence, so the template's next sentence does not run on. */
+/** Feedback closed as a sentence, so the template's next sentence does not run on (… escaped: see sandbox-violations.ts). */
 function sentence(text: string): string {
   const trimmed = text.trim();
-  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  return /[.!?\u2026]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 function refuse(kind: 'permission' | 'rejected', section: string, tool: string, judgement: Judgement, feedback = ''): { proceed: false; result: ToolResult } {

@@ -55,8 +55,9 @@ export interface RuleSubject {
 
 const REGEX = /^\/(.+)\/([gimsuy]*)$/;
 
+// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
 /** One rule as written in permissions.json. */
-export const ruleEntrySchema = z
+export const ruleEntrySchema = z.lazy(() => z
   .object({
     id: z.string().min(1).optional(),
     type: z.enum(['pattern', 'command', 'prefix', 'danger']),
@@ -83,7 +84,7 @@ export const ruleEntrySchema = z
         ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${(err as Error).message}` });
       }
     }
-  });
+  }));
 export type RuleEntry = z.infer<typeof ruleEntrySchema>;
 
 export function ruleFromEntry(entry: RuleEntry, source: RuleSource): PermissionRule {

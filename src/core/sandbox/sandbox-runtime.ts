@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../lazy-builtins';
+import { sandboxRuntimeLibrary } from '../lazy-libraries';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ export function sandboxRuntime(options: SandboxRuntimeOptions = {}): Promise<{ m
 }
 
 async function start(options: SandboxRuntimeOptions): Promise<{ manager: Manager; availability: SandboxAvailability }> {
-  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  const { SandboxManager } = await sandboxRuntimeLibrary().importSandboxRuntime();
   const unavailable = (reason: string, fix: string) => ({ manager: SandboxManager, availability: { available: false as const, reason, fix } });
   if (process.platform === 'win32') {
     return unavailable("the sandbox library's Windows support is an alpha that needs an administrator install", 'use WSL 2, where commands run sandboxed');
@@ -89,7 +90,7 @@ async function probeOnce(SandboxManager: Manager): Promise<string | undefined> {
     const line = await SandboxManager.wrapWithSandbox('true', shellCommand('').file, { filesystem: { denyRead: [], allowWrite: [dir], denyWrite: [] } });
     const { file, args } = shellCommand(line);
     return await new Promise<string | undefined>((resolve) => {
-      const child = spawn(file, args, { cwd: dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = childProcess().spawn(file, args, { cwd: dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));

@@ -21,9 +21,13 @@ export interface SandboxViolation {
 const WRITE_BLOCKED = /read-only file system|\bEROFS\b/i;
 /** How programs say a path they were denied is not there, or not theirs. */
 const PATH_ERROR = /no such file or directory|permission denied|operation not permitted|not a directory|file exists|\bENOENT\b|\bEACCES\b|\bEPERM\b|\bENOTDIR\b/i;
-/** Quoted paths (' " ` ‘ ’ “ ”), and bare absolute or relative paths followed by a colon ("bash: line 1: x: Read-only…"). */
-const QUOTED = /['"`‘“]([^'"`’”\n]{1,4096})['"’”]/g;
-const BARE = /(?:^|[\s(])((?:~|\.{1,2})?\/?[^\s:'"`‘’“”()]+)(?=:\s)/g;
+/**
+ * Quoted paths (' " ` ‘ ’ “ ”), and bare absolute or relative paths followed by a colon ("bash: line 1: x: Read-only…").
+ * The curly quotes are escapes: esbuild leaves regular expressions as written, and one character past
+ * Latin-1 in the CLI's bundle makes Node read all of it as a two-byte string, slower to decode and parse.
+ */
+const QUOTED = /['"`\u2018\u201c]([^'"`\u2019\u201d\n]{1,4096})['"\u2019\u201d]/g;
+const BARE = /(?:^|[\s(])((?:~|\.{1,2})?\/?[^\s:'"`\u2018\u2019\u201c\u201d()]+)(?=:\s)/g;
 
 /** At most this many lines are read: the output the model sees is already cut to its head and tail. */
 const MAX_LINES = 4000;

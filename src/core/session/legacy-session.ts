@@ -5,12 +5,13 @@ import * as z from 'zod';
 import type { Message, ToolCall } from '../messages';
 import { SESSION_ID_PATTERN, type SessionMeta } from './session-schema';
 
-const LegacyToolCallSchema = z.union([
+// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
+const LegacyToolCallSchema = z.lazy(() => z.union([
   z.object({ id: z.string(), name: z.string(), arguments: z.unknown() }),
   z.object({ id: z.string(), function: z.object({ name: z.string(), arguments: z.unknown() }) }),
-]);
+]));
 
-const LegacyMessageSchema = z.object({
+const LegacyMessageSchema = z.lazy(() => z.object({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.string().nullish(),
   toolCalls: z.array(LegacyToolCallSchema).nullish(),
@@ -21,17 +22,17 @@ const LegacyMessageSchema = z.object({
   isError: z.boolean().optional(),
   is_error: z.boolean().optional(),
   summary: z.string().optional(),
-});
+}));
 
-const LegacyCostSchema = z.object({
+const LegacyCostSchema = z.lazy(() => z.object({
   inputTokens: z.number(),
   cachedTokens: z.number().default(0),
   outputTokens: z.number(),
   usd: z.number().optional(),
   calls: z.number().default(0),
-});
+}));
 
-const LegacySessionSchema = z.object({
+const LegacySessionSchema = z.lazy(() => z.object({
   id: z.string().regex(SESSION_ID_PATTERN),
   title: z.string().optional(),
   workingDir: z.string().optional(),
@@ -42,7 +43,7 @@ const LegacySessionSchema = z.object({
   updated_at: z.string().optional(),
   cost: LegacyCostSchema.optional(),
   messages: z.array(z.unknown()),
-});
+}));
 
 /** A metadata file with its messages inline. */
 export function isLegacySession(json: unknown): boolean {

@@ -7,16 +7,17 @@ import { ImageAttachmentSchema } from '../../shared/image-attachment';
 /** Session ids: 8 characters of [a-z0-9] (paper appendix I). */
 export const SESSION_ID_PATTERN = /^[a-z0-9]{8}$/;
 
-const CostSchema = z.object({
+// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
+const CostSchema = z.lazy(() => z.object({
   inputTokens: z.number(),
   cachedTokens: z.number(),
   outputTokens: z.number(),
   usd: z.number().optional(),
   calls: z.number(),
-});
+}));
 
 /** `<id>.json`: what a session is, without its messages. */
-export const SessionMetaSchema = z.object({
+export const SessionMetaSchema = z.lazy(() => z.object({
   id: z.string().regex(SESSION_ID_PATTERN),
   title: z.string(),
   workingDir: z.string().min(1),
@@ -28,21 +29,21 @@ export const SessionMetaSchema = z.object({
   titleSource: z.enum(['message', 'model']).optional(),
   /** The user's first message, clipped (the history view searches it; older sessions have none). */
   firstPrompt: z.string().optional(),
-});
+}));
 export type SessionMeta = z.infer<typeof SessionMetaSchema>;
 
 /** `sessions-index.json`: one project's sessions at a glance (a cache of the metadata files, ~200 bytes each). */
-export const SessionIndexSchema = z.object({
+export const SessionIndexSchema = z.lazy(() => z.object({
   version: z.literal(1),
   workingDir: z.string().min(1),
-  sessions: z.array(SessionMetaSchema.omit({ workingDir: true })),
-});
+  sessions: z.array(SessionMetaSchema.unwrap().omit({ workingDir: true })),
+}));
 export type SessionIndexFile = z.infer<typeof SessionIndexSchema>;
 
-const ToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+const ToolCallSchema = z.lazy(() => z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
 
 /** One line of `<id>.jsonl`: a provider-neutral message plus the time it was recorded. */
-export const TranscriptLineSchema = z.discriminatedUnion('role', [
+export const TranscriptLineSchema = z.lazy(() => z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string(), timestamp: z.string() }),
   /** `images`: vision input the user attached (base64), checked like the chat view's. */
   z.object({ role: z.literal('user'), content: z.string(), images: z.array(ImageAttachmentSchema).optional(), timestamp: z.string() }),
@@ -57,7 +58,7 @@ export const TranscriptLineSchema = z.discriminatedUnion('role', [
     summary: z.string().optional(),
     timestamp: z.string(),
   }),
-]);
+]));
 export type TranscriptLine = z.infer<typeof TranscriptLineSchema>;
 
 export function toTranscriptLine(message: Message, timestamp: string): TranscriptLine {

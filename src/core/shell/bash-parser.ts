@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import { workerThreads } from '../lazy-builtins';
 import { loadAstRuntime } from '../tools/search/ast-langs';
 import { PARSER_CHILD_SOURCE, PARSER_WORKER_SOURCE } from './parser-sources';
 import { treeOfFlat, type FlatTree, type SyntaxNode } from './syntax-node';
@@ -73,6 +74,7 @@ class ParserHost {
       }
       Atomics.wait(this.flag!, 0, seen, left);
     }
+    const { receiveMessageOnPort } = workerThreads();
     for (let m = receiveMessageOnPort(this.port!); m; m = receiveMessageOnPort(this.port!)) {
       const message = m.message as { seq: number; line?: string; timeout?: boolean; stalled?: boolean; error?: string };
       if (message.seq !== seq) continue;
@@ -101,6 +103,7 @@ class ParserHost {
       return (this.unavailable = `@ast-grep/napi could not be found (${(err as Error).message})`);
     }
     const registration = { libraryPath: bash.libraryPath, extensions: bash.extensions, languageSymbol: bash.languageSymbol, expandoChar: bash.expandoChar };
+    const { MessageChannel, Worker } = workerThreads();
     const { port1, port2 } = new MessageChannel();
     // [0]: the number of the last answered request; [1]: the parser process's pid.
     const state = new SharedArrayBuffer(8);

@@ -14,9 +14,9 @@ const MAX_INLINE_BODY_CHARS = 7_000;
 /** Supporting files named in the folder note (the model can list the folder for more). */
 const MAX_LISTED_FILES = 20;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   skill_name: z.string().trim().min(1).describe('A name from the Skills list.'),
-});
+}));
 
 /**
  * invoke_skill: a skill's body (frontmatter stripped), once per conversation. While the body is

@@ -7,10 +7,10 @@ import { sectionText } from '../template-text';
 import { summaryLine, ToolError, type Tool } from './tool';
 import { displayPath, resolveReadable } from './workspace-path';
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   paths: z.array(z.string().min(1)).min(1).max(MAX_IMAGES_PER_MESSAGE).describe('PNG, JPEG, GIF or WebP files.'),
   question: z.string().trim().min(1).describe('What to find out.'),
-});
+}));
 
 /**
  * Asks the vision role about image files: the workspace's, or images the user attached in the chat

@@ -46,7 +46,7 @@ export const askUserQuestionsSchema = z
   .min(1, 'ask at least one question')
   .max(4, 'ask at most 4 questions per call');
 
-const schema = z.object({ questions: askUserQuestionsSchema.describe('The questions, asked together.') });
+const schema = z.lazy(() => z.object({ questions: askUserQuestionsSchema.describe('The questions, asked together.') }));
 
 export const askUserTool: Tool<typeof schema> = {
   name: 'ask_user',

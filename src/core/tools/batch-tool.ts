@@ -23,7 +23,7 @@ export function bindBatchRunner(ctx: ToolExecutionContext, runner: BatchRunner):
   runners.set(ctx, runner);
 }
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   mode: z.enum(['parallel', 'serial']).describe('parallel (5 at a time) for independent calls, else serial (in order).'),
   calls: z
     .array(
@@ -35,7 +35,7 @@ const schema = z.object({
     .min(1)
     .max(MAX_BATCH_CALLS)
     .describe(`At most ${MAX_BATCH_CALLS} calls.`),
-});
+}));
 
 let batchCounter = 0;
 

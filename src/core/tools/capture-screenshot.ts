@@ -14,10 +14,10 @@ const VIEWPORT = { width: 1280, height: 800 };
 /** What people ask for that no extension or CLI can capture. */
 const NOT_CAPTURABLE = /^(the )?(screen|desktop|display|window|vs ?code|editor|ide|terminal|app)( window)?$/i;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   url_or_path: z.string().trim().min(1).describe('http(s) URL, or a workspace file.'),
   path: z.string().min(1).optional().describe('PNG to write (default .opendev/screenshots/).'),
-});
+}));
 
 type Target = { kind: 'page'; href: string; name: string } | { kind: 'image'; href: string; name: string; element: 'img' | 'svg' };
 

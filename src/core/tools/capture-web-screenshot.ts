@@ -8,7 +8,7 @@ import { ToolError, type Tool } from './tool';
 
 const MAX_TIMEOUT_MS = 180_000;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   url: z.string().min(1).describe('http(s) URL or workspace HTML file.'),
   path: z.string().min(1).optional().describe('.png in the workspace; default .opendev/screenshots/.'),
   full_page: z.boolean().default(true).describe('Whole page.'),
@@ -16,7 +16,7 @@ const schema = z.object({
   pdf: z.boolean().default(false).describe('Also save a PDF.'),
   timeout_ms: z.number().int().min(1_000).max(MAX_TIMEOUT_MS).default(30_000).describe('Load timeout.'),
   wait_for: z.string().min(1).optional().describe('CSS selector to await.'),
-});
+}));
 
 /**
  * capture_web_screenshot: a page (or a workspace HTML file) rendered in the session's Chromium,

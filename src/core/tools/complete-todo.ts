@@ -4,10 +4,10 @@ import type { Tool } from './tool';
 import { todoRef } from './update-todo';
 import { requireTodoStore, withTodoErrors } from './write-todos';
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   id: todoRef,
   log: z.string().optional().describe('What was done: files changed, tests run.'),
-});
+}));
 
 export const completeTodoTool: Tool<typeof schema> = {
   name: 'complete_todo',

@@ -17,12 +17,12 @@ import { displayPath, resolveInWorkspace } from './workspace-path';
 
 const MAX_DIFF_CHARS = 20_000;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   file_path: z.string().min(1).describe('Workspace-relative or absolute path.'),
   old_content: z.string().describe('The current text, copied exactly, without line numbers.'),
   new_content: z.string().describe('The replacement; empty deletes.'),
   replace_all: z.boolean().optional().describe('Replace every occurrence (e.g. a rename).'),
-});
+}));
 
 /**
  * Replaces one occurrence (or all) of old_content in an existing file. The file must have been

@@ -7,7 +7,7 @@ import type { WebSession } from '../web/web-session';
 import { parseWebUrl, siteOf } from '../web/web-url';
 import type { Tool } from './tool';
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   url: z.string().min(1).describe('http(s) URL.'),
   render: z.boolean().optional().describe('Chromium rendering on/off; default auto.'),
   crawl: z
@@ -20,7 +20,7 @@ const schema = z.object({
     })
     .optional()
     .describe('Follow links.'),
-});
+}));
 
 /**
  * fetch_url: a web page as markdown, rendered in Chromium when it needs JavaScript, at most 50,000

@@ -9,10 +9,10 @@ import { displayPath, isInside, resolveInWorkspace } from './workspace-path';
 const MAX_REFERENCES = 100;
 const MAX_LINE_CHARS = 160;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   name_path: z.string().min(1).describe('The symbol, e.g. Shape.area.'),
   file_path: z.string().optional().describe('File declaring it, when the name is ambiguous.'),
-});
+}));
 
 /** Where a symbol is used: the reference provider's locations, grouped by file, each with its line and enclosing symbol. */
 export const findReferencingSymbolsTool: Tool<typeof schema> = {

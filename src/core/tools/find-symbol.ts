@@ -8,11 +8,11 @@ const PREVIEW_CHARS = 200;
 /** With include_body: the most source text one call returns, all matches together. */
 const MAX_BODY_CHARS = 20_000;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   name_path: z.string().min(1).describe('e.g. Shape.area, area, Shape*'),
   path: z.string().optional().describe('Only this file or folder.'),
   include_body: z.boolean().optional().describe('Full source of each match.'),
-});
+}));
 
 /**
  * Symbols by name path, through the editor's language servers: kind, location, name path and

@@ -5,9 +5,9 @@ import { ToolError, type Tool } from './tool';
 
 const MAX_OUTPUT_CHARS = 30_000;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   task_id: z.string().min(1).describe('Task id from run_command or list_processes.'),
-});
+}));
 
 export const getProcessOutputTool: Tool<typeof schema> = {
   name: 'get_process_output',

@@ -2,13 +2,13 @@ import * as z from 'zod';
 import { outcomeResult } from './spawn-subagent';
 import { toolFailure, type Tool } from './tool';
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   agent_id: z.string().trim().min(1).describe('The id spawn_subagent returned.'),
   wait: z
     .boolean()
     .default(false)
     .describe('Block until it finishes.'),
-});
+}));
 
 export const getSubagentOutputTool: Tool<typeof schema> = {
   name: 'get_subagent_output',

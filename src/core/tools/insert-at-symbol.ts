@@ -3,11 +3,11 @@ import { editOneSymbol } from './symbols/edit-one-symbol';
 import { planInsertion } from './symbols/symbol-edits';
 import type { Tool } from './tool';
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   file_path: z.string().min(1).describe('File declaring the symbol.'),
   name_path: z.string().min(1).describe('e.g. Shape.area'),
   content: z.string().describe('The code to insert.'),
-});
+}));
 
 /** insert_before_symbol / insert_after_symbol: new code beside a symbol, at its indentation, a blank line between. */
 function insertTool(where: 'before' | 'after'): Tool<typeof schema> {

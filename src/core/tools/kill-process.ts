@@ -5,9 +5,9 @@ import { ToolError, type Tool } from './tool';
 
 const LAST_LINES = 20;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   task_id: z.string().min(1).describe('Task id from run_command or list_processes.'),
-});
+}));
 
 export const killProcessTool: Tool<typeof schema> = {
   name: 'kill_process',

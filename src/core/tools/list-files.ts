@@ -13,11 +13,11 @@ export const DEFAULT_IGNORES: ReadonlySet<string> = new Set(['node_modules', '.g
 /** Past this many entries the omitted count is given as "more than". */
 const MAX_COUNTED = 100_000;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   path: z.string().optional().describe('Folder (default: the workspace root).'),
   pattern: z.string().min(1).optional().describe('Glob from path, e.g. **/*.ts; without / it matches names at any depth.'),
   max_results: z.number().int().min(1).optional().describe(`Default and max ${MAX_LIST_RESULTS}.`),
-});
+}));
 
 interface Entry {
   /** Relative to the listing root, with "/" separators. */

@@ -3,7 +3,7 @@ import { defaultProcessManager } from '../process/process-manager';
 import { describeTask } from '../process/task-format';
 import type { Tool } from './tool';
 
-const schema = z.object({});
+const schema = z.lazy(() => z.object({}));
 
 export const listProcessesTool: Tool<typeof schema> = {
   name: 'list_processes',

@@ -3,7 +3,7 @@ import { describeCounts, renderTodos } from '../todos/todo-store';
 import type { Tool } from './tool';
 import { requireTodoStore } from './write-todos';
 
-const schema = z.object({});
+const schema = z.lazy(() => z.object({}));
 
 export const listTodosTool: Tool<typeof schema> = {
   name: 'list_todos',

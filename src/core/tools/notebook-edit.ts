@@ -8,13 +8,13 @@ import { displayPath, resolveInWorkspace } from './workspace-path';
 const MAX_OUTLINE_CELLS = 40;
 const OUTLINE_CHARS = 80;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   file_path: z.string().min(1).describe('The .ipynb file.'),
   action: z.enum(['insert', 'replace', 'delete']).optional().describe('Default replace.'),
   cell_index: z.number().int().min(0).describe('0-based; insert puts the cell there.'),
   source: z.string().optional().describe('The cell text (insert, replace).'),
   cell_type: z.enum(['code', 'markdown']).optional().describe('Default: as replaced, or code.'),
-});
+}));
 
 /**
  * One cell of a Jupyter notebook, through the editor's notebook API: the notebook stays valid

@@ -10,9 +10,9 @@ import { ToolError, type Tool } from './tool';
  */
 const VIEWABLE = new Set(['.html', '.htm', '.xhtml', '.svg', '.pdf', '.png', '.jpg', '.jpeg', '.gif', '.webp', '.txt', '.md', '.json']);
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   url: z.string().min(1).describe('http(s) URL, or a workspace file (HTML, PDF, image).'),
-});
+}));
 
 /**
  * open_browser: shows a page or a workspace file in the user's own browser, through the host

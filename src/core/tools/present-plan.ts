@@ -27,13 +27,13 @@ export const PLAN_SECTIONS = [
 
 const MAX_PLAN_BYTES = 200_000;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   plan_file_path: z
     .string()
     .trim()
     .min(1)
     .describe('The path the Planner returned.'),
-});
+}));
 
 /**
  * Shows a plan to the user for approval. The plan file may live inside the workspace (the Planner

@@ -11,11 +11,11 @@ const MAX_OUTPUT_CHARS = 30_000;
 const HEAD_TAIL_CHARS = 10_000;
 const BINARY_SNIFF_BYTES = 8192;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   file_path: z.string().min(1).describe('Workspace-relative or absolute path.'),
   offset: z.number().int().min(1).optional().describe('First line, 1-based.'),
   max_lines: z.number().int().min(1).max(MAX_LINES).optional().describe(`Lines to read (default ${MAX_LINES}).`),
-});
+}));
 
 export const readFileTool: Tool<typeof schema> = {
   name: 'read_file',

@@ -16,10 +16,10 @@ const MAX_PDF_BYTES = 50 * 1024 * 1024;
 const MAX_OUTPUT_CHARS = 60_000;
 const TEXTS = 'pdf/texts.md';
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   path: z.string().min(1).describe('Workspace-relative or absolute path of the PDF.'),
   pages: PageRangesSchema.optional().describe('Pages to read, e.g. "1-3,5" (default: all).'),
-});
+}));
 
 export const readPdfTool: Tool<typeof schema> = {
   name: 'read_pdf',

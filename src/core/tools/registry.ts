@@ -14,11 +14,15 @@ export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private readonly discovered = new Set<string>();
   private readonly resolvers: ToolResolver[] = [];
+  /** JSON schemas made at build time for these very tool objects (builtin-parameters.ts). */
+  private readonly prebuilt = new WeakMap<Tool, Record<string, unknown>>();
   private changes = 0;
 
-  register(tool: Tool): this {
+  /** `parameters`: the tool's JSON schema as the build derived it from `tool.schema`, so it is not derived again here. */
+  register(tool: Tool, parameters?: Record<string, unknown>): this {
     if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`);
     this.tools.set(tool.name, tool);
+    if (parameters) this.prebuilt.set(tool, parameters);
     this.changes++;
     return this;
   }
@@ -98,7 +102,7 @@ export class ToolRegistry {
       .map((t) => ({
         name: t.name,
         description: t.description ?? loadTemplate(`tools/${t.name}.md`) ?? t.name,
-        parameters: t.parameters ?? jsonSchemaOf(t.schema),
+        parameters: t.parameters ?? this.prebuilt.get(t) ?? jsonSchemaOf(t.schema),
       }));
   }
 
@@ -169,6 +173,7 @@ export const MAX_DISCOVERED = 30;
 /** Registers the tool called `name` when it can (true), e.g. by starting the MCP server that has it. */
 export type ToolResolver = (name: string, signal?: AbortSignal) => Promise<boolean>;
 
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+/** The JSON schema the model sees for a tool's arguments. */
+export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return compactJsonSchema(z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>);
 }

@@ -8,11 +8,11 @@ import { displayPath, resolveInWorkspace } from './workspace-path';
 /** Leftover mentions of the old name listed after a rename. */
 const MAX_LEFT_SHOWN = 10;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   file_path: z.string().min(1).describe('File declaring the symbol.'),
   name_path: z.string().min(1).describe('e.g. Shape.area'),
   new_name: z.string().describe('The new identifier.'),
-});
+}));
 
 /**
  * Renames a symbol and every reference the language server knows, in all files, as one workspace

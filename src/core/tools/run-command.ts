@@ -14,7 +14,7 @@ import { serverOutsideSandbox } from '../sandbox/outside-sandbox';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import { ToolError, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   command: z.string().describe('The command line, e.g. cd web && npm test.'),
   background: z
     .boolean()
@@ -29,7 +29,7 @@ const schema = z.object({
     .boolean()
     .optional()
     .describe('false: run unsandboxed (asks the user).'),
-});
+}));
 
 /** A foreground command shows at most this much in the terminal view (then a note, and its end). */
 const VIEW_MAX_CHARS = 1_000_000;

@@ -14,7 +14,7 @@ const required = (name: string, what: string) => ({
   error: (issue: { input: unknown }) => (issue.input === undefined ? `${name} is required: ${what}` : `${name} must be a string: ${what}`),
 });
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   pattern: z
     .string(required('pattern', 'the regular expression (type "text") or ast-grep pattern (type "ast") to search for'))
     .min(1, 'pattern must not be empty')
@@ -34,7 +34,7 @@ const schema = z.object({
     .describe(`text only: lines around each match (default ${DEFAULT_CONTEXT_LINES}, max ${MAX_CONTEXT_LINES}).`),
   case_sensitive: z.boolean().optional().describe('text only; default: smart case.'),
   max_results: z.number().int().min(1).optional().describe(`Default and max ${MAX_RESULTS}.`),
-});
+}));
 
 export const searchTool: Tool<typeof schema> = {
   name: 'search',

@@ -4,7 +4,7 @@ import { normalizeTypeName, unknownTypeMessage } from '../subagents/specs';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import { toolFailure, type Tool, type ToolResult } from './tool';
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   subagent_type: z.string().trim().min(1).describe('One of the types above, e.g. Code-Explorer.'),
   task: z
     .string()
@@ -17,7 +17,7 @@ const schema = z.object({
     .default(false)
     .describe('Return an id at once; collect with get_subagent_output.'),
   resume: z.string().trim().min(1).optional().describe('Id of a finished subagent to continue (same type).'),
-});
+}));
 
 /**
  * readOnly: the call itself changes nothing; whatever a subagent writes goes through its own

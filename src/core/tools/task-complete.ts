@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import type { Tool } from './tool';
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   summary: z.string().min(1).describe('What you did, the outcome, and anything left for the user.'),
   status: z.enum(['success', 'failure']).describe('failure: it cannot be done (say why in summary).'),
-});
+}));
 
 export const taskCompleteTool: Tool<typeof schema> = {
   name: 'task_complete',

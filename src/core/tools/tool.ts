@@ -105,6 +105,7 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   name: string;
   category: ToolCategory;
   readOnly: boolean;
+  /** A built-in tool's is `z.lazy(…)`: built on its first call, since the model's JSON schema comes from the build (builtin-parameters.ts). */
   schema: S;
   /** The model's description; default `templates/tools/<name>.md` (tools from elsewhere, such as MCP servers, bring their own). */
   description?: string;

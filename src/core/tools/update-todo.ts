@@ -8,12 +8,12 @@ export const todoRef = z
   .preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().min(1))
   .describe('Id (2), exact title or slug (fix-login-bug).');
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   id: todoRef,
   title: z.string().min(1).optional().describe('New title.'),
   description: z.string().optional().describe('New description.'),
   status: z.enum(['todo', 'doing', 'done']).optional().describe('New status.'),
-});
+}));
 
 export const updateTodoTool: Tool<typeof schema> = {
   name: 'update_todo',

@@ -6,12 +6,12 @@ import type { Tool } from './tool';
 
 const MAX_RESULTS = 10;
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   query: z.string().trim().min(1).describe('Search terms.'),
   max_results: z.number().int().min(1).max(MAX_RESULTS).default(5).describe('Results.'),
   allowed_domains: z.array(z.string().min(1)).optional().describe('Only these sites.'),
   blocked_domains: z.array(z.string().min(1)).optional().describe('Not these sites.'),
-});
+}));
 
 /** web_search: numbered results (title, URL, snippet) from the configured provider (DuckDuckGo by default). */
 export function webSearchTool(web: WebSession): Tool<typeof schema> {

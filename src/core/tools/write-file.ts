@@ -8,11 +8,11 @@ import { fileTracker } from './file-time-tracker';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveInWorkspace } from './workspace-path';
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   file_path: z.string().min(1).describe('Workspace-relative or absolute path.'),
   content: z.string().describe('The complete content, with its final newline.'),
   create_dirs: z.boolean().optional().describe('Create missing parent folders.'),
-});
+}));
 
 /** Creates a new file. Never overwrites: changing an existing file is edit_file's job. In an editor host its errors close the result. */
 export const writeFileTool: Tool<typeof schema> = {

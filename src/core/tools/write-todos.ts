@@ -4,7 +4,7 @@ import { ToolError, type Tool, type ToolExecutionContext } from './tool';
 
 const status = z.enum(['todo', 'doing', 'done']);
 
-const schema = z.object({
+const schema = z.lazy(() => z.object({
   todos: z
     .array(
       z.object({
@@ -14,7 +14,7 @@ const schema = z.object({
       }),
     )
     .describe('The full list, in work order.'),
-});
+}));
 
 export const writeTodosTool: Tool<typeof schema> = {
   name: 'write_todos',

@@ -5,8 +5,9 @@ import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import { writeFileDurably } from '../session/durable-files';
 import { syncFolder } from '../sync-folder';
 
+// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
 /** One file-changing tool call (write_file, edit_file, run_command, any tool that is not read-only). */
-export const OperationRecordSchema = z.object({
+export const OperationRecordSchema = z.lazy(() => z.object({
   type: z.literal('operation'),
   session: z.string(),
   step: z.number().int().positive(),
@@ -16,10 +17,10 @@ export const OperationRecordSchema = z.object({
   command: z.string().optional(),
   ok: z.boolean(),
   at: z.string(),
-});
+}));
 
 /** One step (a model response's tool calls) that changed files, with the snapshots around it. */
-export const StepRecordSchema = z.object({
+export const StepRecordSchema = z.lazy(() => z.object({
   type: z.literal('step'),
   session: z.string(),
   step: z.number().int().positive(),
@@ -33,13 +34,13 @@ export const StepRecordSchema = z.object({
   /** The ids of the tool calls that ran in the step (older logs have none). */
   calls: z.array(z.string()).optional(),
   at: z.string(),
-});
+}));
 
 /**
  * A step's before-state, on disk (flushed) before the step's first write: a crash at any moment after
  * it leaves the step undoable. Closed by its `step` record, or by `end` when there is nothing to undo.
  */
-export const StepStartRecordSchema = z.object({
+export const StepStartRecordSchema = z.lazy(() => z.object({
   type: z.literal('start'),
   session: z.string(),
   step: z.number().int().positive(),
@@ -51,26 +52,26 @@ export const StepStartRecordSchema = z.object({
   tool: z.string(),
   call: z.string(),
   at: z.string(),
-});
+}));
 
 /** A started step that left nothing to undo (it changed nothing, or its after-snapshot failed). */
-export const StepEndRecordSchema = z.object({
+export const StepEndRecordSchema = z.lazy(() => z.object({
   type: z.literal('end'),
   session: z.string(),
   step: z.number().int().positive(),
   at: z.string(),
-});
+}));
 
 /** Steps undone by /undo; `savedTree` is the workspace just before, should anyone need it back. */
-export const UndoRecordSchema = z.object({
+export const UndoRecordSchema = z.lazy(() => z.object({
   type: z.literal('undo'),
   session: z.string(),
   steps: z.array(z.number().int().positive()),
   savedTree: z.string().optional(),
   at: z.string(),
-});
+}));
 
-const LogLineSchema = z.discriminatedUnion('type', [OperationRecordSchema, StepRecordSchema, StepStartRecordSchema, StepEndRecordSchema, UndoRecordSchema]);
+const LogLineSchema = z.lazy(() => z.discriminatedUnion('type', [OperationRecordSchema, StepRecordSchema, StepStartRecordSchema, StepEndRecordSchema, UndoRecordSchema]));
 
 export type OperationRecord = z.infer<typeof OperationRecordSchema>;
 export type StepRecord = z.infer<typeof StepRecordSchema>;

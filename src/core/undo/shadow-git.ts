@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../lazy-builtins';
 import { devNull, setPriority } from 'node:os';
 import { delimiter } from 'node:path';
 import { childEnv } from '../process/child-env';
@@ -82,7 +82,7 @@ export function runShadowGit(target: ShadowGitTarget, args: readonly string[], o
   return new Promise((resolve) => {
     const env = shadowGitEnv(target);
     if (options.alternates?.length) env.GIT_ALTERNATE_OBJECT_DIRECTORIES = options.alternates.join(delimiter);
-    const child = spawn('git', [...PRIVATE_REPOSITORY, ...DURABLE_OBJECTS, ...args], { cwd: target.workTree, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = childProcess().spawn('git', [...PRIVATE_REPOSITORY, ...DURABLE_OBJECTS, ...args], { cwd: target.workTree, env, stdio: ['pipe', 'pipe', 'pipe'] });
     if (options.lowPriority && child.pid !== undefined) {
       try {
         setPriority(child.pid, 19);

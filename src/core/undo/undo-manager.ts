@@ -39,6 +39,12 @@ export interface UndoManagerOptions {
   changesFiles(toolName: string): boolean;
   onNotice?(message: string, level: 'info' | 'warning'): void;
   settings?: Partial<UndoSettings>;
+  /**
+   * When the warm-up snapshot starts: `start` is handed over (a session holds it until its first
+   * model request has left, so git does not compete with it); default at once. A step that begins
+   * first takes its own snapshot, and then there is no warm-up.
+   */
+  holdWarmUp?(start: () => void): void;
 }
 
 interface OpenStep {
@@ -99,15 +105,28 @@ export class UndoManager {
     }
     this.lifecycle = { before: (call) => this.beforeCall(call), after: (call, result) => this.afterCall(call, result) };
     const interrupted = history?.interrupted ?? [];
-    // Taken before any step of this process can write: the files as the interrupted steps left them.
-    const first = this.settings.warmUp || interrupted.length > 0 ? this.snapshots.snapshot(Infinity) : undefined;
-    if (first) this.track(first);
-    if (first && interrupted.length > 0) this.track(this.closeInterrupted(interrupted, first));
-    if (first && this.settings.warmUp) {
-      // Housekeeping after the first snapshot, outside the queue (git allows gc beside add); /undo never waits for it.
-      const gc = first.then(() => (this.abort.signal.aborted ? undefined : gcIfDue(this.repo, { signal: this.abort.signal })));
-      this.housekeeping = gc.catch(() => undefined);
+    if (interrupted.length > 0) {
+      // Taken before any step of this process can write: the files as the interrupted steps left them.
+      const first = this.snapshots.snapshot(Infinity);
+      this.track(first);
+      this.track(this.closeInterrupted(interrupted, first));
+      if (this.settings.warmUp) this.houseKeepAfter(first);
+    } else if (this.settings.warmUp) {
+      const start = () => {
+        if (this.abort.signal.aborted || this.open || this.stepCount > 0) return;
+        const first = this.snapshots.snapshot(Infinity);
+        this.track(first);
+        this.houseKeepAfter(first);
+      };
+      if (options.holdWarmUp) options.holdWarmUp(start);
+      else start();
     }
+  }
+
+  /** Housekeeping after the first snapshot, outside the queue (git allows gc beside add); /undo never waits for it. */
+  private houseKeepAfter(first: Promise<unknown>): void {
+    const gc = first.then(() => (this.abort.signal.aborted ? undefined : gcIfDue(this.repo, { signal: this.abort.signal })));
+    this.housekeeping = gc.catch(() => undefined);
   }
 
   /** The operations recorded in memory (the last 50). */

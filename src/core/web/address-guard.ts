@@ -1,5 +1,5 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { dnsPromises } from '../lazy-builtins';
 import { ToolError } from '../tools/tool';
 import { webText } from './web-texts';
 
@@ -9,14 +9,27 @@ import { webText } from './web-texts';
  * a search result must not make the agent read it. Loopback and private LAN addresses stay
  * allowed: reading a local dev server is what people use fetch_url and the screenshots for.
  */
-const LINK_LOCAL = new BlockList();
-LINK_LOCAL.addSubnet('169.254.0.0', 16, 'ipv4');
-LINK_LOCAL.addSubnet('fe80::', 10, 'ipv6');
+// Built on first use: a session that reads no web page never needs them.
+let linkLocal: BlockList | undefined;
+const linkLocalSpace = (): BlockList => {
+  if (!linkLocal) {
+    linkLocal = new BlockList();
+    linkLocal.addSubnet('169.254.0.0', 16, 'ipv4');
+    linkLocal.addSubnet('fe80::', 10, 'ipv6');
+  }
+  return linkLocal;
+};
 
 /** Metadata services outside link-local space: AWS over IPv6, Alibaba Cloud. */
-const METADATA = new BlockList();
-METADATA.addAddress('fd00:ec2::254', 'ipv6');
-METADATA.addAddress('100.100.100.200', 'ipv4');
+let metadata: BlockList | undefined;
+const metadataAddresses = (): BlockList => {
+  if (!metadata) {
+    metadata = new BlockList();
+    metadata.addAddress('fd00:ec2::254', 'ipv6');
+    metadata.addAddress('100.100.100.200', 'ipv4');
+  }
+  return metadata;
+};
 
 /** Names of metadata services (GCP's resolve to 169.254.169.254 there, but not everywhere). */
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog']);
@@ -26,7 +39,7 @@ export type HostLookup = (host: string) => Promise<string[]>;
 
 export const systemLookup: HostLookup = async (host) => {
   try {
-    return (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    return (await dnsPromises().lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   } catch {
     return [];
   }
@@ -38,8 +51,8 @@ export function forbiddenAddress(address: string): 'what_link_local' | 'what_met
   const family = isIP(ip);
   if (family === 0) return undefined;
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (METADATA.check(ip, type)) return 'what_metadata';
-  if (LINK_LOCAL.check(ip, type)) return 'what_link_local';
+  if (metadataAddresses().check(ip, type)) return 'what_metadata';
+  if (linkLocalSpace().check(ip, type)) return 'what_link_local';
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { loadHooksConfig, type LoadedHooksConfig } from '../../hooks/config';
+import type { LoadedHooksConfig } from '../../hooks/config';
 import { runPreCompact, type HookCallOptions } from '../../hooks/lifecycle';
 import { HOOK_OUTPUT_CAP_CHARS } from '../../hooks/runner';
 import type { HooksConfig } from '../../hooks/types';
@@ -33,12 +33,4 @@ export function preCompactHook(config: LoadedHooksConfig | HooksConfig, session:
     if (instructions) verdict.instructions = instructions;
     return verdict;
   };
-}
-
-/** The project's and the user's PreCompact hooks for a session (settings files read once, now). */
-export function sessionPreCompactHook(loc: { workspaceRoot: string; home?: string; projectTrusted?: boolean; sessionId: string; onWarning?: (message: string) => void }): BeforeCompaction {
-  const config = loadHooksConfig({ workspaceRoot: loc.workspaceRoot, opendevHome: loc.home, projectTrusted: loc.projectTrusted });
-  const session: HookCallOptions = { workspaceRoot: loc.workspaceRoot, sessionId: loc.sessionId };
-  if (loc.onWarning) session.onWarning = loc.onWarning;
-  return preCompactHook(config, session);
 }

@@ -36,6 +36,8 @@ export interface CapabilityCatalogOptions {
   timeoutMs?: number;
   ttlMs?: number;
   now?: () => number;
+  /** When the background refresh of a stale cache starts: `start` is handed over (a session holds it until its first model request has left); default at once. */
+  holdRefresh?(start: () => void): void;
 }
 
 /** Where the loaded data came from: the OPENDEV_MODELS_DEV_PATH file, the cache (or a fresh download), or only the built-in catalogue. */
@@ -137,7 +139,12 @@ export class CapabilityCatalog {
     if (cached) this.use(cached.catalogue, 'cache', cached.lastSync);
     const now = this.now();
     const fresh = cached?.lastSync !== undefined && now - cached.lastSync < (this.options.ttlMs ?? CAPABILITY_CACHE_TTL_MS) && cached.lastSync <= now;
-    if (!fresh && this.remoteAllowed()) void this.refresh();
+    if (fresh || !this.remoteAllowed()) return;
+    const start = () => {
+      if (!this.closed.signal.aborted) void this.refresh();
+    };
+    if (this.options.holdRefresh) this.options.holdRefresh(start);
+    else start();
   }
 
   private async loadFile(path: string): Promise<void> {

@@ -6,7 +6,8 @@ export const MODELS_DEV_URL = 'https://models.dev/api.json';
 
 const num = z.number().nonnegative();
 
-export const ModelsDevModelSchema = z.object({
+// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
+export const ModelsDevModelSchema = z.lazy(() => z.object({
   id: z.string().min(1),
   name: z.string().optional(),
   reasoning: z.boolean().optional(),
@@ -17,7 +18,7 @@ export const ModelsDevModelSchema = z.object({
   cost: z
     .object({ input: num.optional(), output: num.optional(), cache_read: num.optional(), cache_write: num.optional() })
     .optional(),
-});
+}));
 export type ModelsDevModel = z.infer<typeof ModelsDevModelSchema>;
 
 export interface ModelsDevProvider {

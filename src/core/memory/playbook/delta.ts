@@ -1,16 +1,17 @@
 import * as z from 'zod';
 import { BulletTagSchema, type Bullet, type Playbook } from './bullet';
 
+// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
 /** The curator's edits to the playbook (ACE "DeltaBatch"), validated as model output. */
-export const DeltaOperationSchema = z.discriminatedUnion('type', [
+export const DeltaOperationSchema = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('add'), section: z.string().default('general'), content: z.string() }),
   z.object({ type: z.literal('update'), id: z.string(), content: z.string() }),
   z.object({ type: z.literal('tag'), id: z.string(), tag: BulletTagSchema }),
   z.object({ type: z.literal('remove'), id: z.string() }),
-]);
+]));
 export type DeltaOperation = z.infer<typeof DeltaOperationSchema>;
 
-export const DeltaBatchSchema = z.object({ operations: z.array(DeltaOperationSchema) });
+export const DeltaBatchSchema = z.lazy(() => z.object({ operations: z.array(DeltaOperationSchema) }));
 export type DeltaBatch = z.infer<typeof DeltaBatchSchema>;
 
 export interface DeltaLimits {

@@ -7,16 +7,17 @@ import { askForJson, type JsonReply } from '../json-reply';
 import { renderTranscript } from '../transcript';
 import { BulletTagSchema, type Bullet } from './bullet';
 
-const InsightSchema = z.union([
+// This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
+const InsightSchema = z.lazy(() => z.union([
   z.string().transform((content) => ({ content, section: undefined as string | undefined })),
   z.object({ content: z.string(), section: z.string().optional() }),
-]);
+]));
 
 /** The reflector's verdict on a stretch of the conversation (validated model output). */
-export const ReflectionSchema = z.object({
+export const ReflectionSchema = z.lazy(() => z.object({
   bullet_tags: z.array(z.object({ id: z.string(), tag: BulletTagSchema })).default([]),
   insights: z.array(InsightSchema).default([]),
-});
+}));
 export type Reflection = z.infer<typeof ReflectionSchema>;
 
 export interface ReflectionInput {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../../lazy-builtins';
 import { childEnv } from '../../process/child-env';
 import type { SearchBudget } from './budget';
 import { LineSplitter, normalizeRgPath, RG_MAX_COLUMNS, RgOutputReader } from './rg-output';
@@ -84,7 +84,7 @@ function excludeFlags(exclude: readonly string[] | undefined): string[] {
 
 function runRipgrep(rgPath: string, cwd: string, args: string[], budget: SearchBudget, stdout: LineSplitter): Promise<RgRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, args, { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = childProcess().spawn(rgPath, args, { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const kill = (): void => {
       child.kill('SIGKILL');
     };

@@ -67,6 +67,31 @@ describe('UndoManager', function () {
     rmSync(home, { recursive: true, force: true });
   });
 
+  it('a held warm-up snapshot is taken only once it is started; a step that begins first snapshots by itself', async () => {
+    await undo.dispose();
+    const shadow = join(home, 'snapshot', encodeProjectPath(workspace));
+    let held: (() => void) | undefined;
+    const open = (sessionId: string) =>
+      new UndoManager({ workspaceRoot: workspace, home, sessionId, changesFiles: () => true, settings: { warmUp: true, budgetMs: 60_000 }, holdWarmUp: (s) => (held = s) });
+    undo = open('abcd1234');
+    await undo.idle();
+    assert.ok(held, 'the warm-up was handed over');
+    assert.equal(existsSync(shadow), false, 'no git work before the warm-up starts');
+    held();
+    await undo.idle();
+    assert.ok(existsSync(shadow), 'the warm-up snapshot made the shadow repository');
+
+    // A step before the warm-up started: it is undoable, and the late start adds nothing.
+    await undo.dispose();
+    undo = open('efgh5678');
+    dispatcher = new ToolDispatcher(registry, undo.lifecycle);
+    await step(['write_file', { file_path: 'early.txt', content: 'early\n' }]);
+    held!();
+    await undo.idle();
+    assert.equal((await undo.undoLast()).status, 'undone');
+    assert.equal(existsSync(join(workspace, 'early.txt')), false);
+  });
+
   it('undo with nothing to undo says so', async () => {
     assert.deepEqual(await undo.undoLast(), { status: 'nothing', message: 'Nothing to undo: no step of this session has changed files yet.' });
     await step(['read_file', { file_path: 'keep.txt' }]);

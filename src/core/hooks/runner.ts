@@ -79,7 +79,11 @@ export function runCommandHook(command: string, stdin: string, opts: RunCommandO
       killGroup();
       finish(-1);
     };
-    const child = childProcess().spawn('bash', ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    // stdin is a socket here: bash would take itself for an rsh session and read ~/.bashrc (slow, and
+    // a killed hook can leave what it runs, such as a pyenv rehash lock, making every later hook wait)
+    // unless it is nested; SHLVL says it is. A host started without SHLVL (a GUI, a service) has none.
+    const env = { ...opts.env, SHLVL: String(Math.max(1, Number(opts.env.SHLVL) || 0)) };
+    const child = childProcess().spawn('bash', ['-c', command], { cwd: opts.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {

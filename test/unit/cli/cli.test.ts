@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { FakeProvider, lastUserText, toolResults } from '../../fixtures/fake-provider';
 import type { RecordedRequest, ScriptedTurn } from '../../fixtures/fake-provider';
 import { harnessCallOf, scriptedHarness } from '../../fixtures/harness-calls';
+import { parseCliArgs, UsageError } from '../../../src/cli/args';
 import { jsonLines, newHome, opendev, startCli, workspace } from './cli-harness';
 
 /** The content of the OpenAI `tool` message answering a call id ('' when there is none). */
@@ -454,8 +455,13 @@ describe('opendev CLI', () => {
         [['-p'], /--prompt needs a value/],
         [['do it'], /unexpected argument "do it": pass a prompt with -p/],
       ];
-      for (const [args, message] of cases) {
-        const r = await opendev(args, openai());
+      // Every case is a UsageError of the parser, with its fix…
+      for (const [args, message] of cases) assert.throws(() => parseCliArgs(args), (e: Error) => e instanceof UsageError && message.test(e.message), args.join(' '));
+      // …which the CLI turns into exit 2 and the pointer: one process for each way the parser finds a
+      // mistake (a value the schema refuses, flags that conflict, an option parseArgs does not know, a
+      // stray argument), side by side, where one each for all eleven cost a bundle load apiece.
+      const runs = await Promise.all([cases[0]!, cases[6]!, cases[8]!, cases[10]!].map(async ([args, message]) => ({ args, message, r: await opendev(args, openai()) })));
+      for (const { args, message, r } of runs) {
         assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
         assert.match(r.stderr, message);
         assert.match(r.stderr, /opendev --help/);
@@ -464,12 +470,11 @@ describe('opendev CLI', () => {
     });
 
     it('--help and --version', async () => {
-      const help = await opendev(['--help'], {});
+      const [help, version] = await Promise.all([opendev(['--help'], {}), opendev(['--version'], {})]);
       assert.equal(help.code, 0);
       assert.match(help.stdout, /opendev -p "<prompt>"/);
       assert.match(help.stdout, /--output-format <fmt>\s+text \| json \| stream-json/);
       assert.match(help.stdout, /OPENDEV_THINKING/);
-      const version = await opendev(['--version'], {});
       assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
     });
   });

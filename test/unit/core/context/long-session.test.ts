@@ -83,13 +83,14 @@ describe('a 40-iteration session in a small window (integration: real agent, too
   it('the agent can read the archive back with read_file', async () => {
     const compacted = run.requests.filter(isActionCall).map(textOf).find((t) => t.includes('[Conversation compacted]'))!;
     const archive = /`([^`]+compaction-[^`]+\.md)`/.exec(compacted)![1]!;
-    // A new session of the same user (same OPENDEV_HOME): archives of earlier sessions stay readable.
+    // A new session of the same user (same OPENDEV_HOME, another project folder): archives of earlier sessions stay readable.
     const again = await runLongSession(fake, {
       contextWindow: WINDOW,
       contextManagement: true,
       home,
-      extraTask: { prompt: 'What did the first test run print?', steps: [{ name: 'read_file', arguments: { file_path: archive, max_lines: 400 } }] },
+      tasks: [{ prompt: 'What did the first test run print?', steps: [{ name: 'read_file', arguments: { file_path: archive, max_lines: 400 } }] }],
     });
+    assert.deepEqual(again.results.map((r) => r.status), ['completed']);
     const last = again.requests.filter(isActionCall).at(-1)!;
     const [result] = toolResults(last);
     assert.match(result?.content ?? '', /Order totals are wrong/, 'read_file returned the archived conversation');

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -129,6 +129,22 @@ describe('hooks', () => {
       const r = await runCommandHook('sleep 60', '{}', { cwd: root, env: process.env, timeoutMs: 120_000, signal: ac.signal });
       assert.equal(r.aborted, true);
       assert.ok(Date.now() - started < 30_000, 'stopped by the abort, not when the command would have ended (60 s)');
+    });
+
+    it("does not read the user's ~/.bashrc, even where the host has no SHLVL (bash would take the socket on its stdin for an rsh session)", async () => {
+      const home = join(root, 'user-home');
+      mkdirSync(home);
+      const marker = join(root, 'bashrc-ran');
+      writeFileSync(join(home, '.bashrc'), `echo sourced > ${marker}\n`);
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+      delete env.SHLVL;
+      const r = await runCommandHook('echo "level $SHLVL"', '{}', { cwd: root, env, timeoutMs: 120_000 });
+      assert.equal(r.exitCode, 0);
+      assert.equal(r.stdout.trim(), 'level 2', 'the hook runs as a nested shell');
+      assert.ok(!existsSync(marker), '~/.bashrc was not read');
+      // A level the host has already is kept (bash adds its own).
+      const nested = await runCommandHook('echo "level $SHLVL"', '{}', { cwd: root, env: { ...env, SHLVL: '3' }, timeoutMs: 120_000 });
+      assert.equal(nested.stdout.trim(), 'level 4');
     });
 
     it('a background child holding stdout does not keep the hook waiting', async function () {

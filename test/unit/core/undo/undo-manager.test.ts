@@ -139,7 +139,9 @@ describe('UndoManager', function () {
     assert.match(await undo.describeHistory(), /step {3}4 .* \(undone\)/);
   });
 
-  it('records every file-changing call in memory (the last 50) and in operations.jsonl, and restores from there', async () => {
+  it('records every file-changing call in memory (the last 50) and in operations.jsonl, and restores from there', async function () {
+    // 54 steps of two snapshots each (about 450 git processes): 60 s was not enough on a loaded machine.
+    this.timeout(300_000);
     const s0 = state();
     await step(['write_file', { file_path: 'x.txt', content: 'x\n' }], ['read_file', { file_path: 'keep.txt' }], ['run_command', { command: 'true' }]);
     await step(['write_todos', { todos: [{ title: 'a todo' }] }]);

@@ -5,7 +5,7 @@ import { SessionStore } from '../../src/core/session/session-store';
 import { join } from 'node:path';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
 import { longChatMessages, saveLongChat } from '../fixtures/long-chat';
-import { loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
+import { eventually, loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
 
 // Browser globals used inside frame.evaluate callbacks: this file is typechecked without the DOM lib.
 declare const document: any, window: any;
@@ -66,6 +66,13 @@ describe('chat history and long chats (end to end)', function () {
   const search = () => chat.locator('input[aria-label="Search sessions by title or first message"]');
   const rows = () => chat.locator('#history .session');
 
+  /** activeElement, not :focus: the workbench may hold the window's focus (a notification), which :focus follows. */
+  const confirmFocused = () => rows().locator('[data-action="confirm-delete"]').evaluate((el) => el === document.activeElement, undefined, { timeout: 1000 }).catch(() => false);
+  const focusedElement = () => chat.evaluate(() => {
+    const el = document.activeElement;
+    return el ? `<${el.tagName.toLowerCase()}${el.id ? ` id=${el.id}` : ''}${el.dataset?.action ? ` data-action=${el.dataset.action}` : ''}>` : 'nothing';
+  });
+
   async function openHistory(): Promise<void> {
     if (!(await search().isVisible())) await chat.locator('#history-open').click();
     await search().waitFor({ state: 'visible' });
@@ -110,11 +117,11 @@ describe('chat history and long chats (end to end)', function () {
     await release.locator('[data-action="delete"]').click();
     const confirm = release.locator('[data-action="confirm-delete"]');
     await confirm.waitFor();
-    assert.equal(await confirm.evaluate((el) => el === document.activeElement), true);
+    assert.ok(await eventually(confirmFocused), `the question has the focus, not ${await focusedElement()}`);
     // A list that arrives now (the answer to opening the view, late on a busy machine) keeps the question and its focus.
     const late = (await store.list(wb.workspace)).map((m) => ({ id: m.id, title: m.title, firstPrompt: '', createdAt: m.createdAt, updatedAt: m.updatedAt, messageCount: m.messageCount }));
     await chat.evaluate((items) => window.dispatchEvent(new MessageEvent('message', { data: { type: 'sessions', items } })), late);
-    await chat.locator('#history .session').filter({ hasText: 'Release notes for 1.2' }).locator('[data-action="confirm-delete"]:focus').waitFor();
+    assert.ok(await eventually(confirmFocused), `the question keeps the focus, not ${await focusedElement()}`);
     await release.locator('[data-action="cancel-delete"]').click();
     assert.equal(await release.locator('[data-action="confirm-delete"]').count(), 0);
     assert.ok(await store.load(ids.release!, wb.workspace), 'Cancel deletes nothing');

@@ -51,6 +51,18 @@ export async function runUntilPicked(host: E2eHost, page: Page, title: string, r
   }
 }
 
+/**
+ * Polls `check` (every 250 ms) until it holds, within the one limit of every UI wait (60 s): for a
+ * state no locator can wait on, such as where the focus is. False when it never held.
+ */
+export async function eventually(check: () => Promise<boolean>, limitMs = 60_000): Promise<boolean> {
+  for (const deadline = Date.now() + limitMs; !(await check()); ) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return true;
+}
+
 /** The chat view's input, by its accessible name: the element a chat frame is recognised by. */
 export const CHAT_INPUT = 'vscode-textarea[aria-label="Ask OpenDev"]';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
-import { runUntilPicked, storeApiKey, workbenchSuite, type E2eHost, type Workbench } from './host';
+import { eventually, runUntilPicked, storeApiKey, workbenchSuite, type E2eHost, type Workbench } from './host';
 import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
 
 /**
@@ -90,7 +90,7 @@ describe('palette actions, status bar and setup (end to end)', function () {
     await wb.screenshot('status-bar-tooltip');
     await item.click();
     chat = await host.findFrame(wb.page, async (f) => (await f.locator('vscode-textarea[aria-label="Ask OpenDev"]').count()) > 0, 60_000);
-    for (let i = 0; i < 40 && !(await inputFocused()); i++) await wb.page.waitForTimeout(250);
+    await eventually(inputFocused);
     assert.equal(await inputFocused(), true, 'the chat input has the focus');
   });
 
@@ -98,9 +98,9 @@ describe('palette actions, status bar and setup (end to end)', function () {
     await openMath();
     await selectLines(1, 1);
     await palette(wb.page, 'OpenDev: Add Selection to Chat');
-    for (let i = 0; i < 80 && !(await chatInput().inputValue()).includes('export const PI'); i++) await wb.page.waitForTimeout(250);
+    await eventually(async () => (await chatInput().inputValue()).includes('export const PI'));
     assert.match(await chatInput().inputValue(), /^`math\.ts` line 1:\n```typescript\nexport const PI = 3\.14159;\n```\n$/);
-    for (let i = 0; i < 40 && !(await inputFocused()); i++) await wb.page.waitForTimeout(250);
+    await eventually(inputFocused);
     assert.equal(await inputFocused(), true, 'the user goes on typing their question');
     assert.equal(fake.requests.length, 0, 'nothing is sent');
     await wb.screenshot('palette-add-selection');
@@ -146,7 +146,7 @@ describe('the walkthrough (end to end)', function () {
   const step = (title: string) => wb.page.locator('.getting-started-step', { hasText: title }).first();
   const ticked = async (title: string) => (await step(title).locator('.codicon-getting-started-step-checked').count()) > 0;
   async function waitTicked(title: string): Promise<void> {
-    for (let i = 0; i < 80 && !(await ticked(title)); i++) await wb.page.waitForTimeout(250);
+    await eventually(() => ticked(title));
     assert.equal(await ticked(title), true, `"${title}" is ticked off`);
   }
 

@@ -75,9 +75,12 @@ export class CommandSandbox {
     return this.options.settings;
   }
 
-  /** The status once it has been looked up (the first command or `status()`); undefined before. */
+  /**
+   * The status once it has been looked up (the first command or `status()`); undefined before.
+   * Off needs no lookup: it is known from the start (a view never shows "starting" for it).
+   */
   get knownStatus(): SandboxStatus | undefined {
-    return this.known;
+    return this.known ?? (this.options.settings.enabled ? undefined : { state: 'off' });
   }
 
   /** Whether commands run sandboxed, without building the policy: the approval step asks this for every command. */

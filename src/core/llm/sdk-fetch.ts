@@ -29,9 +29,7 @@ export function sdkFetch(input: FetchInput, init: FetchInit = {}): Promise<Respo
   return new Promise<Response>((resolve, reject) => {
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return reject(abortError(signal));
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const transport = (url.protocol === 'https:' ? require('node:https') : require('node:http')) as typeof import('node:http');
-    const request = transport.request(url, { method: init.method ?? 'GET', headers: headerRecord(init.headers), agent: agentFor(url.protocol) });
+    const request = transportFor(url.protocol).request(url, { method: init.method ?? 'GET', headers: headerRecord(init.headers), agent: agentFor(url.protocol) });
     const onAbort = () => request.destroy(abortError(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', (err: Error) => {
@@ -52,6 +50,12 @@ export function sdkFetch(input: FetchInput, init: FetchInit = {}): Promise<Respo
   });
 }
 
+/** node:https or node:http, required on first use (start-up loads neither). */
+function transportFor(protocol: string): typeof import('node:http') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (protocol === 'https:' ? require('node:https') : require('node:http')) as typeof import('node:http');
+}
+
 let agents: Map<string, import('node:http').Agent> | undefined;
 
 /** One keep-alive agent per scheme, as undici keeps its connections: idle sockets do not hold the process. */
@@ -59,9 +63,7 @@ function agentFor(protocol: string): import('node:http').Agent {
   agents ??= new Map();
   let agent = agents.get(protocol);
   if (!agent) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const transport = (protocol === 'https:' ? require('node:https') : require('node:http')) as typeof import('node:http');
-    agent = new transport.Agent({ keepAlive: true });
+    agent = new (transportFor(protocol).Agent)({ keepAlive: true });
     agents.set(protocol, agent);
   }
   return agent;

@@ -37,7 +37,7 @@ export async function runRepl(deps: ReplDeps): Promise<number> {
     }
     const previous = current;
     fresh.setThinkingLevel(previous.thinkingLevel); // a /thinking choice holds for the whole run
-    fresh.clear(); // SessionStart hooks hear that this session began with /clear
+    fresh.clear({ after: previous }); // SessionStart hooks hear that this session began with /clear, after the old one's SessionEnd
     unfollow?.();
     unfollow = deps.recorder.follow(fresh);
     current = fresh;

@@ -30,8 +30,8 @@ export class ChatAgent {
   private building: { promise: ReturnType<AgentSource>; epoch: number } | undefined;
   /** Settings changed: rebuild before the next message. */
   private stale = false;
-  /** /clear dropped the agent: the next one starts its session as a cleared one. */
-  private cleared = false;
+  /** /clear dropped this agent: the next one starts its session as a cleared one, after this one's SessionEnd. */
+  private cleared: { after?: Agent } | undefined;
   /** Bumped by drop(): a build begun before it is discarded. */
   private epoch = 0;
 
@@ -58,14 +58,15 @@ export class ChatAgent {
     this.epoch++;
     this.building = undefined;
     this.stale = false;
-    this.cleared = false;
+    this.cleared = undefined;
     this.dispose();
   }
 
   /** /clear: the conversation is over; the next message gets a fresh agent (a new session). */
   renew(): void {
+    const previous = this.agent;
     this.drop();
-    this.cleared = true;
+    this.cleared = { after: previous };
   }
 
   dispose(): void {
@@ -111,12 +112,12 @@ export class ChatAgent {
       void previous.dispose().catch(() => undefined);
     } else if (this.cleared) {
       // SessionStart hooks hear that this session began with /clear.
-      built.agent.clear();
+      built.agent.clear(this.cleared);
     }
     this.agent = built.agent;
     this.modelInfo = built.models;
     this.stale = false;
-    this.cleared = false;
+    this.cleared = undefined;
     this.events.adopted(built.agent);
     return built.agent;
   }

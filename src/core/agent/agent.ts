@@ -291,11 +291,19 @@ export class Agent {
     return (await this.config.undo?.describeHistory()) ?? 'Undo is not available for this agent.';
   }
 
-  /** Forgets the conversation (New Chat / `/clear`). */
-  clear(): void {
+  /**
+   * Forgets the conversation (New Chat / `/clear`). `after`: the agent whose conversation this one
+   * replaces; its SessionEnd hooks finish before this session's SessionStart hooks begin.
+   */
+  clear(options: { after?: Agent } = {}): void {
     this.restore([]);
     this.doomLoop.reset();
-    this.config.hooks?.restarted('clear');
+    this.config.hooks?.restarted('clear', options.after?.sessionEnded());
+  }
+
+  /** Settles when this agent's latest SessionEnd hooks have run (at once without hooks). */
+  sessionEnded(): Promise<void> {
+    return this.config.hooks?.ended() ?? Promise.resolve();
   }
 
   /**

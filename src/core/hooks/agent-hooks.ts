@@ -35,10 +35,16 @@ export interface AgentHooks {
   beforePrompt(prompt: string, ctx: { mode: ModeState; signal: AbortSignal }): Promise<PromptVerdict>;
   /** The turn's front end, firing Notification hooks when it is asked for an approval or an answer. */
   notifying(ui: UICallback): UICallback;
-  /** The conversation was replaced: SessionEnd for the old one (if it started), SessionStart with `source` at the next turn. */
-  restarted(source: 'resume' | 'clear'): void;
+  /**
+   * The conversation was replaced: SessionEnd for the old one (if it started), SessionStart with
+   * `source` at the next turn, after `after` (the SessionEnd of another agent's session this one
+   * follows), so hooks see the old session end before the new one starts.
+   */
+  restarted(source: 'resume' | 'clear', after?: Promise<void>): void;
   /** SessionEnd (once, if the session started); resolves when its hooks are done, each bounded by a short timeout. */
   sessionEnd(reason: string): Promise<void>;
+  /** Settles when the latest SessionEnd has run (at once if none did). */
+  ended(): Promise<void>;
 }
 
 /** additionalContext as the model reads it: a user-role message naming the event (templates/reminders.md). */

@@ -114,18 +114,28 @@ class AgentHookSet implements AgentHooks {
     return notifyingUI(ui, (n) => void runNotification(this.config, this.session, n).then((o) => this.tell(o)));
   }
 
-  restarted(source: 'resume' | 'clear'): void {
+  restarted(source: 'resume' | 'clear', after?: Promise<void>): void {
     if (this.owner.kind !== 'main') return;
-    if (this.started) this.ending = this.sessionEnd(source === 'clear' ? 'clear' : 'other');
+    if (this.started) void this.sessionEnd(source === 'clear' ? 'clear' : 'other');
+    if (after) this.ending = Promise.all([this.ending, after.catch(() => undefined)]).then(() => undefined);
     this.toolContext.length = 0;
     this.startContext = [];
     this.pendingStart = source;
   }
 
-  async sessionEnd(reason: string): Promise<void> {
-    if (this.owner.kind !== 'main' || !this.started) return;
+  sessionEnd(reason: string): Promise<void> {
+    if (this.owner.kind !== 'main' || !this.started) return Promise.resolve();
     this.started = false;
-    this.tell(await runSessionEnd(this.config, this.session, reason));
+    // Set before anything is awaited, so ended() and the next SessionStart see it at once.
+    this.ending = runSessionEnd(this.config, this.session, reason).then(
+      (outcome) => this.tell(outcome),
+      () => undefined,
+    );
+    return this.ending;
+  }
+
+  ended(): Promise<void> {
+    return this.ending;
   }
 
   private turn(mode: ModeState): TurnHooks {

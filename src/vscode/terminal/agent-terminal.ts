@@ -226,7 +226,7 @@ export class AgentTerminal implements vscode.Disposable {
       return undefined;
     }
     if (reason === 'clear') {
-      built.agent.clear(); // SessionStart hooks hear that this session began with /clear
+      built.agent.clear({ after: previous }); // SessionStart hooks hear that this session began with /clear, after the old one's SessionEnd
       this.context = undefined;
     } else {
       carryConversation(previous, built.agent);

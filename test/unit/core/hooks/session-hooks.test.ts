@@ -159,6 +159,19 @@ describe('hooks through the real agent', function () {
       assert.match(requestText(fake.requests.at(-1)!), /project uses pnpm/, 'the new conversation gets it again');
     });
 
+    it('/clear onto a new agent (CLI, terminal, chat): its SessionStart waits for the old agent\'s slow SessionEnd', async () => {
+      ws.settings({ SessionStart: hookGroup(logInput), SessionEnd: hookGroup(`sleep 0.5; ${logInput}`) });
+      const old = await agentOn(ws, fake, { sessionId: 'old11111' });
+      await old.runTurn('first', recordingUI());
+      old.clear(); // what /clear does to the agent it ran on
+      const fresh = await agentOn(ws, fake, { sessionId: 'new22222' });
+      fresh.clear({ after: old });
+      await fresh.runTurn('second', recordingUI());
+      await Promise.all([old.dispose(), fresh.dispose()]);
+      const events = ws.inputs().map((i) => `${i.hook_event_name}:${i.source ?? i.reason}:${i.session_id}`);
+      assert.deepEqual(events, ['SessionStart:startup:old11111', 'SessionEnd:clear:old11111', 'SessionStart:clear:new22222', 'SessionEnd:other:new22222']);
+    });
+
     it('a resumed conversation starts with source "resume"', async () => {
       ws.settings({ SessionStart: hookGroup(logInput) });
       const agent = await agentOn(ws, fake);

@@ -1,3 +1,4 @@
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 
@@ -18,19 +19,21 @@ export interface E2eHost {
 
 const repo = join(__dirname, '../../..');
 
-export async function loadE2eHost(): Promise<E2eHost> {
-  return (await import(join(repo, 'test/host/e2e.mjs'))) as E2eHost;
-}
-
 /**
  * "OpenDev: Set API Key" from the palette for the current provider: the command asks which provider
  * first (the current one, OpenAI, is focused at the top), then takes the key in a password box.
  */
 export async function storeApiKey(host: E2eHost, page: Page, key: string): Promise<void> {
-  await runUntilPicked(host, page, 'OpenDev: Set API Key', 'OpenAI');
-  await page.keyboard.press('Enter');
   const box = page.locator('.quick-input-widget input[type="password"]');
-  await box.waitFor();
+  // A view that takes the focus (the walkthrough) can close the pick between its focus and Enter,
+  // and no key box follows: ask again, within one overall limit.
+  for (const deadline = Date.now() + 60_000; ; ) {
+    await runUntilPicked(host, page, 'OpenDev: Set API Key', 'OpenAI');
+    await page.keyboard.press('Enter');
+    if (await box.waitFor({ timeout: 10_000 }).then(() => true, () => false)) break;
+    if (Date.now() > deadline) throw new Error('the key box of "Set API Key" did not open');
+    await page.keyboard.press('Escape');
+  }
   await box.fill(key);
   await box.press('Enter');
   await box.waitFor({ state: 'hidden' });
@@ -89,24 +92,91 @@ export interface WorkbenchSuiteOptions {
   env?: Record<string, string>;
 }
 
-type FakeModel = { openaiBaseUrl: string; start(): Promise<unknown>; stop(): Promise<unknown> };
+type FakeModel = { openaiBaseUrl: string; start(port?: number): Promise<unknown>; stop(): Promise<unknown> };
 
 /**
- * The e2e suites' shared setup, as mocha hooks of the describe() that calls it: the fake provider
- * started, a workbench opened with the extension pointed at it (thinking off: one model call per
- * message), a screenshot of each failing test, and all of it closed after the suite.
+ * The settings of the one workbench the suites under test/e2e/shared-workbench/ take turns on (over
+ * the defaults of workbenchSuite). VS Code applies user settings only at start here, so a suite that
+ * needs others opens a workbench of its own. Thinking stays off, so the cadence only matters to the
+ * suite that turns thinking on with /thinking.
  */
-export function workbenchSuite(fake: FakeModel, options: WorkbenchSuiteOptions = {}): WorkbenchSuite {
+const SHARED_SETTINGS = { 'workbench.colorTheme': 'Default Dark Modern', 'opendev.thinkingCadence': 'every-step' };
+
+/**
+ * The shared workbench, once opened, with the port its suites' fake providers listen on in turn
+ * (the extension's opendev.baseUrl points there). Opening a workbench costs about 30 CPU-seconds,
+ * the most expensive step of the e2e stage on a 2-core machine.
+ */
+let shared: Promise<{ wb: Workbench; port: number }> | undefined;
+
+/** Closes the shared workbench (before a suite opens its own, and after the last suite). */
+export async function closeSharedWorkbench(): Promise<void> {
+  const opened = shared;
+  shared = undefined;
+  await (await opened?.catch(() => undefined))?.wb.close();
+}
+after(closeSharedWorkbench);
+
+export async function loadE2eHost(): Promise<E2eHost> {
+  const host = (await import(join(repo, 'test/host/e2e.mjs'))) as E2eHost;
+  // One workbench at a time: one left idle beside another still costs CPU.
+  return { ...host, openWorkbench: async (options) => (await closeSharedWorkbench(), host.openWorkbench(options)) };
+}
+
+/**
+ * Hands the shared workbench to the next suite as a fresh one would look: no quick input, no editor,
+ * the sample workspace as copied. The chat suites start a New Chat themselves.
+ */
+async function resetSharedWorkbench(host: E2eHost, wb: Workbench): Promise<void> {
+  for (let i = 0; i < 2; i++) await wb.page.keyboard.press('Escape');
+  await host.runCommand(wb.page, 'View: Close All Editors');
+  // A file the previous suite left changed in an editor: its changes go, as the workspace's do below.
+  const dontSave = wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" });
+  const tabs = wb.page.locator('.editor-group-container .tab');
+  const closed = await eventually(async () => {
+    if (await dontSave.isVisible()) await dontSave.click();
+    return (await tabs.count()) === 0;
+  });
+  if (!closed) throw new Error('the editors of the previous suite did not close');
+  for (const entry of readdirSync(wb.workspace)) rmSync(join(wb.workspace, entry), { recursive: true, force: true });
+  cpSync(join(repo, 'test/fixtures/workspace'), wb.workspace, { recursive: true });
+}
+
+/**
+ * The e2e suites' setup, as mocha hooks of the describe() that calls it: the fake provider
+ * started, a workbench opened with the extension pointed at it (thinking off: one model call per
+ * message), a screenshot of each failing test, and all of it closed after the suite. With `shared`,
+ * the suite takes its turn on the shared workbench (SHARED_SETTINGS; no settings or env of its own)
+ * and leaves it open for the next.
+ */
+export function workbenchSuite(fake: FakeModel, options: WorkbenchSuiteOptions & { shared?: boolean } = {}): WorkbenchSuite {
   let host: E2eHost | undefined;
   let wb: Workbench | undefined;
   before(async () => {
-    await fake.start();
     host = await loadE2eHost();
+    if (options.shared) {
+      const taken = shared;
+      if (taken) {
+        const { port } = await taken;
+        await fake.start(port);
+        wb = (await taken).wb;
+        await resetSharedWorkbench(host, wb);
+        return;
+      }
+      await fake.start();
+      const port = Number(new URL(fake.openaiBaseUrl).port);
+      const userSettings = { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off', ...SHARED_SETTINGS };
+      const opening = host.openWorkbench({ userSettings }).then((opened) => ({ wb: opened, port }));
+      shared = opening;
+      wb = (await opening).wb;
+      return;
+    }
+    await fake.start();
     const userSettings = { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off', ...options.userSettings };
     wb = await host.openWorkbench({ userSettings, ...(options.env ? { env: options.env } : {}) });
   });
   after(async () => {
-    await wb?.close();
+    if (!options.shared) await wb?.close();
     await fake.stop();
   });
   afterEach(async function () {
@@ -125,6 +195,8 @@ export function workbenchSuite(fake: FakeModel, options: WorkbenchSuiteOptions =
 }
 
 export interface ChatSuiteOptions extends WorkbenchSuiteOptions {
+  /** Take a turn on the shared workbench (see workbenchSuite); then without userSettings or env. */
+  shared?: boolean;
   /** Stored with Set API Key before the chat opens; without it the chat starts with no key. */
   apiKey?: string;
   /** Runs once the workbench is open, before the chat opens (files in the workspace, permissions). */

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { chatSuite, type E2eHost, type Workbench } from './host';
-import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
+import { chatSuite, type E2eHost, type Workbench } from '../host';
+import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../../fixtures/fake-provider';
 
 /**
  * The chat view as the harness's front end, driven like a user in the real workbench: thinking
@@ -129,9 +129,9 @@ describe('chat view as the harness front end (end to end)', function () {
 
   const suite = chatSuite(fake, {
     apiKey: 'sk-e2e-harness',
-    // A thinking step before every action (the default thinks only where a step needs it): the
-    // thinking card's test asks a one-step question with /thinking low. Thinking is off otherwise.
-    userSettings: { 'opendev.thinkingCadence': 'every-step' },
+    // The shared workbench thinks before every action once thinking is on (the default thinks only
+    // where a step needs it): the thinking card's test asks a one-step question with /thinking low.
+    shared: true,
     prepare: (wb) => {
       mkdirSync(join(wb.workspace, '.opendev', 'plans'), { recursive: true });
       writeFileSync(join(wb.workspace, PLAN_PATH), PLAN);

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadE2eHost, storeApiKey, type E2eHost, type Workbench } from './host';
-import { FakeProvider } from '../fixtures/fake-provider';
+import { storeApiKey, workbenchSuite, type E2eHost, type Workbench } from '../host';
+import { FakeProvider } from '../../fixtures/fake-provider';
 
-const repo = join(__dirname, '../../..');
+const repo = join(__dirname, '../../../..');
 
 /**
  * The "MCP Servers" view as a user meets it: a server from the project's .mcp.json appears when the
@@ -14,22 +14,13 @@ const repo = join(__dirname, '../../..');
 describe('MCP servers view (end to end)', function () {
   this.timeout(240_000);
   const fake = new FakeProvider();
+  const suite = workbenchSuite(fake, { shared: true });
   let host: E2eHost;
   let wb: Workbench;
 
   before(async () => {
-    await fake.start();
-    host = await loadE2eHost();
-    wb = await host.openWorkbench({ userSettings: { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' } });
+    ({ host, wb } = suite);
     await storeApiKey(host, wb.page, 'sk-e2e-mcp-view');
-  });
-  after(async () => {
-    if (wb) rmSync(join(wb.workspace, '.mcp.json'), { force: true });
-    await wb?.close();
-    await fake.stop();
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb?.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
   });
 
   it('shows the .mcp.json server, connects it inline, lists its tools and disables it from its menu', async () => {

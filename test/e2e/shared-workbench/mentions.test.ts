@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { chatSuite, type Workbench } from './host';
-import { FakeProvider, lastUserText, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
-import { makePng } from '../helpers/png';
+import { chatSuite, type Workbench } from '../host';
+import { FakeProvider, lastUserText, type RecordedRequest, type ScriptedTurn } from '../../fixtures/fake-provider';
+import { makePng } from '../../helpers/png';
 
 /**
  * The chat input beyond text, driven like a user in the real workbench: `@` completion and the
@@ -49,7 +49,7 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
   let wb: Workbench;
   let chat: Frame;
 
-  const suite = chatSuite(fake, { userSettings: { 'opendev.approvalLevel': 'auto' }, apiKey: 'sk-e2e-test-key' });
+  const suite = chatSuite(fake, { shared: true, apiKey: 'sk-e2e-test-key' });
   before(() => {
     ({ wb, chat } = suite);
   });
@@ -164,6 +164,7 @@ describe('chat view: @ mentions, images, indicators, accessibility (end to end)'
   it('shows a running background task above the input; its button opens the task terminal', async () => {
     await input().fill('start the server');
     await input().press('Enter');
+    await chat.locator('.entry.approval[data-state="pending"] vscode-button[data-action="allow"]').click();
     const task = chat.locator('#activity .activity-item[data-task]');
     await task.waitFor();
     assert.match((await chat.locator('#activity .activity-count').textContent()) ?? '', /1 background task running/);

@@ -1,11 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { chatSuite, type Workbench } from './host';
-import { isActionCall, scenarioOf } from './scenarios';
-import { FakeProvider, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
+import { chatSuite, type Workbench } from '../host';
+import { isActionCall, scenarioOf } from '../scenarios';
+import { FakeProvider, type RecordedRequest, type ScriptedTurn } from '../../fixtures/fake-provider';
 
 /**
  * The approval card's other answers, clicked like a user at the default approval level (semi-auto:
@@ -56,13 +55,14 @@ function respond(req: RecordedRequest): ScriptedTurn {
 describe('chat approval card: always, deny, edit command, approve with auto-edits (end to end)', function () {
   this.timeout(180_000);
   const fake = new FakeProvider({ responder: respond });
-  // The extension's own OpenDev home: "Always allow" writes the user's permissions file there.
-  const home = mkdtempSync(join(tmpdir(), 'opendev-e2e-home-'));
+  // The OpenDev home of the run, which the extension host inherits: "Always allow" writes the
+  // user's permissions file there. The suite takes its rules out again for the next suite.
+  const home = process.env.OPENDEV_HOME ?? assert.fail('OPENDEV_HOME is not set: run the e2e tests through test/run.mjs');
+  const permissions = join(home, 'permissions.json');
   let wb: Workbench;
   let chat: Frame;
   const suite = chatSuite(fake, {
-    env: { OPENDEV_HOME: home },
-    userSettings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    shared: true,
     apiKey: 'sk-e2e-approvals',
     prepare: (wb) => {
       mkdirSync(join(wb.workspace, '.opendev', 'plans'), { recursive: true });
@@ -72,7 +72,7 @@ describe('chat approval card: always, deny, edit command, approve with auto-edit
   before(() => {
     ({ wb, chat } = suite);
   });
-  after(() => rmSync(home, { recursive: true, force: true }));
+  after(() => rmSync(permissions, { force: true }));
 
   const input = () => chat.locator('vscode-textarea[aria-label="Ask OpenDev"] textarea');
   const pending = () => chat.locator('.entry.approval[data-state="pending"]');
@@ -113,7 +113,7 @@ describe('chat approval card: always, deny, edit command, approve with auto-edit
     assert.ok(existsSync(file('always-dir/stamp')), 'the command ran');
 
     // Remembered where the user's rules live (not in the workspace), scoped to this workspace.
-    const saved = JSON.parse(readFileSync(join(home, 'permissions.json'), 'utf8')) as { rules: Array<{ type: string; pattern: string; action: string; workspace: string }> };
+    const saved = JSON.parse(readFileSync(permissions, 'utf8')) as { rules: Array<{ type: string; pattern: string; action: string; workspace: string }> };
     assert.deepEqual(
       saved.rules.map((r) => [r.type, r.pattern, r.action, r.workspace]),
       [

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { chatSuite, type Workbench } from './host';
-import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
+import { chatSuite, type Workbench } from '../host';
+import { FakeProvider, lastUserText } from '../../fixtures/fake-provider';
 
 /**
  * Code blocks in the chat's answers: highlighted with the theme's colours once each block has
@@ -33,8 +33,8 @@ describe('chat code blocks (end to end)', function () {
   let chat: Frame;
 
   const suite = chatSuite(fake, {
-    // VS Code's default dark theme, the one most users see the colours in.
-    userSettings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    // The shared workbench has VS Code's default dark theme, the one most users see the colours in.
+    shared: true,
     apiKey: 'sk-e2e-test-key',
     // The test reads the clipboard back, as a paste would.
     prepare: (wb) => wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']),
@@ -93,7 +93,7 @@ describe('chat code blocks (end to end)', function () {
     );
 
     await wb.screenshot('chat-code-blocks');
-    await ts.screenshot({ path: join(__dirname, '../../../test/e2e/screenshots/chat-code-block-close-up.png') });
+    await ts.screenshot({ path: join(__dirname, '../../../../test/e2e/screenshots/chat-code-block-close-up.png') });
   });
 
   it('Copy (mouse or keyboard) puts the raw code on the clipboard and says "Copied"', async () => {

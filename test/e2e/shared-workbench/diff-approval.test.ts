@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { chatSuite, type Workbench } from './host';
-import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
+import { chatSuite, type Workbench } from '../host';
+import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../../fixtures/fake-provider';
 
 /**
  * Inline diff approval as a user sees it: the edit opens in the diff editor beside math.ts with
@@ -11,7 +11,7 @@ import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type Scr
  * card follows, and the finished edit offers its diff again.
  */
 
-const MATH = readFileSync(join(__dirname, '../../../test/fixtures/workspace/math.ts'), 'utf8');
+const MATH = readFileSync(join(__dirname, '../../../../test/fixtures/workspace/math.ts'), 'utf8');
 const PROPOSED = MATH.replace('export const PI = 3.14159;', 'export const PI = Math.PI;').replace(
   'export function subtract(a: number, b: number): number {\n  return a - b;\n}',
   'export function subtract(a: number, b: number): number {\n  return a - b;\n}\n\nexport function multiply(a: number, b: number): number {\n  return a * b;\n}',
@@ -46,7 +46,7 @@ describe('inline diff approval (end to end)', function () {
   let chat: Frame;
 
   // VS Code's default dark theme: the screenshots show the card as most users see it.
-  const suite = chatSuite(fake, { userSettings: { 'workbench.colorTheme': 'Default Dark Modern' }, apiKey: 'sk-e2e-test-key' });
+  const suite = chatSuite(fake, { shared: true, apiKey: 'sk-e2e-test-key' });
   before(() => {
     ({ wb, chat } = suite);
   });
@@ -140,7 +140,7 @@ describe('inline diff approval (end to end)', function () {
     assert.equal(await submit.getAttribute('disabled'), null);
     assert.equal(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), MATH, 'nothing written before Submit');
     await wb.screenshot('chat-per-hunk-approval');
-    await card.screenshot({ path: join(__dirname, '../../../test/e2e/screenshots/chat-per-hunk-card.png') });
+    await card.screenshot({ path: join(__dirname, '../../../../test/e2e/screenshots/chat-per-hunk-card.png') });
 
     const requestsBefore = fake.requests.length;
     await submit.click();

@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { chatSuite, type Workbench } from './host';
-import { isActionCall, scenarioOf } from './scenarios';
-import { FakeProvider, type RecordedRequest, type ScriptedTurn } from '../fixtures/fake-provider';
-import { makePng } from '../helpers/png';
+import { chatSuite, type Workbench } from '../host';
+import { isActionCall, scenarioOf } from '../scenarios';
+import { FakeProvider, type RecordedRequest, type ScriptedTurn } from '../../fixtures/fake-provider';
+import { makePng } from '../../helpers/png';
 
 /**
  * What the chat view shows and takes beyond plain text, driven like a user: a tool card with a
@@ -38,7 +38,7 @@ describe('chat view: long tool output, dropped images, CSP (end to end)', functi
   let wb: Workbench;
   let chat: Frame;
   const suite = chatSuite(fake, {
-    userSettings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    shared: true,
     apiKey: 'sk-e2e-content',
     prepare: (wb) => writeFileSync(join(wb.workspace, 'long.txt'), `${LONG}\n`),
   });

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { chatSuite, type Workbench } from './host';
 import { isActionCall, scenarioOf } from './scenarios';
-import { FakeProvider, type RecordedRequest, type ScriptedTurn, type ScriptedUsage } from '../fixtures/fake-provider';
+import { FakeProvider, lastUserText, type RecordedRequest, type ScriptedTurn, type ScriptedUsage } from '../fixtures/fake-provider';
 
 /**
  * The chat footer as a user reads it: the context meter (how full the model's window is, and what
- * the last reduction freed) and the running tokens and cost. The window is set small
- * (opendev.contextWindow) and every model call reports its usage, so each figure is known.
+ * the last reduction freed), the running tokens and cost, and whether commands run in the OS
+ * sandbox. The window is set small (opendev.contextWindow) and every model call reports its usage,
+ * so each figure is known.
  */
 
 // Browser globals inside evaluate callbacks (this file is typechecked without the DOM lib).
@@ -34,6 +35,7 @@ const COMPACTION_USAGE: ScriptedUsage = { promptTokens: 6_000, cachedTokens: 0, 
 function respond(req: RecordedRequest): ScriptedTurn {
   // The compact model's call (no tools): a summary of the middle of the conversation.
   if (!isActionCall(req)) return { text: '## Goal\nRead the notes.\n## State\nBoth notes files were read; the build takes two minutes.', usage: COMPACTION_USAGE };
+  if (lastUserText(req) === 'do commands run sandboxed?') return { text: 'They do.', usage: { promptTokens: 1_000, cachedTokens: 0, outputTokens: 10 } };
   const { key, calls } = scenarioOf(req, Object.keys(USAGE));
   if (!key) return { text: 'echo', usage: { promptTokens: 1_000, cachedTokens: 0, outputTokens: 10 } };
   const usage = USAGE[key]![calls.length]!;
@@ -41,13 +43,16 @@ function respond(req: RecordedRequest): ScriptedTurn {
   return { text: 'The build takes two minutes.', usage };
 }
 
-describe('chat footer: context meter and cost (end to end)', function () {
+describe('chat footer: context meter, cost and the command sandbox (end to end)', function () {
   this.timeout(180_000);
   const fake = new FakeProvider({ responder: respond });
   let wb: Workbench;
   let chat: Frame;
   const suite = chatSuite(fake, {
     userSettings: { 'opendev.contextWindow': WINDOW, 'workbench.colorTheme': 'Default Dark Modern' },
+    // The suites run with OPENDEV_SANDBOX=0 (for the text rules' tests); this one runs with the
+    // sandbox on (bubblewrap is installed on these machines and in CI).
+    env: { OPENDEV_SANDBOX: '1' },
     apiKey: 'sk-e2e-footer',
     prepare: (wb) => {
       writeFileSync(join(wb.workspace, 'notes-1.txt'), `${NOTES(1)}\n`);
@@ -124,5 +129,17 @@ describe('chat footer: context meter and cost (end to end)', function () {
     assert.equal(await cost().textContent(), '156k in (131k cached) · 900 out · $0.1227');
     assert.match((await cost().getAttribute('title')) ?? '', /in 5 model calls$/);
     await wb.screenshot('footer-after-compaction');
+  });
+
+  it('shows "sandboxed" once the chat has an agent, and says what it means on hover', async () => {
+    await ask('do commands run sandboxed?');
+    await chat.locator('.entry.assistant', { hasText: 'They do.' }).waitFor();
+    await idle();
+    const footer = chat.locator('#sandbox');
+    await footer.filter({ hasNotText: 'sandbox starting' }).waitFor({ state: 'visible' });
+    const title = (await footer.getAttribute('title')) ?? '';
+    assert.equal(await footer.textContent(), 'sandboxed', `commands must run sandboxed here: ${title}`);
+    assert.match(title, /^Commands run in the sandbox/);
+    await wb.screenshot('chat-footer-sandboxed');
   });
 });

@@ -90,6 +90,8 @@ export interface WorkbenchSuite {
 export interface WorkbenchSuiteOptions {
   userSettings?: Record<string, unknown>;
   env?: Record<string, string>;
+  /** Take a turn on the shared workbench (see workbenchSuite); then without userSettings or env. */
+  shared?: boolean;
 }
 
 type FakeModel = { openaiBaseUrl: string; start(port?: number): Promise<unknown>; stop(): Promise<unknown> };
@@ -149,31 +151,26 @@ async function resetSharedWorkbench(host: E2eHost, wb: Workbench): Promise<void>
  * the suite takes its turn on the shared workbench (SHARED_SETTINGS; no settings or env of its own)
  * and leaves it open for the next.
  */
-export function workbenchSuite(fake: FakeModel, options: WorkbenchSuiteOptions & { shared?: boolean } = {}): WorkbenchSuite {
+export function workbenchSuite(fake: FakeModel, options: WorkbenchSuiteOptions = {}): WorkbenchSuite {
   let host: E2eHost | undefined;
   let wb: Workbench | undefined;
+  const defaults = () => ({ 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off' });
   before(async () => {
     host = await loadE2eHost();
-    if (options.shared) {
-      const taken = shared;
-      if (taken) {
-        const { port } = await taken;
-        await fake.start(port);
-        wb = (await taken).wb;
-        await resetSharedWorkbench(host, wb);
-        return;
-      }
+    if (!options.shared) {
+      await fake.start();
+      wb = await host.openWorkbench({ userSettings: { ...defaults(), ...options.userSettings }, ...(options.env ? { env: options.env } : {}) });
+    } else if (!shared) {
       await fake.start();
       const port = Number(new URL(fake.openaiBaseUrl).port);
-      const userSettings = { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off', ...SHARED_SETTINGS };
-      const opening = host.openWorkbench({ userSettings }).then((opened) => ({ wb: opened, port }));
-      shared = opening;
-      wb = (await opening).wb;
-      return;
+      shared = host.openWorkbench({ userSettings: { ...defaults(), ...SHARED_SETTINGS } }).then((opened) => ({ wb: opened, port }));
+      wb = (await shared).wb;
+    } else {
+      const turn = await shared;
+      await fake.start(turn.port);
+      wb = turn.wb;
+      await resetSharedWorkbench(host, wb);
     }
-    await fake.start();
-    const userSettings = { 'opendev.baseUrl': fake.openaiBaseUrl, 'opendev.thinkingLevel': 'off', ...options.userSettings };
-    wb = await host.openWorkbench({ userSettings, ...(options.env ? { env: options.env } : {}) });
   });
   after(async () => {
     if (!options.shared) await wb?.close();
@@ -195,8 +192,6 @@ export function workbenchSuite(fake: FakeModel, options: WorkbenchSuiteOptions &
 }
 
 export interface ChatSuiteOptions extends WorkbenchSuiteOptions {
-  /** Take a turn on the shared workbench (see workbenchSuite); then without userSettings or env. */
-  shared?: boolean;
   /** Stored with Set API Key before the chat opens; without it the chat starts with no key. */
   apiKey?: string;
   /** Runs once the workbench is open, before the chat opens (files in the workspace, permissions). */

@@ -32,7 +32,7 @@ export async function storeApiKey(host: E2eHost, page: Page, key: string): Promi
     await page.keyboard.press('Enter');
     if (await box.waitFor({ timeout: 10_000 }).then(() => true, () => false)) break;
     if (Date.now() > deadline) throw new Error('the key box of "Set API Key" did not open');
-    await page.keyboard.press('Escape');
+    await closeQuickInput(page);
   }
   await box.fill(key);
   await box.press('Enter');
@@ -50,8 +50,13 @@ export async function runUntilPicked(host: E2eHost, page: Page, title: string, r
     await host.runCommand(page, title);
     if (await focused.waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
     if (Date.now() > deadline) throw new Error(`the pick of "${title}" did not stay open`);
-    await page.keyboard.press('Escape');
+    await closeQuickInput(page);
   }
+}
+
+/** Escape to a quick input that is open; never to the view behind it (Escape takes a walkthrough back to its overview). */
+async function closeQuickInput(page: Page): Promise<void> {
+  if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
 }
 
 /**

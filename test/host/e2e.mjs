@@ -79,7 +79,8 @@ export async function runCommand(page, title, timeoutMs = UI_WAIT_MS) {
       await row.waitFor({ timeout: 3000 });
       break;
     } catch (err) {
-      await page.keyboard.press('Escape');
+      // Only to the palette: Escape to the view behind it would act there (a walkthrough goes back to its overview).
+      if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
       if (Date.now() > deadline) throw new Error(`command "${title}" not found in the command palette`, { cause: err });
       await sleep(500);
     }

@@ -1,4 +1,3 @@
-import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 
@@ -15,6 +14,8 @@ export interface E2eHost {
   openWorkbench(options: { userSettings?: Record<string, unknown>; env?: Record<string, string> }): Promise<Workbench>;
   runCommand(page: Page, title: string): Promise<void>;
   findFrame(page: Page, predicate: (frame: Frame) => Promise<boolean>, timeoutMs?: number): Promise<Frame>;
+  closeQuickInput(page: Page): Promise<void>;
+  restoreSampleWorkspace(workspace: string): void;
 }
 
 const repo = join(__dirname, '../../..');
@@ -32,7 +33,7 @@ export async function storeApiKey(host: E2eHost, page: Page, key: string): Promi
     await page.keyboard.press('Enter');
     if (await box.waitFor({ timeout: 10_000 }).then(() => true, () => false)) break;
     if (Date.now() > deadline) throw new Error('the key box of "Set API Key" did not open');
-    await closeQuickInput(page);
+    await host.closeQuickInput(page);
   }
   await box.fill(key);
   await box.press('Enter');
@@ -50,13 +51,8 @@ export async function runUntilPicked(host: E2eHost, page: Page, title: string, r
     await host.runCommand(page, title);
     if (await focused.waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
     if (Date.now() > deadline) throw new Error(`the pick of "${title}" did not stay open`);
-    await closeQuickInput(page);
+    await host.closeQuickInput(page);
   }
-}
-
-/** Escape to a quick input that is open; never to the view behind it (Escape takes a walkthrough back to its overview). */
-async function closeQuickInput(page: Page): Promise<void> {
-  if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
 }
 
 /**
@@ -145,8 +141,7 @@ async function resetSharedWorkbench(host: E2eHost, wb: Workbench): Promise<void>
     return (await tabs.count()) === 0;
   });
   if (!closed) throw new Error('the editors of the previous suite did not close');
-  for (const entry of readdirSync(wb.workspace)) rmSync(join(wb.workspace, entry), { recursive: true, force: true });
-  cpSync(join(repo, 'test/fixtures/workspace'), wb.workspace, { recursive: true });
+  host.restoreSampleWorkspace(wb.workspace);
 }
 
 /**

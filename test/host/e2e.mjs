@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { copySampleWorkspace, ensureVSCodeServer, launchBrowser, repoRoot, startVSCodeServer } from './vscode-server.mjs';
 
+export { restoreSampleWorkspace } from './vscode-server.mjs';
+
 export const screenshotDir = join(repoRoot, 'test', 'e2e', 'screenshots');
 /**
  * The one limit of every wait on the UI (an element, a frame, a function) that names none: a busy
@@ -79,8 +81,7 @@ export async function runCommand(page, title, timeoutMs = UI_WAIT_MS) {
       await row.waitFor({ timeout: 3000 });
       break;
     } catch (err) {
-      // Only to the palette: Escape to the view behind it would act there (a walkthrough goes back to its overview).
-      if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
+      await closeQuickInput(page);
       if (Date.now() > deadline) throw new Error(`command "${title}" not found in the command palette`, { cause: err });
       await sleep(500);
     }
@@ -96,6 +97,15 @@ export async function runCommand(page, title, timeoutMs = UI_WAIT_MS) {
       return !box || !box.value.startsWith('>');
     },
   );
+}
+
+/**
+ * Escape to a quick input (the palette, a pick) that is open; never to the view behind it, where it
+ * would act (Escape takes a walkthrough back to its overview).
+ * @param {import('playwright-core').Page} page
+ */
+export async function closeQuickInput(page) {
+  if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
 }
 
 /**

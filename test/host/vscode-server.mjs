@@ -337,3 +337,12 @@ export function copySampleWorkspace(parentDir) {
   cpSync(ensureFixtureWorkspace(), dest, { recursive: true });
   return dest;
 }
+
+/**
+ * Puts a copy of the sample workspace back as it was copied: what tests added goes, what they changed is restored.
+ * @param {string} workspace a folder made by copySampleWorkspace
+ */
+export function restoreSampleWorkspace(workspace) {
+  for (const entry of readdirSync(workspace)) rmSync(join(workspace, entry), { recursive: true, force: true });
+  cpSync(ensureFixtureWorkspace(), workspace, { recursive: true });
+}

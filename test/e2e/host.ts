@@ -36,8 +36,14 @@ export async function storeApiKey(host: E2eHost, page: Page, key: string): Promi
     await host.closeQuickInput(page);
   }
   await box.fill(key);
-  await box.press('Enter');
-  await box.waitFor({ state: 'hidden' });
+  // The box stays open when it loses the focus (ignoreFocusOut), so a view that takes the focus
+  // (the walkthrough showing its step) can swallow the Enter: press it again on the box until the
+  // box closes, within one overall limit.
+  const closed = await eventually(async () => {
+    await box.press('Enter', { timeout: 1_000 }).catch(() => undefined); // it may close meanwhile
+    return box.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+  });
+  if (!closed) throw new Error('the key box of "Set API Key" did not take the key');
 }
 
 /**

@@ -1,7 +1,9 @@
-// Architecture lint: src/core is a library with two hosts, so nothing below it may import
-// `vscode` or reach into a host folder. Exits 1 and lists every offending line.
+// Architecture lint: src/core is a library with two hosts, so nothing below it may import `vscode`
+// or reach into a host folder, and inside it imports run one way (scripts/layers.mjs). Exits 1 and
+// lists every offending line.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { checkLayers } from './layers.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const rules = [
@@ -18,18 +20,26 @@ function* files(dir) {
 }
 
 let problems = 0;
+const problem = (text) => {
+  problems++;
+  console.error(text);
+};
 for (const rule of rules) {
   for (const file of files(join(root, rule.dir))) {
     readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-      if (rule.banned.test(line)) {
-        problems++;
-        console.error(`${relative(root, file)}:${i + 1}: ${rule.why}\n    ${line.trim()}`);
-      }
+      if (rule.banned.test(line)) problem(`${relative(root, file)}:${i + 1}: ${rule.why}\n    ${line.trim()}`);
     });
   }
 }
+
+const layers = checkLayers(join(root, 'src/core'));
+for (const folder of layers.unplaced) problem(`src/core/${folder}: in no layer; add it to CORE_LAYERS in scripts/layers.mjs`);
+for (const [from, to] of layers.upward) problem(`src/core/${from}: imports src/core/${to}, a higher layer (scripts/layers.mjs)`);
+for (const cycle of layers.cycles) problem(`import cycle among: ${cycle.map((file) => `src/core/${file}`).join(', ')}`);
+console.log(`lint: src/core has ${layers.imports} imports between its files: ${layers.upward.length} upward, ${layers.cycles.length} cycles`);
+
 if (problems > 0) {
   console.error(`lint: ${problems} problem(s)`);
   process.exit(1);
 }
-console.log('lint: ok (no vscode imports under src/core, src/shared stays browser-safe)');
+console.log('lint: ok (layers run one way, no vscode imports under src/core, src/shared stays browser-safe)');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ProcessManager } from '../../src/core/process/process-manager';
 import { CommandSandbox } from '../../src/core/sandbox/command-sandbox';
-import { DEFAULT_SANDBOX_SETTINGS } from '../../src/core/sandbox/sandbox-settings';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../src/core/config/sandbox-settings';
 import { runCommandTool } from '../../src/core/tools/run-command';
 import { ToolError } from '../../src/core/tools/tool';
 import { toolContext } from '../../test/helpers/tool-context';

@@ -7,7 +7,7 @@
 // where no sandbox can run.
 import { CommandSandbox } from '../../src/core/sandbox/command-sandbox';
 import { sandboxRuntime } from '../../src/core/sandbox/sandbox-runtime';
-import { DEFAULT_SANDBOX_SETTINGS } from '../../src/core/sandbox/sandbox-settings';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../src/core/config/sandbox-settings';
 import { percentile, printTable } from '../stats';
 import { runCanaries, type CommandOutcome } from './canary';
 import { OVERHEAD_RUNS, measureOverhead } from './overhead';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { findRipgrep } from '../../src/core/tools/ripgrep-path';
+import { findRipgrep } from '../../src/core/process/ripgrep-path';
 import { searchTool } from '../../src/core/tools/search';
 import { textSearchArgs } from '../../src/core/tools/search/ripgrep';
 import { toolContext } from '../../test/helpers/tool-context';

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
-import { THINKING_LEVELS } from '../core/agent/thinking-level';
+import { THINKING_LEVELS } from '../core/config/thinking-level';
 import { PROVIDER_KINDS } from '../core/config/provider-settings';
 
-import { APPROVAL_LEVELS, type ApprovalLevel } from '../core/safety/approval-level';
+import { APPROVAL_LEVELS, type ApprovalLevel } from '../core/config/approval-level';
 
 export { APPROVAL_LEVELS, type ApprovalLevel };
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;

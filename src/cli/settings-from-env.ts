@@ -1,6 +1,6 @@
-import type { ThinkingCadence } from '../core/agent/thinking-cadence';
-import type { ThinkingLevel } from '../core/agent/thinking-level';
-import type { SessionTitles } from '../core/session/session-titles-setting';
+import type { ThinkingCadence } from '../core/config/thinking-cadence';
+import type { ThinkingLevel } from '../core/config/thinking-level';
+import type { SessionTitles } from '../core/config/session-titles-setting';
 import { describeFileLayer, projectSettingsFile, resolveLayeredSettings, settingsFileLayer, type ProjectEndpoint, type SourceLayer } from '../core/config/layered-settings';
 import { opendevPaths, resolveOpendevHome } from '../core/config/opendev-home';
 import { PROVIDER_ENV, ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
@@ -9,10 +9,10 @@ import { buildRoleSettings, OPTIONAL_ROLES, type OptionalRole, type RoleOverride
 import { formatSettingsProblem } from '../core/config/settings-problem';
 import { settingsReport, type SettingsReport } from '../core/config/settings-report';
 import type { SettingKey, SettingsLayer } from '../core/config/settings-values';
-import type { RoleSettings } from '../core/llm/model-roles';
-import type { ApprovalLevel } from '../core/safety/approval-level';
-import { sandboxSettingsOf, type SandboxSettings } from '../core/sandbox/sandbox-settings';
-import type { WebSettings } from '../core/web/web-settings';
+import type { RoleSettings } from '../core/config/model-role-settings';
+import type { ApprovalLevel } from '../core/config/approval-level';
+import { sandboxSettingsOf, type SandboxSettings } from '../core/config/sandbox-settings';
+import type { WebSettings } from '../core/config/web-settings';
 import type { CliOptions } from './args';
 import { UsageError } from './args';
 

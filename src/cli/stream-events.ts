@@ -4,7 +4,7 @@
 import type { TurnResult } from '../core/agent/turn-result';
 import type { CommandResult } from '../core/commands/slash-commands';
 import type { TokenUsage } from '../core/llm/provider';
-import type { Todo } from '../core/todos/todo';
+import type { Todo } from '../core/todo';
 import type { AgentMode, ContextInfo, CostSnapshot, ThinkingPhase } from '../core/ui';
 
 export interface PrintResult {

@@ -1,7 +1,8 @@
-import type { TokenUsage } from './llm/provider';
-import type { MustAsk } from './safety/must-ask';
-import type { Todo } from './todos/todo';
-import type { ToolResult } from './tools/tool';
+import type { TokenUsage } from './token-usage';
+import type { Todo } from './todo';
+import type { FileChange, ToolResult } from './tool-result';
+
+export type { FileChange } from './tool-result';
 
 /**
  * The contract every front end implements (chat webview, OpenDev terminal, CLI).
@@ -76,6 +77,25 @@ export interface SubagentInfo {
   background: boolean;
 }
 
+/**
+ * What makes an ask one that a blanket "approve everything" (`opendev -p --approval auto`) must
+ * not answer: a write outside the workspace or to a path known only at run time, protected
+ * configuration (git internals, the agent's and the editor's settings, MCP servers), a caution rule
+ * (force push, git reset, recursive delete…), a line whose meaning is hidden, a secret location.
+ */
+export type MustAskKind = 'outside-workspace' | 'protected' | 'caution' | 'hidden' | 'secret' | 'unsandboxed';
+
+export interface MustAskReason {
+  kind: MustAskKind;
+  /** One clause, as the judge gave it. */
+  reason: string;
+}
+
+/** The strictest concern first (its kind and reason), and every concern of the call in `all`. */
+export interface MustAsk extends MustAskReason {
+  all: MustAskReason[];
+}
+
 export interface ApprovalRequest {
   /**
    * `tool`: a tool call that needs consent; `doom_loop`: the agent keeps repeating one call;
@@ -107,13 +127,6 @@ export interface ApprovalRequest {
    * ends may show it; `opendev -p --approval auto` refuses such a request unless a flag covers it.
    */
   mustAsk?: MustAsk;
-}
-
-/** A file's text before and after an edit, as the tool compares it (edit_file: LF endings, no BOM); `path` is absolute. */
-export interface FileChange {
-  path: string;
-  before: string;
-  after: string;
 }
 
 export type ApprovalDecision =

@@ -1,5 +1,5 @@
 import { formatTodos } from '../core/commands/format';
-import type { Todo } from '../core/todos/todo';
+import type { Todo } from '../core/todo';
 import type { ToolResult } from '../core/tools/tool';
 import type { AgentMode, RetryInfo, SubagentInfo, ThinkingPhase, UICallback } from '../core/ui';
 import { style, type Style } from './ansi';

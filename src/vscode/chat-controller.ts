@@ -1,5 +1,5 @@
 import type { Agent } from '../core/agent/agent';
-import type { ThinkingLevel } from '../core/agent/thinking-level';
+import type { ThinkingLevel } from '../core/config/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
 import type { AnswerMessage, ChatEntry, ChatEntryOf, ContextView, ExtensionToWebview, ImageUpload, SlashCompletion } from '../shared/protocol';

@@ -1,5 +1,5 @@
 import type { Agent } from '../core/agent/agent';
-import type { TurnInput } from '../core/agent/turn-input';
+import type { TurnInput } from '../core/turn-input';
 import { imageRoute } from '../core/images/vision-input';
 import type { MentionExpansion } from '../core/mentions/mention-expander';
 import type { BackgroundTaskView, ChatEntryOf, ImageChip, ImageUpload, MentionChip, MentionCompletion, SlashCompletion } from '../shared/protocol';

@@ -1,6 +1,6 @@
 import type { Agent } from '../core/agent/agent';
 import type { TokenUsage } from '../core/llm/provider';
-import type { Todo } from '../core/todos/todo';
+import type { Todo } from '../core/todo';
 import type { ContextInfo, CostSnapshot } from '../core/ui';
 import type { ContextView, CostView, SandboxView, TodoView } from '../shared/protocol';
 import { sandboxView, sandboxViewWhenKnown } from './status/sandbox-view';

@@ -4,7 +4,7 @@ import { readFirstPrompt } from '../core/session/first-prompt';
 import { sessionFiles } from '../core/session/session-record';
 import { SessionRecorder } from '../core/session/session-recorder';
 import type { LoadedSession, SessionMeta, SessionStore } from '../core/session/session-store';
-import type { SessionTitles } from '../core/session/session-titles-setting';
+import type { SessionTitles } from '../core/config/session-titles-setting';
 import type { SessionSummary } from '../shared/protocol';
 
 export interface ChatSessionsOptions {

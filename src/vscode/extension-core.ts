@@ -16,7 +16,7 @@ import { createSlashCommands } from '../core/commands/slash-commands';
 import { AGENT_SETTINGS, readSandboxSettings, readSecretEnvVars, readSecretPaths, readSessionTitles, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
 import { sandboxSettingsHold } from './sandbox-settings-hold';
 import { configureSecretEnv } from '../core/process/child-env';
-import { configureSecretLocations } from '../core/safety/secret-locations';
+import { configureSecretLocations } from '../core/files/secret-locations';
 import { slashPort } from './slash-port';
 import { VscodeMentions } from './mentions/vscode-mentions';
 import { OpenDevTerminals } from './terminal/opendev-terminals';

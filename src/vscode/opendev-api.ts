@@ -1,4 +1,4 @@
-import type { ThinkingLevel } from '../core/agent/thinking-level';
+import type { ThinkingLevel } from '../core/config/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
 import type { AnswerMessage, ChatEntry, ContextView, ExtensionToWebview } from '../shared/protocol';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DEFAULT_NETWORK_ALLOW, NETWORK_HOST_ENTRY } from '../core/sandbox/sandbox-settings';
+import { DEFAULT_NETWORK_ALLOW, NETWORK_HOST_ENTRY } from '../core/config/sandbox-settings';
 import { SECTION } from './settings';
 
 const NETWORK_ALLOW = 'sandbox.network.allow';

@@ -1,5 +1,5 @@
 import type { Agent } from '../core/agent/agent';
-import type { SandboxSettings } from '../core/sandbox/sandbox-settings';
+import type { SandboxSettings } from '../core/config/sandbox-settings';
 
 /**
  * Whether an agent already runs as the sandbox settings `now` say: the same switches and write

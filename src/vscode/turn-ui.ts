@@ -1,5 +1,5 @@
 import type { TokenUsage } from '../core/llm/provider';
-import type { Todo } from '../core/todos/todo';
+import type { Todo } from '../core/todo';
 import type { ToolResult } from '../core/tools/tool';
 import type { AgentMode, ApprovalDecision, ContextInfo, CostSnapshot, FileChange, PlanDecision, RetryInfo, UICallback } from '../core/ui';
 import type { PendingRequests } from './pending-requests';

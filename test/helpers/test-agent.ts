@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { Agent, type AgentConfig } from '../../src/core/agent/agent';
-import type { ResolvedRoleModel, RoleResolver } from '../../src/core/agent/role-resolver';
-import type { ThinkingLevel } from '../../src/core/agent/thinking-level';
+import type { ResolvedRoleModel, RoleResolver } from '../../src/core/llm/role-resolver';
+import type { ThinkingLevel } from '../../src/core/config/thinking-level';
 import { createProvider } from '../../src/core/llm/create-provider';
-import type { Todo, TodoList } from '../../src/core/todos/todo';
+import type { Todo, TodoList } from '../../src/core/todo';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import type { Tool } from '../../src/core/tools/tool';
 import type { FakeProvider } from '../fixtures/fake-provider';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { DEFAULT_NETWORK_ALLOW } from '../../src/core/sandbox/sandbox-settings';
+import { DEFAULT_NETWORK_ALLOW } from '../../src/core/config/sandbox-settings';
 import type { ChatEntryOf, ExtensionToWebview } from '../../src/shared/protocol';
 import { allToolResults } from '../fixtures/fake-provider';
 import { clearSettings, config, fakeProviderSuite, until, useSettings } from './support';

@@ -8,16 +8,16 @@ import type { CompletionSlot, ToolExecutionContext, ToolResult } from '../tools/
 import type { DoomLoopDetector } from './doom-loop-detector';
 import type { InjectionQueue } from './injection-queue';
 import type { InterruptToken } from './interrupt-token';
-import { callModel, type CostSink, type TurnServices } from './model-call';
+import { callModel, type CostSink, type TurnServices } from '../llm/model-call';
 import { withUniqueIds } from './unique-call-ids';
-import type { ResolvedRoleModel, RoleResolver } from './role-resolver';
+import type { ResolvedRoleModel, RoleResolver } from '../llm/role-resolver';
 import { runThinkingPhase } from './thinking-phase';
-import { ThinkingSchedule, type StepOutcome, type ThinkingCadence } from './thinking-cadence';
-import type { ThinkingLevel } from './thinking-level';
+import { ThinkingSchedule, type StepOutcome, type ThinkingCadence } from '../config/thinking-cadence';
+import type { ThinkingLevel } from '../config/thinking-level';
 import { ReminderPolicy } from './reminder-policy';
 import type { ToolDispatcher } from './tool-dispatcher';
 import type { TurnResult } from './turn-result';
-import { userMessage, type TurnInput } from './turn-input';
+import { userMessage, type TurnInput } from '../turn-input';
 
 /**
  * Phase 0's seam: the staged compactor (context issue) reduces `history` in place by pressure.

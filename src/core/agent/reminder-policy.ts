@@ -1,7 +1,7 @@
 import { describeCall, recoveryReminder, recoveryVars } from '../context/error-recovery';
 import { getReminder } from '../context/reminders';
 import { toolArgumentsObject, type Message, type ToolCall } from '../messages';
-import type { Todo } from '../todos/todo';
+import type { Todo } from '../todo';
 import { PLAN_APPROVED_SUMMARY } from '../tools/present-plan';
 import type { ToolExecutionContext, ToolResult } from '../tools/tool';
 

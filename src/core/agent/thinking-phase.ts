@@ -1,9 +1,9 @@
 import type { AssistantMessage, Message } from '../messages';
 import { composeThinkingPrompt } from '../context/prompt/thinking-system-prompt';
 import { loadTemplate, renderTemplate } from '../templates';
-import { callModel, type TurnServices } from './model-call';
-import type { RoleResolver } from './role-resolver';
-import type { ThinkingLevel } from './thinking-level';
+import { callModel, type TurnServices } from '../llm/model-call';
+import type { RoleResolver } from '../llm/role-resolver';
+import type { ThinkingLevel } from '../config/thinking-level';
 import { withoutImages } from '../images/image-texts';
 
 const WORDS: Record<Exclude<ThinkingLevel, 'off'>, number> = { low: 60, medium: 100, high: 150 };

@@ -1,7 +1,7 @@
 // The built-in slash commands. Each one works on the agent and the session store only, so every
 // front end (CLI, OpenDev terminal, VS Code chat) gets the same behaviour.
 import { join } from 'node:path';
-import { THINKING_LEVELS, type ThinkingLevel } from '../agent/thinking-level';
+import { THINKING_LEVELS, type ThinkingLevel } from '../config/thinking-level';
 import { formatSettingsReport, type SettingsReport } from '../config/settings-report';
 import { describePlaybook } from '../memory/playbook/describe-playbook';
 import { PLAYBOOK_FILE, playbookPath, PlaybookStore } from '../memory/playbook/playbook-store';

@@ -1,5 +1,6 @@
 // The slash-command registry and its types. `slash-commands.ts` is the entry point other code imports.
 import type { Agent } from '../agent/agent';
+import type { ModelInfo } from '../config/model-role-settings';
 import type { McpHubApi } from '../mcp/mcp-types';
 import type { CommandSandbox } from '../sandbox/command-sandbox';
 import type { SessionRecord, SessionStore } from '../session/session-store';
@@ -16,13 +17,6 @@ export type CommandAgent = Pick<
   { mcp?: McpHubApi | undefined; sandbox?: CommandSandbox | undefined };
 
 /** One configured model, for /models. */
-export interface ModelInfo {
-  role: string;
-  provider: string;
-  model: string;
-  baseUrl?: string;
-}
-
 export interface CommandContext {
   agent: CommandAgent;
   sessions?: SessionStore;

@@ -1,7 +1,7 @@
 // Plain-text formatting shared by slash commands and the terminal renderer (user-facing, not prompts).
 import type { FullCompactionReport } from '../context/compaction/full-compaction';
 import type { SessionMeta } from '../session/session-store';
-import type { Todo } from '../todos/todo';
+import type { Todo } from '../todo';
 import type { CostSnapshot } from '../ui';
 
 const TODO_MARK: Record<Todo['status'], string> = { todo: '[ ]', doing: '[~]', done: '[x]' };

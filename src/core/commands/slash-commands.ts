@@ -18,11 +18,11 @@ export {
   type CommandAgent,
   type CommandContext,
   type CommandResult,
-  type ModelInfo,
   type SlashCommand,
 } from './command-registry';
 
 export type { BuiltinCommandOptions } from './builtin-commands';
+export type { ModelInfo } from '../config/model-role-settings';
 
 /** A registry with every built-in command (a fresh one each call: hosts may register more). */
 export function createSlashCommands(options: BuiltinCommandOptions = {}): SlashCommandRegistry {

@@ -1,7 +1,7 @@
 // The environment layer: OPENDEV_* variables and the SDKs' own endpoint variables. API keys are
 // read by the hosts (the CLI from the environment, VS Code from Secret Storage), never here.
-import { THINKING_LEVELS, type ThinkingLevel } from '../agent/thinking-level';
-import { sessionTitlesFromEnv, SESSION_TITLES_ENV } from '../session/session-titles-setting';
+import { THINKING_LEVELS, type ThinkingLevel } from './thinking-level';
+import { sessionTitlesFromEnv, SESSION_TITLES_ENV } from './session-titles-setting';
 import { playbookLearningFromEnv, PLAYBOOK_LEARN_ENV } from './playbook-learning';
 import { PROVIDER_ENV, PROVIDER_KINDS, ProviderSettingsSchema, type ProviderKind } from './provider-settings';
 import { OPTIONAL_ROLES, RoleOverrideSchema } from './role-overrides';

@@ -1,8 +1,8 @@
 // The precedence rule, as one pure function: for each key, the highest layer that sets it wins,
 // and the effective value remembers which layer (and which file, variable or flag) that was.
-import { DEFAULT_THINKING_CADENCE } from '../agent/thinking-cadence';
-import { DEFAULT_REFLECT_EVERY, DEFAULT_SUMMARY_EVERY } from '../memory/memory-cadence';
-import { DEFAULT_SESSION_TITLES } from '../session/session-titles-setting';
+import { DEFAULT_THINKING_CADENCE } from './thinking-cadence';
+import { DEFAULT_REFLECT_EVERY, DEFAULT_SUMMARY_EVERY } from './memory-cadence';
+import { DEFAULT_SESSION_TITLES } from './session-titles-setting';
 import { DEFAULT_MODELS } from './provider-settings';
 import { SETTING_KEYS, type LayerValues, type SettingKey, type SettingSource, type SettingsLayer, type SettingValues } from './settings-values';
 

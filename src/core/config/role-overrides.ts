@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import type { ModelInfo } from '../commands/command-registry';
-import type { RoleSettings } from '../llm/model-roles';
+import type { ModelInfo, RoleSettings } from './model-role-settings';
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from './provider-settings';
 
 export const OPTIONAL_ROLES = ['thinking', 'critique', 'vision', 'compact'] as const;

@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { inTurn } from '../session/file-lock';
-import { writeFileAtomic } from '../tools/edit/atomic-write';
+import { inTurn } from '../files/file-lock';
+import { writeFileAtomic } from '../files/atomic-write';
 import { readSettingsFile } from './settings-file';
 
 /** Whether the change edited the settings (then they are written), or why it refused (nothing is written; `''`: nothing to do). */

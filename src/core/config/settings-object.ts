@@ -2,17 +2,18 @@
 // each known key is validated on its own with zod, so one bad value costs only itself; unknown
 // keys and credentials are reported and dropped; hooks and MCP servers pass through untouched.
 import * as z from 'zod';
-import { THINKING_CADENCES } from '../agent/thinking-cadence';
-import { THINKING_LEVELS } from '../agent/thinking-level';
-import { MEMORY_CADENCE_RANGE } from '../memory/memory-cadence';
-import { SESSION_TITLES } from '../session/session-titles-setting';
-import { APPROVAL_LEVELS } from '../safety/approval-level';
-import { NETWORK_HOST_ENTRY } from '../sandbox/sandbox-settings';
-import { WEB_SEARCH_PROVIDERS } from '../web/web-settings';
+import { THINKING_CADENCES } from './thinking-cadence';
+import { THINKING_LEVELS } from './thinking-level';
+import { MEMORY_CADENCE_RANGE } from './memory-cadence';
+import { SESSION_TITLES } from './session-titles-setting';
+import { APPROVAL_LEVELS } from './approval-level';
+import { NETWORK_HOST_ENTRY } from './sandbox-settings';
+import { WEB_SEARCH_PROVIDERS } from './web-settings';
 import { PROVIDER_KINDS, ProviderSettingsSchema } from './provider-settings';
 import { OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from './role-overrides';
 import type { SettingsProblem } from './settings-problem';
 import type { LayerValues, PassthroughSettings, SettingKey } from './settings-values';
+import { isPlainObject } from '../plain-object';
 
 /** An entry of `secretEnvVars`: a variable name, or a glob with `*`. */
 export const SECRET_ENV_NAME = /^[A-Za-z_*][A-Za-z0-9_*]*$/;
@@ -105,7 +106,7 @@ const MEMORY: Partial<Record<SettingKey, z.ZodType>> = {
 };
 
 function parsePlaybook(value: unknown, source: string, values: LayerValues, problems: SettingsProblem[]): void {
-  if (!isObject(value)) {
+  if (!isPlainObject(value)) {
     problems.push({ kind: 'invalid-value', source, key: 'playbook', detail: 'expected an object like { "learn": false }' });
     return;
   }
@@ -115,7 +116,7 @@ function parsePlaybook(value: unknown, source: string, values: LayerValues, prob
 /** An object of nested keys (`sandbox.network.allow`): each leaf validated on its own, unknown ones reported. */
 function parseNested(value: unknown, at: string, schemas: Partial<Record<SettingKey, z.ZodType>>, source: string, values: LayerValues, problems: SettingsProblem[]): void {
   const known = Object.keys(schemas);
-  if (!isObject(value)) {
+  if (!isPlainObject(value)) {
     problems.push({ kind: 'invalid-value', source, key: at, detail: `expected an object with ${known.filter((k) => k.startsWith(`${at}.`)).join(', ')}` });
     return;
   }
@@ -134,7 +135,7 @@ function parseNested(value: unknown, at: string, schemas: Partial<Record<Setting
 
 /** Each role on its own: a broken `roles.critique` does not cost `roles.compact`. `null` means unset. */
 function parseRoles(value: unknown, source: string, values: LayerValues, problems: SettingsProblem[]): void {
-  if (!isObject(value)) {
+  if (!isPlainObject(value)) {
     problems.push({ kind: 'invalid-value', source, key: 'roles', detail: 'expected an object like { "compact": { "model": "gpt-4.1-mini" } }' });
     return;
   }
@@ -144,7 +145,7 @@ function parseRoles(value: unknown, source: string, values: LayerValues, problem
       problems.push({ kind: 'unknown-key', source, key: `roles.${role}`, detail: `known roles: ${OPTIONAL_ROLES.join(', ')}` });
       continue;
     }
-    const parsed = RoleOverrideSchema.strict().safeParse(isObject(override) ? dropUndefined(override) : override);
+    const parsed = RoleOverrideSchema.strict().safeParse(isPlainObject(override) ? dropUndefined(override) : override);
     if (parsed.success) values[`roles.${role as OptionalRole}`] = parsed.data;
     else problems.push(invalid(source, `roles.${role}`, parsed.error));
   }
@@ -156,7 +157,7 @@ function parseRoles(value: unknown, source: string, values: LayerValues, problem
  */
 function withoutCredentials(value: unknown, path: string, source: string, problems: SettingsProblem[]): unknown {
   if (Array.isArray(value)) return value.map((v, i) => withoutCredentials(v, `${path}[${i}]`, source, problems));
-  if (!isObject(value)) return value;
+  if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     const at = path ? `${path}.${key}` : key;
@@ -176,8 +177,4 @@ function invalid(source: string, key: string, error: z.ZodError): SettingsProble
 
 function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,6 +1,6 @@
 // What /config prints: every effective setting with the layer it came from. Never a secret: the API
 // key is only "set" or "not set", and credentials in an endpoint URL are masked.
-import { DEFAULT_NETWORK_ALLOW } from '../sandbox/sandbox-settings';
+import { DEFAULT_NETWORK_ALLOW } from './sandbox-settings';
 import type { EffectiveSettings } from './merge-settings';
 import type { RoleOverride } from './role-overrides';
 import { SETTING_KEYS, type SettingKey, type SettingSource } from './settings-values';

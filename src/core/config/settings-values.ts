@@ -1,11 +1,11 @@
 // The agent settings every layer may set, by flat key (`playbook.learn`, `roles.compact`), and the
 // shape of a layer. Keys are independent: a layer that sets only `model` keeps the provider of the
 // layers below it.
-import type { ThinkingCadence } from '../agent/thinking-cadence';
-import type { ThinkingLevel } from '../agent/thinking-level';
-import type { SessionTitles } from '../session/session-titles-setting';
-import type { ApprovalLevel } from '../safety/approval-level';
-import type { WebSearchProviderName } from '../web/web-settings';
+import type { ThinkingCadence } from './thinking-cadence';
+import type { ThinkingLevel } from './thinking-level';
+import type { SessionTitles } from './session-titles-setting';
+import type { ApprovalLevel } from './approval-level';
+import type { WebSearchProviderName } from './web-settings';
 import type { ProviderKind } from './provider-settings';
 import { OPTIONAL_ROLES, type OptionalRole, type RoleOverride } from './role-overrides';
 
@@ -37,7 +37,7 @@ export type SettingValues = {
   secretEnvVars: string[];
   /** More paths no tool may read and every command naming them asks about (`~` allowed), on top of the built-in list; user settings only. */
   secretPaths: string[];
-  /** The OS sandbox of the commands the agent runs (core/sandbox/sandbox-settings.ts); a project may only make it stricter until trusted. */
+  /** The OS sandbox of the commands the agent runs (core/config/sandbox-settings.ts); a project may only make it stricter until trusted. */
   'sandbox.enabled': boolean;
   'sandbox.network.allow': string[];
   'sandbox.write.allow': string[];

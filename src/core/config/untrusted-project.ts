@@ -2,8 +2,8 @@
 // A cloned repository must not choose where requests (and with them the user's key) go, nor loosen
 // an approval, nor open the command sandbox; it may pick a model, lower the approval level, shrink
 // the context window, turn the sandbox on or narrow its network list.
-import { APPROVAL_LEVELS, type ApprovalLevel } from '../safety/approval-level';
-import { DEFAULT_NETWORK_ALLOW } from '../sandbox/sandbox-settings';
+import { APPROVAL_LEVELS, type ApprovalLevel } from './approval-level';
+import { DEFAULT_NETWORK_ALLOW } from './sandbox-settings';
 import { OPTIONAL_ROLES } from './role-overrides';
 import type { LayerValues, SettingsLayer } from './settings-values';
 

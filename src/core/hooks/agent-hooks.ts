@@ -1,4 +1,4 @@
-import type { ToolLifecycle } from '../agent/tool-dispatcher';
+import type { ToolLifecycle } from '../tools/tool-lifecycle';
 import { getReminder } from '../context/reminders';
 import type { ModeState } from '../tools/tool';
 import type { UICallback } from '../ui';

@@ -3,6 +3,7 @@ import { projectSettingsFile } from '../config/layered-settings';
 import { opendevPaths, resolveOpendevHome } from '../config/opendev-home';
 import { readSettingsFile } from '../config/settings-file';
 import type { HookGroup, HookHandler, HooksConfig } from './types';
+import { isPlainObject } from '../plain-object';
 
 export interface LoadedHooksConfig {
   hooks: HooksConfig;
@@ -83,7 +84,7 @@ export function loadHooksConfig(loc: HooksConfigLocations): LoadedHooksConfig {
 export function parseHooksConfig(value: unknown, origin = 'settings'): { hooks: HooksConfig; warnings: string[] } {
   const warnings: string[] = [];
   const hooks: HooksConfig = {};
-  if (!isObject(value)) {
+  if (!isPlainObject(value)) {
     warnings.push(`hooks: "hooks" in ${origin} must be an object; ignored`);
     return { hooks, warnings };
   }
@@ -94,7 +95,7 @@ export function parseHooksConfig(value: unknown, origin = 'settings'): { hooks: 
     }
     const kept: HookGroup[] = [];
     groups.forEach((group: unknown, i) => {
-      if (!isObject(group) || !Array.isArray(group.hooks)) {
+      if (!isPlainObject(group) || !Array.isArray(group.hooks)) {
         warnings.push(`hooks: ${origin}: hooks.${event}[${i}] needs a "hooks" array; ignored`);
         return;
       }
@@ -104,7 +105,7 @@ export function parseHooksConfig(value: unknown, origin = 'settings'): { hooks: 
       }
       const handlers: HookHandler[] = [];
       group.hooks.forEach((h: unknown, j) => {
-        if (!isObject(h) || typeof h.type !== 'string') {
+        if (!isPlainObject(h) || typeof h.type !== 'string') {
           warnings.push(`hooks: ${origin}: hooks.${event}[${i}].hooks[${j}] needs a "type"; ignored`);
           return;
         }
@@ -129,8 +130,4 @@ export function mergeHooksConfigs(a: HooksConfig, b: HooksConfig): HooksConfig {
   for (const [event, groups] of Object.entries(a)) out[event] = [...(groups ?? [])];
   for (const [event, groups] of Object.entries(b)) out[event] = [...(out[event] ?? []), ...(groups ?? [])];
   return out;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

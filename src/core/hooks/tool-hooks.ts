@@ -1,4 +1,4 @@
-import type { ToolLifecycle } from '../agent/tool-dispatcher';
+import type { ToolLifecycle } from '../tools/tool-lifecycle';
 import { parseToolArguments, type ToolCall } from '../messages';
 import { toolFailure, type ToolExecutionContext, type ToolResult } from '../tools/tool';
 import { hasEvent, permissionModeOf, unwrapHooks, type AnyHooksConfig, type HookSessionOptions } from './lifecycle';

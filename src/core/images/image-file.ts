@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ImageAttachmentSchema, MAX_IMAGE_BYTES, sniffImageType, type ImageAttachment } from '../../shared/image-attachment';
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../tool-result';
 
 /**
  * An image file as vision input: at most MAX_IMAGE_BYTES, and PNG, JPEG, GIF or WebP by its first

@@ -1,7 +1,7 @@
 import type { AssistantMessage, ImageAttachment } from '../messages';
-import { callModel, type TurnServices } from '../agent/model-call';
-import type { ResolvedRoleModel, RoleResolver } from '../agent/role-resolver';
-import type { TurnInput } from '../agent/turn-input';
+import { callModel, type TurnServices } from '../llm/model-call';
+import type { ResolvedRoleModel, RoleResolver } from '../llm/role-resolver';
+import type { TurnInput } from '../turn-input';
 import { ProviderError } from '../llm/provider-error';
 import { saveAttachedImages } from './attachment-files';
 import { imageNames, imageText } from './image-texts';

@@ -1,6 +1,6 @@
 import type { AssistantMessage, ImageAttachment } from '../messages';
-import { callModel, type TurnServices } from '../agent/model-call';
-import type { ResolvedRoleModel, RoleResolver } from '../agent/role-resolver';
+import { callModel, type TurnServices } from '../llm/model-call';
+import type { ResolvedRoleModel, RoleResolver } from '../llm/role-resolver';
 import { sectionText } from '../template-text';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import { imageNames } from './image-texts';

@@ -1,25 +1,13 @@
 // Model roles (§2.2.5): one model slot per job, each with a fallback chain, and provider clients
 // created lazily the first time a role needs them, then shared by every role on the same endpoint.
-import * as z from 'zod';
-import { ProviderSettingsSchema, type ProviderSettings } from '../config/provider-settings';
+import type { ModelRole, RoleSettings } from '../config/model-role-settings';
+import type { ProviderSettings } from '../config/provider-settings';
 import type { CapabilityCatalog } from './capabilities/catalog';
 import type { ModelCapabilities } from './capabilities/model-capabilities';
 import { createProvider, type CreateProviderOptions } from './create-provider';
 import { observedProvider, type ModelCallObserver } from './observed-provider';
 import { signalAnswers } from './answer-signal';
 import type { LlmProvider } from './provider';
-
-export const MODEL_ROLES = ['action', 'thinking', 'critique', 'vision', 'compact'] as const;
-export type ModelRole = (typeof MODEL_ROLES)[number];
-
-export const RoleSettingsSchema = z.object({
-  action: ProviderSettingsSchema,
-  thinking: ProviderSettingsSchema.optional(),
-  critique: ProviderSettingsSchema.optional(),
-  vision: ProviderSettingsSchema.optional(),
-  compact: ProviderSettingsSchema.optional(),
-});
-export type RoleSettings = z.infer<typeof RoleSettingsSchema>;
 
 export interface ResolvedModel {
   /** The role asked for. */

@@ -26,11 +26,9 @@ export interface ProviderRequest {
   purpose?: CallPurpose;
 }
 
-export interface TokenUsage {
-  promptTokens: number;
-  cachedTokens: number;
-  outputTokens: number;
-}
+import type { TokenUsage } from '../token-usage';
+
+export type { TokenUsage };
 
 export type ProviderEvent =
   | { type: 'text'; delta: string }

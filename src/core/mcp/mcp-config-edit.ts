@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { projectSettingsFile } from '../config/layered-settings';
 import { opendevPaths } from '../config/opendev-home';
 import { MCP_ADD_USAGE, parseMcpAddArgs, parseMcpNameArgs, serverNameProblem, type McpAddRequest, type McpScope } from './mcp-edit-args';
-import { isPlainObject, readMcpServers, updateMcpServers, type McpServersKey, type McpServersRead } from './mcp-settings-file';
+import { readMcpServers, updateMcpServers, type McpServersKey, type McpServersRead } from './mcp-settings-file';
+import { isPlainObject } from '../plain-object';
 import type { McpConfigSource } from './mcp-types';
 
 export interface McpConfigFiles {

@@ -6,6 +6,7 @@
 // definitions they need), and a schema still over the size cap replaced by a loose object schema
 // whose description points to search_tools detail "full". The server validates the arguments.
 import { mcpText } from './mcp-texts';
+import { isPlainObject } from '../plain-object';
 
 /** Serialised size past which a schema is not sent with every request. */
 export const MAX_SCHEMA_CHARS = 8_000;
@@ -40,10 +41,10 @@ export function modelSchema(input: unknown, maxChars = MAX_SCHEMA_CHARS): ModelS
 
 /** The schema cleaned as described above, never over any size cap; key order is kept. */
 export function sanitizeSchema(input: unknown): Schema {
-  const root: Schema = isObject(input) ? input : {};
+  const root: Schema = isPlainObject(input) ? input : {};
   const refs = new RefInliner(root);
   const body = refs.walk(Object.fromEntries(Object.entries(root).filter(([k]) => !(DEFINITIONS as readonly string[]).includes(k))), []);
-  const shaped = objectRoot(isObject(body) ? body : {});
+  const shaped = objectRoot(isPlainObject(body) ? body : {});
   return { ...shaped, ...refs.keptDefinitions() };
 }
 
@@ -56,15 +57,15 @@ class RefInliner {
 
   walk(node: unknown, stack: readonly string[]): unknown {
     if (node === true) return {};
-    if (!isObject(node)) return node;
+    if (!isPlainObject(node)) return node;
     if (typeof node.$ref === 'string') return this.ref(node, node.$ref, stack);
     const out: Schema = {};
     for (const [key, value] of Object.entries(node)) {
       if (DROPPED.has(key)) continue;
       if (ONE.has(key)) out[key] = Array.isArray(value) ? value.map((v) => this.walk(v, stack)) : this.walk(value, stack);
       else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map((v) => this.walk(v, stack));
-      else if (MAP.has(key) && isObject(value)) out[key] = this.walkMap(value, stack, key === 'properties');
-      else if (key === 'dependencies' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v : this.walk(v, stack)]));
+      else if (MAP.has(key) && isPlainObject(value)) out[key] = this.walkMap(value, stack, key === 'properties');
+      else if (key === 'dependencies' && isPlainObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v : this.walk(v, stack)]));
       else if ((DEFINITIONS as readonly string[]).includes(key)) continue; // nested definitions: reached through refs only
       else out[key] = value;
     }
@@ -108,7 +109,7 @@ class RefInliner {
     }
     this.inlined++;
     const resolved = this.walk(target, [...stack, ref]);
-    return isObject(resolved) ? { ...resolved, ...siblings } : siblings;
+    return isPlainObject(resolved) ? { ...resolved, ...siblings } : siblings;
   }
 
   private pendingRefs(): string[] {
@@ -119,14 +120,14 @@ class RefInliner {
 /** A root every provider takes: `type: "object"` with `properties`, combinators merged away. */
 function objectRoot(schema: Schema): Schema {
   const out: Schema = { ...schema, type: 'object' };
-  const branches = [...asList(schema.allOf), ...asList(schema.anyOf), ...asList(schema.oneOf)].filter(isObject);
-  const properties: Schema = isObject(schema.properties) ? { ...schema.properties } : {};
-  for (const branch of branches) if (isObject(branch.properties)) for (const [k, v] of Object.entries(branch.properties)) properties[k] ??= v;
+  const branches = [...asList(schema.allOf), ...asList(schema.anyOf), ...asList(schema.oneOf)].filter(isPlainObject);
+  const properties: Schema = isPlainObject(schema.properties) ? { ...schema.properties } : {};
+  for (const branch of branches) if (isPlainObject(branch.properties)) for (const [k, v] of Object.entries(branch.properties)) properties[k] ??= v;
   out.properties = properties;
   // Required: the root's own, those of allOf (each applies), and those every anyOf/oneOf branch shares.
   const required = new Set(strings(schema.required));
-  for (const branch of asList(schema.allOf).filter(isObject)) for (const name of strings(branch.required)) required.add(name);
-  for (const list of [asList(schema.anyOf).filter(isObject), asList(schema.oneOf).filter(isObject)]) {
+  for (const branch of asList(schema.allOf).filter(isPlainObject)) for (const name of strings(branch.required)) required.add(name);
+  for (const list of [asList(schema.anyOf).filter(isPlainObject), asList(schema.oneOf).filter(isPlainObject)]) {
     if (list.length === 0) continue;
     for (const name of strings(list[0]!.required)) if (list.every((b) => strings(b.required).includes(name))) required.add(name);
   }
@@ -139,9 +140,9 @@ function objectRoot(schema: Schema): Schema {
 /** The stand-in for a schema too large to send: the top-level parameter names and types if they fit, else none. */
 function looseSchema(clean: Schema, size: number, maxChars: number): Schema {
   const description = mcpText('schema_too_large', { SIZE: size.toLocaleString('en-US') });
-  const properties = isObject(clean.properties) ? clean.properties : {};
+  const properties = isPlainObject(clean.properties) ? clean.properties : {};
   const outline: Schema = {};
-  for (const [name, schema] of Object.entries(properties)) outline[name] = isObject(schema) && typeof schema.type === 'string' ? { type: schema.type } : {};
+  for (const [name, schema] of Object.entries(properties)) outline[name] = isPlainObject(schema) && typeof schema.type === 'string' ? { type: schema.type } : {};
   const required = strings(clean.required).filter((name) => name in outline);
   const withNames: Schema = { type: 'object', description, properties: outline, ...(required.length ? { required } : {}), additionalProperties: true };
   if (JSON.stringify(withNames).length <= maxChars) return withNames;
@@ -154,7 +155,7 @@ function pointer(root: Schema, ref: string): unknown {
   for (const raw of ref.slice(2).split('/')) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(node) && /^\d+$/.test(key)) node = node[Number(key)];
-    else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, key)) node = node[key];
+    else if (isPlainObject(node) && Object.prototype.hasOwnProperty.call(node, key)) node = node[key];
     else return undefined;
   }
   return node;
@@ -164,10 +165,6 @@ function pointer(root: Schema, ref: string): unknown {
 function definitionOf(ref: string): [string, string] | undefined {
   const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
   return match ? [match[1]!, decodeURIComponent(match[2]!).replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-}
-
-function isObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function asList(value: unknown): unknown[] {

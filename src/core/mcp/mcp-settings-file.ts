@@ -3,6 +3,7 @@
 // a server map that is not an object) is described and never rewritten.
 import { readSettingsFile } from '../config/settings-file';
 import { brokenSettingsFile, updateSettingsFile, type SettingsChange } from '../config/settings-file-update';
+import { isPlainObject } from '../plain-object';
 
 /** `mcp_servers` in OpenDev's settings.json, `mcpServers` in .mcp.json (the format other agents use). */
 export type McpServersKey = 'mcp_servers' | 'mcpServers';
@@ -20,10 +21,6 @@ export function readMcpServers(file: string, key: McpServersKey): McpServersRead
   if (servers === undefined) return { status: 'ok', file, servers: {} };
   if (!isPlainObject(servers)) return { status: 'broken', file, problem: `its "${key}" is not an object of servers by name` };
   return { status: 'ok', file, servers: { ...servers } };
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Whether the change edited the map (then it is written), or why it refused (nothing is written). */

@@ -1,5 +1,5 @@
-import type { TurnServices } from '../agent/model-call';
-import type { RoleResolver } from '../agent/role-resolver';
+import type { TurnServices } from '../llm/model-call';
+import type { RoleResolver } from '../llm/role-resolver';
 import type { Message } from '../messages';
 import { loadTemplate, renderTemplate } from '../templates';
 import { silentUI } from '../ui';

@@ -1,5 +1,5 @@
 import type { Message } from '../messages';
-import type { TurnServices } from '../agent/model-call';
+import type { TurnServices } from '../llm/model-call';
 
 /**
  * What the executor asks of the agent's memory (paper §2.3.5–2.3.6). Every method is optional:

@@ -1,5 +1,5 @@
-import type { RoleResolver } from '../agent/role-resolver';
-import type { RoleSettings } from '../llm/model-roles';
+import type { RoleResolver } from '../llm/role-resolver';
+import type { RoleSettings } from '../config/model-role-settings';
 import { AgentMemory } from './agent-memory';
 import { DEFAULT_EPISODIC } from './episodic-memory';
 import { CachedEmbedder } from './playbook/cached-embedder';

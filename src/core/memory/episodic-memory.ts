@@ -1,5 +1,5 @@
-import { callModel, type TurnServices } from '../agent/model-call';
-import type { RoleResolver } from '../agent/role-resolver';
+import { callModel, type TurnServices } from '../llm/model-call';
+import type { RoleResolver } from '../llm/role-resolver';
 import type { AssistantMessage, Message } from '../messages';
 import { loadTemplate, loadTemplateSections, renderTemplate } from '../templates';
 import { renderTranscript } from './transcript';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { callModel, type TurnServices } from '../agent/model-call';
+import { callModel, type TurnServices } from '../llm/model-call';
 import type { CallPurpose } from '../llm/call-purpose';
-import type { ResolvedRoleModel } from '../agent/role-resolver';
+import type { ResolvedRoleModel } from '../llm/role-resolver';
 import { getReminder } from '../context/reminders';
 import type { AssistantMessage, Message } from '../messages';
 

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
-import { realOrSelf } from '../safety/real-path';
-import { SecretLocations } from '../safety/secret-locations';
-import { isInside } from '../tools/workspace-path';
+import { realOrSelf } from '../files/real-path';
+import { SecretLocations } from '../files/secret-locations';
+import { isInside } from '../files/workspace-path';
 
 /** Real paths looked up at once: a large workspace's listing is thousands of files. */
 const CONCURRENCY = 64;

@@ -5,7 +5,7 @@ import { FileTimeTracker } from '../tools/file-time-tracker';
 import { listFilesTool } from '../tools/list-files';
 import { readFileTool } from '../tools/read-file';
 import type { ToolExecutionContext, ToolResult } from '../tools/tool';
-import { isInside } from '../tools/workspace-path';
+import { isInside } from '../files/workspace-path';
 import { workingTreeDiff } from './git-diff';
 import type { MentionSources } from './mention-expander';
 

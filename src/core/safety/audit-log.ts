@@ -2,8 +2,8 @@ import { appendFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { opendevPaths } from '../config/opendev-home';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
-import { encodeProjectPath } from '../session/session-store';
-import type { ApprovalLevel } from './approval-level';
+import { encodeProjectPath } from '../config/project-folder';
+import type { ApprovalLevel } from '../config/approval-level';
 import type { Decider } from './judgement';
 import type { RuleSource } from './permission-rule';
 

@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { judgeCommand } from './command-judge';
 import { ruleRef, type JudgeContext, type Judgement, type PartVerdict } from './judgement';
 import { ruleMatches, type RuleSubject } from './permission-rule';
-import { checkBoundary } from './workspace-boundary';
+import { checkBoundary } from '../files/workspace-boundary';
 
 export interface CallFacts {
   name: string;

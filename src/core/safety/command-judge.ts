@@ -7,7 +7,7 @@ import { ruleMatches, type PermissionRule, type RuleSubject } from './permission
 import { isKnownSafePart } from './safe-commands';
 import { repositoryGitPrograms } from './repository-git-programs';
 import { secretConcern } from './command-secrets';
-import { checkBoundary } from './workspace-boundary';
+import { checkBoundary } from '../files/workspace-boundary';
 
 /**
  * Judges a command line: the danger rules first (nothing overrides them), then every simple

@@ -2,23 +2,14 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { ShellCommand, ShellScript } from '../shell/shell-model';
 import { readShell } from '../shell/shell-reader';
-import { commandWrites } from './command-writes';
-import { expandHomeVariable } from './workspace-boundary';
+import { commandWrites, type FileWrite } from './command-writes';
+import { expandHomeVariable } from '../files/workspace-boundary';
 
 /* The parts of a command line as the approval step judges them: each simple command, the program it runs, the files it writes. */
 
 export interface Redirect {
   op: string;
   target: string;
-}
-
-/**
- * A file a command writes: a redirection (`>`, `>>`, `&>`…), a `tee` operand, `find -fprint`, or a
- * target of the program itself (`cp`'s destination, `sed -i`'s files, `rm`'s operands, `tar -x`'s folder).
- */
-export interface FileWrite {
-  target: string;
-  via: 'redirect' | 'tee' | 'find' | 'program';
 }
 
 export type PartOrigin = ShellCommand['origin'];

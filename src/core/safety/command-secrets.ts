@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { partCwd, type CommandPart } from './command-part';
-import { SecretLocations } from './secret-locations';
-import { expandHomeVariable } from './workspace-boundary';
+import { SecretLocations } from '../files/secret-locations';
+import { expandHomeVariable } from '../files/workspace-boundary';
 
 export interface SecretWordContext {
   workspaceRoot: string;

@@ -1,5 +1,13 @@
 import { programOf } from '../process/command-program';
-import type { FileWrite } from './command-part';
+
+/**
+ * A file a command writes: a redirection (`>`, `>>`, `&>`…), a `tee` operand, `find -fprint`, or a
+ * target of the program itself (`cp`'s destination, `sed -i`'s files, `rm`'s operands, `tar -x`'s folder).
+ */
+export interface FileWrite {
+  target: string;
+  via: 'redirect' | 'tee' | 'find' | 'program';
+}
 
 /**
  * The files a simple command writes, deletes or changes: its output redirections (not descriptor

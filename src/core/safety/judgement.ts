@@ -1,7 +1,7 @@
-import type { ApprovalLevel } from './approval-level';
+import type { ApprovalLevel } from '../config/approval-level';
 import type { CommandPart } from './command-part';
 import type { PermissionRule, RuleAction, RuleSource } from './permission-rule';
-import type { BoundaryKind } from './workspace-boundary';
+import type { BoundaryKind } from '../files/workspace-boundary';
 
 /** Who settled a call: a danger rule, a permission rule, the approval level, the workspace boundary, the user. */
 export type Decider = 'danger' | 'rule' | 'level' | 'boundary' | 'user' | 'unattended';

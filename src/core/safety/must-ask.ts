@@ -1,24 +1,8 @@
 import { PROTECTED_RULE_IDS } from './default-rules';
 import type { Judgement, PartVerdict } from './judgement';
+import type { MustAsk, MustAskKind, MustAskReason } from '../ui';
 
-/**
- * What makes an ask one that a blanket "approve everything" (`opendev -p --approval auto`) must
- * not answer: a write outside the workspace or to a path known only at run time, protected
- * configuration (git internals, the agent's and the editor's settings, MCP servers), a caution rule
- * (force push, git reset, recursive delete…), a line whose meaning is hidden, a secret location.
- */
-export type MustAskKind = 'outside-workspace' | 'protected' | 'caution' | 'hidden' | 'secret' | 'unsandboxed';
-
-export interface MustAskReason {
-  kind: MustAskKind;
-  /** One clause, as the judge gave it. */
-  reason: string;
-}
-
-/** The strictest concern first (its kind and reason), and every concern of the call in `all`. */
-export interface MustAsk extends MustAskReason {
-  all: MustAskReason[];
-}
+export type { MustAsk, MustAskKind, MustAskReason } from '../ui';
 
 const STRICTNESS: Record<MustAskKind, number> = { secret: 4, protected: 4, unsandboxed: 3, hidden: 2, caution: 1, 'outside-workspace': 1 };
 

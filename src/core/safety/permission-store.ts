@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { opendevPaths } from '../config/opendev-home';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
-import { writeFileAtomic } from '../tools/edit/atomic-write';
+import { writeFileAtomic } from '../files/atomic-write';
 import { DEFAULT_CAUTION_RULES } from './default-rules';
 import { compareRules, ruleEntrySchema, ruleFromEntry, ruleKey, type PermissionRule, type RuleEntry, type RuleSource } from './permission-rule';
 

@@ -4,10 +4,10 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellCommand } from '../process/process-group';
 import { quoteShellWord } from '../shell/shell-text';
-import { SecretLocations } from '../safety/secret-locations';
+import { SecretLocations } from '../files/secret-locations';
 import { originHost, sandboxPolicy, type SandboxPolicy } from './sandbox-policy';
 import { blockedConnectionsOf, sandboxRuntime, type SandboxAvailability, type SandboxRuntimeOptions } from './sandbox-runtime';
-import type { SandboxSettings } from './sandbox-settings';
+import type { SandboxSettings } from '../config/sandbox-settings';
 import { violationsOf, type SandboxViolation } from './sandbox-violations';
 
 /** Where commands run: `active` (sandboxed), `off` (the user turned it off), `unavailable` (no sandbox can run here). */

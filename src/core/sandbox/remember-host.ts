@@ -1,6 +1,6 @@
 import { updateSettingsFile } from '../config/settings-file-update';
-import { isPlainObject } from '../mcp/mcp-settings-file';
-import { DEFAULT_NETWORK_ALLOW } from './sandbox-settings';
+import { isPlainObject } from '../plain-object';
+import { DEFAULT_NETWORK_ALLOW } from '../config/sandbox-settings';
 
 /**
  * The "always allow" answer to a blocked host, in the CLI: the host joins `sandbox.network.allow`

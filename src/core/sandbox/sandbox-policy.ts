@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { expandHome } from '../safety/secret-locations';
-import type { SandboxSettings } from './sandbox-settings';
+import { expandHome } from '../files/secret-locations';
+import type { SandboxSettings } from '../config/sandbox-settings';
 
 /**
  * What a sandboxed command may do, as paths and hosts: the trust boundary's rules (workspace,
@@ -27,7 +27,7 @@ export interface PolicyInput {
   home: string;
   /** The session's private temp folder (TMPDIR of every command). */
   tempDir: string;
-  /** The secret locations (safety/secret-locations.ts), absolute. */
+  /** The secret locations (files/secret-locations.ts), absolute. */
   secretRoots: readonly string[];
   /** The session's folders the model is pointed at inside the OpenDev home. */
   readableDirs?: readonly string[];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { childEnv } from '../process/child-env';
 import { shellCommand } from '../process/process-group';
-import { isExecutableFile } from '../tools/ripgrep-path';
+import { isExecutableFile } from '../process/ripgrep-path';
 
 /**
  * The one door to `@anthropic-ai/sandbox-runtime` (bubblewrap on Linux, Seatbelt on macOS, a

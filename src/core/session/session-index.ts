@@ -4,8 +4,8 @@
 // and never used to load a session.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileDurably } from './durable-files';
-import { withFileLock, type LockOptions } from './file-lock';
+import { writeFileDurably } from '../files/durable-files';
+import { withFileLock, type LockOptions } from '../files/file-lock';
 import { SessionIndexSchema, type SessionMeta } from './session-schema';
 
 export const INDEX_FILE = 'sessions-index.json';

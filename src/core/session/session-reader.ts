@@ -4,8 +4,8 @@
 import { constants } from 'node:fs';
 import { copyFile, open, readFile } from 'node:fs/promises';
 import type { Message } from '../messages';
-import { writeFileDurably, type FileState } from './durable-files';
-import { withFileLock, type LockOptions } from './file-lock';
+import { writeFileDurably, type FileState } from '../files/durable-files';
+import { withFileLock, type LockOptions } from '../files/file-lock';
 import { convertLegacySession, isLegacySession } from './legacy-session';
 import { sessionFiles, type LoadedSession } from './session-record';
 import { repairConversation, SessionMetaSchema, type SessionMeta } from './session-schema';

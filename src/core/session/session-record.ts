@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Message } from '../messages';
-import type { FileState } from './durable-files';
+import type { FileState } from '../files/durable-files';
 import { fromTranscriptLine, toTranscriptLine, type SessionMeta } from './session-schema';
 
 /** The transcript as this writer last read or wrote it. */

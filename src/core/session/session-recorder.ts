@@ -1,9 +1,9 @@
-import type { RoleResolver } from '../agent/role-resolver';
+import type { RoleResolver } from '../llm/role-resolver';
 import type { Message } from '../messages';
 import type { CostSnapshot } from '../ui';
 import type { SessionRecord, SessionStore } from './session-store';
 import { generateSessionTitle, hasFirstExchange, titleFromPrompt } from './session-titler';
-import type { SessionTitles } from './session-titles-setting';
+import type { SessionTitles } from '../config/session-titles-setting';
 
 /** What the recorder reads from an agent after a turn. */
 export interface RecordedConversation {

@@ -10,21 +10,24 @@ import { opendevPaths, resolveOpendevHome } from '../config/opendev-home';
 import { mkdirPrivate } from '../config/private-files';
 import type { Message } from '../messages';
 import type { CostSnapshot } from '../ui';
-import { fileState, sameState, SessionWriteError, TEMP_FILE_PATTERN, writeFailure, writeFileDurably, writeLinesAt } from './durable-files';
-import { processAlive, SessionLockedError, withFileLock, type LockOptions } from './file-lock';
+import { fileState, sameState, SessionWriteError, TEMP_FILE_PATTERN, writeFailure, writeFileDurably, writeLinesAt } from '../files/durable-files';
+import { processAlive, SessionLockedError, withFileLock, type LockOptions } from '../files/file-lock';
 import { SessionIndex } from './session-index';
 import { readSessionMeta, readSessionTranscript, type ReaderContext } from './session-reader';
 import { extendsPersisted, sessionFiles, type LoadedSession, type SessionRecord } from './session-record';
 import { SESSION_ID_PATTERN, type SessionMeta } from './session-schema';
-import { encodeProjectPath, makeTitle, newSessionId } from './session-naming';
+import { encodeProjectPath } from '../config/project-folder';
+import { newSessionId } from '../session-id';
+import { makeTitle } from './session-naming';
 import { firstPromptText } from './first-prompt';
 import { transcriptText } from './transcript-file';
 
 export type { SessionMeta } from './session-schema';
 export type { LoadedSession, SessionRecord } from './session-record';
-export { SessionWriteError } from './durable-files';
-export { SessionLockedError } from './file-lock';
-export { encodeProjectPath, makeTitle, newSessionId, TITLE_MAX } from './session-naming';
+export { SessionWriteError } from '../files/durable-files';
+export { SessionLockedError } from '../files/file-lock';
+export { makeTitle, TITLE_MAX } from './session-naming';
+export { encodeProjectPath, newSessionId };
 
 export interface SessionStoreOptions {
   /** The OpenDev home; default `OPENDEV_HOME` or `~/.opendev`. */

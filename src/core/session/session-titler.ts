@@ -2,8 +2,8 @@
 // in the paper (§2.5.1), the compact model names the session from its latest messages after the
 // first exchange. Best effort: any failure (no model, an error, a timeout, an empty or useless
 // answer) leaves the first-line title in place.
-import { callModel } from '../agent/model-call';
-import type { ResolvedRoleModel } from '../agent/role-resolver';
+import { callModel } from '../llm/model-call';
+import type { ResolvedRoleModel } from '../llm/role-resolver';
 import type { AssistantMessage, Message } from '../messages';
 import { renderTranscript } from '../memory/transcript';
 import { loadTemplate, renderTemplate } from '../templates';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { workerThreads } from '../lazy-builtins';
-import { loadAstRuntime } from '../tools/search/ast-langs';
+import { loadAstRuntime } from '../syntax/ast-langs';
 import { PARSER_CHILD_SOURCE, PARSER_WORKER_SOURCE } from './parser-sources';
 import { treeOfFlat, type FlatTree, type SyntaxNode } from './syntax-node';
 

@@ -1,4 +1,4 @@
-import type { Todo, TodoList, TodoStatus } from './todo';
+import type { Todo, TodoList, TodoStatus } from '../todo';
 
 /** What write_todos and plan approval hand in; ids are assigned by the store. */
 export interface TodoInput {

@@ -5,7 +5,7 @@ import { imageNames } from '../images/image-texts';
 import { VisionUnavailableError } from '../images/vision-port';
 import { sectionText } from '../template-text';
 import { summaryLine, ToolError, type Tool } from './tool';
-import { displayPath, resolveReadable } from './workspace-path';
+import { displayPath, resolveReadable } from '../files/workspace-path';
 
 const schema = z.lazy(() => z.object({
   paths: z.array(z.string().min(1)).min(1).max(MAX_IMAGES_PER_MESSAGE).describe('PNG, JPEG, GIF or WebP files.'),

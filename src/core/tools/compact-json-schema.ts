@@ -1,3 +1,5 @@
+import { isPlainObject } from '../plain-object';
+
 /**
  * Drops what zod's JSON Schema output spends tokens on but tells the model nothing: `$schema`,
  * `minLength: 1` (an empty string is refused by validation anyway), the ±Number.MAX_SAFE_INTEGER
@@ -9,7 +11,7 @@ export function compactJsonSchema(schema: Record<string, unknown>): Record<strin
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (isNoise(key, value)) continue;
-    if (SCHEMA_MAPS.has(key) && isRecord(value)) out[key] = mapValues(value, compactNode);
+    if (SCHEMA_MAPS.has(key) && isPlainObject(value)) out[key] = mapValues(value, compactNode);
     else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map(compactNode);
     else if (SUBSCHEMAS.has(key)) out[key] = compactNode(value);
     else out[key] = value;
@@ -36,18 +38,14 @@ function isNoise(key: string, value: unknown): boolean {
       return value === Number.MAX_SAFE_INTEGER || value === -Number.MAX_SAFE_INTEGER;
     case 'additionalProperties':
       // `{}` allows anything, which is what an absent keyword means too.
-      return isRecord(value) && Object.keys(value).length === 0;
+      return isPlainObject(value) && Object.keys(value).length === 0;
     default:
       return false;
   }
 }
 
 function compactNode(node: unknown): unknown {
-  return isRecord(node) ? compactJsonSchema(node) : node;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isPlainObject(node) ? compactJsonSchema(node) : node;
 }
 
 function mapValues(record: Record<string, unknown>, fn: (value: unknown) => unknown): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import * as z from 'zod';
 import { planEdit, type EditPlan } from './edit/apply-edit';
-import { realTargetInWorkspace, writeFileAtomic } from './edit/atomic-write';
+import { realTargetInWorkspace, writeFileAtomic } from '../files/atomic-write';
 import { decodeText, encodeReplacements, type DecodedText } from './edit/line-endings';
 import { applyReview } from './edit/hunk-review';
 import { describeShift } from './edit/reindent';
@@ -13,7 +13,7 @@ import { unifiedDiff } from './edit/unified-diff';
 import { fileTracker } from './file-time-tracker';
 import type { FileChange } from '../ui';
 import { ToolError, type Tool } from './tool';
-import { displayPath, resolveInWorkspace } from './workspace-path';
+import { displayPath, resolveInWorkspace } from '../files/workspace-path';
 
 const MAX_DIFF_CHARS = 20_000;
 

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ToolError, type ToolExecutionContext } from './tool';
+import { ToolError } from '../tool-result';
 
 /** How much newer than our last read or write a file may be before an edit calls it stale (paper: 50 ms). */
 export const STALE_TOLERANCE_MS = 50;
@@ -86,6 +86,6 @@ function key(file: string): string {
 const processTracker = new FileTimeTracker();
 
 /** The session's tracker: ctx.files, else one shared by the whole process. */
-export function fileTracker(ctx: ToolExecutionContext): FileTimeTracker {
+export function fileTracker(ctx: { files?: FileTimeTracker }): FileTimeTracker {
   return ctx.files ?? processTracker;
 }

@@ -4,7 +4,7 @@ import { enclosingSymbol } from './symbols/name-path';
 import { SourceText } from './symbols/source-text';
 import { findSymbols, namePattern, resolveSymbolInFile, symbolPort, where, type SymbolMatch } from './symbols/symbol-lookup';
 import { ToolError, type Tool, type ToolExecutionContext } from './tool';
-import { displayPath, isInside, resolveInWorkspace } from './workspace-path';
+import { displayPath, isInside, resolveInWorkspace } from '../files/workspace-path';
 
 const MAX_REFERENCES = 100;
 const MAX_LINE_CHARS = 160;

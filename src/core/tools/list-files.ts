@@ -2,10 +2,10 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import * as z from 'zod';
-import { SecretLocations } from '../safety/secret-locations';
+import { SecretLocations } from '../files/secret-locations';
 import { sectionText } from '../template-text';
 import { ToolError, type Tool } from './tool';
-import { displayPath, linkOutside, resolveInWorkspace } from './workspace-path';
+import { displayPath, linkOutside, resolveInWorkspace } from '../files/workspace-path';
 
 export const MAX_LIST_RESULTS = 500;
 /** Never listed (paper): dependency, cache and VCS folders and macOS metadata. */

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { NotebookCell, NotebookCellEdit, NotebookPort } from '../notebook-port';
 import { fileTracker } from './file-time-tracker';
 import { ToolError, type Tool, type ToolExecutionContext } from './tool';
-import { displayPath, resolveInWorkspace } from './workspace-path';
+import { displayPath, resolveInWorkspace } from '../files/workspace-path';
 
 const MAX_OUTLINE_CELLS = 40;
 const OUTLINE_CHARS = 80;

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { fileTracker } from './file-time-tracker';
 import { readLineWindow } from './line-window';
 import { ToolError, type Tool } from './tool';
-import { displayPath, resolveReadable } from './workspace-path';
+import { displayPath, resolveReadable } from '../files/workspace-path';
 
 const MAX_LINES = 2000;
 const MAX_LINE_CHARS = 2000;

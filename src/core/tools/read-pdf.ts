@@ -5,7 +5,7 @@ import { sectionText } from '../template-text';
 import { describePages, PageRangesSchema, selectPages } from './pdf/page-ranges';
 import { openPdf, type PdfInfo } from './pdf/pdf-document';
 import { ToolError, type Tool } from './tool';
-import { displayPath, resolveReadable } from './workspace-path';
+import { displayPath, resolveReadable } from '../files/workspace-path';
 
 /** PDF.js holds the whole file in memory (in the extension host, too). */
 const MAX_PDF_BYTES = 50 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { ToolSchema } from '../llm/provider';
 import { toolArgumentsObject, type ToolCall } from '../messages';
-import { isPlanFile } from '../safety/workspace-boundary';
+import { isPlanFile } from '../files/workspace-boundary';
 import { loadTemplate, renderTemplate } from '../templates';
 import { compactJsonSchema } from './compact-json-schema';
 import { summaryLine, ToolError, toolFailure, type ReviewedToolCall, type Tool, type ToolExecutionContext, type ToolResult } from './tool';

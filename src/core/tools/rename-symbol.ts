@@ -3,7 +3,7 @@ import { applySymbolEdits } from './symbols/apply-symbol-edits';
 import { identifierProblem } from './symbols/identifier';
 import { resolveSymbolInFile, symbolPort, wordMentions } from './symbols/symbol-lookup';
 import { ToolError, type Tool } from './tool';
-import { displayPath, resolveInWorkspace } from './workspace-path';
+import { displayPath, resolveInWorkspace } from '../files/workspace-path';
 
 /** Leftover mentions of the old name listed after a rename. */
 const MAX_LEFT_SHOWN = 10;

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import * as z from 'zod';
 import { ToolError, type Tool, type ToolResult } from './tool';
-import { displayPath, resolveInWorkspace } from './workspace-path';
+import { displayPath, resolveInWorkspace } from '../files/workspace-path';
 import { searchAst } from './search/ast-search';
 import { formatOutcome } from './search/format';
 import { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_RESULTS } from './search/limits';

@@ -1,12 +1,12 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as z from 'zod';
-import { realTargetInWorkspace, writeFileAtomic } from './edit/atomic-write';
+import { realTargetInWorkspace, writeFileAtomic } from '../files/atomic-write';
 import { applyReview } from './edit/hunk-review';
 import { summaryWithErrors, writeAndCheck } from './edit/errors-after-write';
 import { fileTracker } from './file-time-tracker';
 import { ToolError, type Tool } from './tool';
-import { displayPath, resolveInWorkspace } from './workspace-path';
+import { displayPath, resolveInWorkspace } from '../files/workspace-path';
 
 const schema = z.lazy(() => z.object({
   file_path: z.string().min(1).describe('Workspace-relative or absolute path.'),

@@ -6,8 +6,8 @@ import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import { readSettingsFile } from '../config/settings-file';
-import { withFileLock } from '../session/file-lock';
-import { writeFileAtomic } from '../tools/edit/atomic-write';
+import { withFileLock } from '../files/file-lock';
+import { writeFileAtomic } from '../files/atomic-write';
 
 export type RecordFileRead<T> = { status: 'ok'; data: T } | { status: 'broken'; problem: string };
 

@@ -2,8 +2,8 @@ import { appendFile, open, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as z from 'zod';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
-import { writeFileDurably } from '../session/durable-files';
-import { syncFolder } from '../sync-folder';
+import { writeFileDurably } from '../files/durable-files';
+import { syncFolder } from '../files/sync-folder';
 
 // This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
 /** One file-changing tool call (write_file, edit_file, run_command, any tool that is not read-only). */

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
-import { syncFolder } from '../sync-folder';
+import { syncFolder } from '../files/sync-folder';
 import { SHADOW_ATTRIBUTES } from './shadow-excludes';
 import { runShadowGit, ShadowGitError, splitNul, type GitRunOptions, type ShadowGitTarget } from './shadow-git';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { ToolLifecycle } from '../agent/tool-dispatcher';
+import type { ToolLifecycle } from '../tools/tool-lifecycle';
 import { opendevPaths } from '../config/opendev-home';
 import { toolArgumentsObject, type ToolCall } from '../messages';
-import { encodeProjectPath } from '../session/session-store';
+import { encodeProjectPath } from '../config/project-folder';
 import type { ToolResult } from '../tools/tool';
 import { describeHistory, describeUndo, type StepSummary, type UndoOutcome } from './describe-undo';
 import { gcIfDue } from './gc-schedule';

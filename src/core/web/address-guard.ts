@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { dnsPromises } from '../lazy-builtins';
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../tool-result';
 import { webText } from './web-texts';
 
 /**

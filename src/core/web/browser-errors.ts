@@ -1,4 +1,4 @@
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../tool-result';
 import { BrowserUnavailableError } from './browser';
 import { formatDuration } from './network-errors';
 

@@ -6,7 +6,7 @@ import { loadPackage } from '../packages/package-loader';
 import { childEnv } from '../process/child-env';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import { checkHost, refusalError, systemLookup, type HostLookup, type HostVerdict } from './address-guard';
-import { CHROMIUM_ENV } from './web-settings';
+import { CHROMIUM_ENV } from '../config/web-settings';
 
 /** Where to look for a browser: the environment, the `chromium_path` setting, the platform. */
 export interface ChromiumSearch {

@@ -1,4 +1,4 @@
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../tool-result';
 import type { PageReading } from './page-reader';
 import { hostMatches, siteOf } from './web-url';
 

@@ -1,8 +1,8 @@
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../tool-result';
 import { all, parseHtml, textOf } from './html-document';
 import { openUrl } from './http-fetch';
 import { searchEndpoint, withSiteOperators, type SearchProvider, type SearchRequest, type SearchResult } from './search-provider';
-import { WEB_SEARCH_URL_ENV } from './web-settings';
+import { WEB_SEARCH_URL_ENV } from '../config/web-settings';
 import { webText } from './web-texts';
 
 const DEFAULT_ENDPOINT = 'https://html.duckduckgo.com/html/';

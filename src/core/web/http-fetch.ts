@@ -1,4 +1,4 @@
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../tool-result';
 import { assertReachable, type HostLookup } from './address-guard';
 import { httpStatusFailure, networkFailure } from './network-errors';
 

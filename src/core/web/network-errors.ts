@@ -1,4 +1,4 @@
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../tool-result';
 
 /** Node's error codes (undici puts them on `cause`) as failures the model can act on. */
 const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../tool-result';
 import { BrowserUnavailableError } from './browser';
 import { formatBytes } from '../format-bytes';
 import { contentKind } from './content-kind';

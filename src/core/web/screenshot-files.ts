@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, extname, join, relative, sep } from 'node:path';
-import { realTargetInWorkspace, writeFileAtomic } from '../tools/edit/atomic-write';
-import { ToolError } from '../tools/tool';
-import { displayPath, resolveInWorkspace } from '../tools/workspace-path';
+import { realTargetInWorkspace, writeFileAtomic } from '../files/atomic-write';
+import { ToolError } from '../tool-result';
+import { displayPath, resolveInWorkspace } from '../files/workspace-path';
 import { formatBytes } from '../format-bytes';
 import { webText } from './web-texts';
 

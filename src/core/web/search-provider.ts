@@ -1,4 +1,4 @@
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../tool-result';
 import { hostMatches } from './web-url';
 
 export interface SearchResult {

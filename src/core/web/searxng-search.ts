@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../tool-result';
 import { openUrl } from './http-fetch';
 import { searchEndpoint, withSiteOperators, type SearchProvider, type SearchRequest, type SearchResult } from './search-provider';
-import { WEB_SEARCH_URL_ENV } from './web-settings';
+import { WEB_SEARCH_URL_ENV } from '../config/web-settings';
 
 /** What a SearXNG instance answers with `format=json` (other fields ignored). */
 const SearxngAnswer = z.object({

@@ -3,7 +3,7 @@ import { BrowserSession } from './browser';
 import { DuckDuckGoSearch } from './duckduckgo-search';
 import type { SearchProvider } from './search-provider';
 import { SearxngSearch } from './searxng-search';
-import type { WebSettings } from './web-settings';
+import type { WebSettings } from '../config/web-settings';
 
 export interface WebSessionOptions {
   settings?: WebSettings;

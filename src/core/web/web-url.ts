@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ToolError } from '../tools/tool';
-import { displayPath, isInside, resolveInWorkspace } from '../tools/workspace-path';
+import { ToolError } from '../tool-result';
+import { displayPath, isInside, resolveInWorkspace } from '../files/workspace-path';
 
 /**
  * A URL the web tools may fetch: http or https only. `file:`, `data:`, `javascript:` and the rest

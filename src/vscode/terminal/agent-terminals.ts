@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Agent } from '../../core/agent/agent';
-import type { ThinkingLevel } from '../../core/agent/thinking-level';
+import type { ThinkingLevel } from '../../core/config/thinking-level';
 import type { AgentMode } from '../../core/ui';
 import type { FrontEndStatus } from '../status/status-text';
 import { AgentTerminal, type AgentTerminalOptions } from './agent-terminal';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseCliArgs, UsageError } from '../../../src/cli/args';
 import { readCliSettingsFiles, resolveCliSettings, settingsFromEnv, thinkingLevel } from '../../../src/cli/settings-from-env';
-import { DEFAULT_NETWORK_ALLOW } from '../../../src/core/sandbox/sandbox-settings';
+import { DEFAULT_NETWORK_ALLOW } from '../../../src/core/config/sandbox-settings';
 import { FakeProvider } from '../../fixtures/fake-provider';
 import { trustFolder } from '../../helpers/trust-folder';
 import { newHome, opendev, workspace } from './cli-harness';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMainAgent } from '../../../src/core/agent/create-agent';
 import { SessionStore } from '../../../src/core/session/session-store';
-import type { SessionTitles } from '../../../src/core/session/session-titles-setting';
+import type { SessionTitles } from '../../../src/core/config/session-titles-setting';
 import { ChatController } from '../../../src/vscode/chat-controller';
 import { ChatSessions } from '../../../src/vscode/chat-sessions';
 import { builtinSlashPort } from '../../../src/vscode/slash-port';

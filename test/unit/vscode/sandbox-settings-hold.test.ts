@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { CommandSandbox, type SandboxRuntimePort } from '../../../src/core/sandbox/command-sandbox';
-import type { SandboxSettings } from '../../../src/core/sandbox/sandbox-settings';
+import type { SandboxSettings } from '../../../src/core/config/sandbox-settings';
 import { sandboxSettingsHold } from '../../../src/vscode/sandbox-settings-hold';
 
 const runtime: SandboxRuntimePort = { availability: async () => ({ available: true }), wrap: async (c) => c, violationLines: () => [], release: () => undefined };

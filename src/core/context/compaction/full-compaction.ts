@@ -1,6 +1,6 @@
-import type { CostSink } from '../../agent/model-call';
-import { callModel } from '../../agent/model-call';
-import type { RoleResolver } from '../../agent/role-resolver';
+import type { CostSink } from '../../llm/model-call';
+import { callModel } from '../../llm/model-call';
+import type { RoleResolver } from '../../llm/role-resolver';
 import type { AssistantMessage, Message } from '../../messages';
 import type { ContextInfo, UICallback } from '../../ui';
 import { estimateTextTokens, estimateTokens } from '../token-estimate';

@@ -3,7 +3,7 @@ import { estimateTokens } from '../token-estimate';
 import { repairInPlace } from '../validated-messages';
 import type { FullCompactionReport } from './full-compaction';
 import { maskObservations, pruneObservations, type StageOutcome } from './observation-stages';
-import { maskOldImages } from '../../images/image-masking';
+import { maskOldImages } from './image-masking';
 
 /**
  * Staged compaction (paper §2.3, ACC; issue 5 part 5), checked at the start of every iteration

@@ -1,5 +1,5 @@
-import type { TurnServices } from '../../agent/model-call';
-import type { ResolvedRoleModel } from '../../agent/role-resolver';
+import type { TurnServices } from '../../llm/model-call';
+import type { ResolvedRoleModel } from '../../llm/role-resolver';
 import { loadTemplate, renderTemplate } from '../../templates';
 import { askForJson, type JsonReply } from '../json-reply';
 import type { Playbook } from './bullet';

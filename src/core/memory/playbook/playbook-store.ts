@@ -7,7 +7,7 @@ import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { opendevPaths, resolveOpendevHome } from '../../config/opendev-home';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../config/private-files';
-import { encodeProjectPath } from '../../session/session-store';
+import { encodeProjectPath } from '../../config/project-folder';
 import { emptyPlaybook, PlaybookSchema, type Playbook } from './bullet';
 
 export const PLAYBOOK_FILE = 'playbook.json';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { TurnServices } from '../../agent/model-call';
-import type { ResolvedRoleModel } from '../../agent/role-resolver';
+import type { TurnServices } from '../../llm/model-call';
+import type { ResolvedRoleModel } from '../../llm/role-resolver';
 import type { Message } from '../../messages';
 import { loadTemplate, renderTemplate } from '../../templates';
 import { askForJson, type JsonReply } from '../json-reply';

@@ -1,5 +1,5 @@
 import type { SgNode } from '@ast-grep/napi';
-import { languageForFile, loadAstRuntime, parserForFile, type AstGrepModule } from '../search/ast-langs';
+import { languageForFile, loadAstRuntime, parserForFile, type AstGrepModule } from '../../syntax/ast-langs';
 
 /**
  * Larger texts are not parsed after an edit. tree-sitter takes about 100 ms of CPU for 350 KB of

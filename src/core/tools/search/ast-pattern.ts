@@ -1,5 +1,5 @@
 import type { NapiConfig, SgNode } from '@ast-grep/napi';
-import type { AstGrepModule, AstLanguage, AstParser } from './ast-langs';
+import type { AstGrepModule, AstLanguage, AstParser } from '../../syntax/ast-langs';
 
 export type AstMatcher = string | NapiConfig;
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { HostPorts } from '../../host';
-import { findRipgrep } from '../ripgrep-path';
+import { findRipgrep } from '../../process/ripgrep-path';
 import { ToolError } from '../tool';
 import {
   describeLanguages,
@@ -12,7 +12,7 @@ import {
   type AstLanguage,
   type AstParser,
   type AstRuntime,
-} from './ast-langs';
+} from '../../syntax/ast-langs';
 import { compilePattern, type AstMatcher } from './ast-pattern';
 import { SearchBudget } from './budget';
 import { GlobFilter } from './glob';

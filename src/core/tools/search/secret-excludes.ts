@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path';
-import { realOrSelf } from '../../safety/real-path';
-import { SecretLocations } from '../../safety/secret-locations';
-import { isInside } from '../workspace-path';
+import { realOrSelf } from '../../files/real-path';
+import { SecretLocations } from '../../files/secret-locations';
+import { isInside } from '../../files/workspace-path';
 
 /**
  * The secret locations a search of the workspace must never read, as gitignore lines anchored at

@@ -1,5 +1,5 @@
 import type { HostPorts } from '../../host';
-import { findRipgrep } from '../ripgrep-path';
+import { findRipgrep } from '../../process/ripgrep-path';
 import { ToolError } from '../tool';
 import { SearchBudget } from './budget';
 import { builtinTextSearch, compileJsRegex } from './builtin-text';

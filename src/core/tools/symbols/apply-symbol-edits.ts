@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { FileDiagnostic, FileEdit, SymbolPort } from '../../symbol-port';
 import { fileTracker, STALE_TOLERANCE_MS, type FileTimeTracker } from '../file-time-tracker';
 import { ToolError, type ToolExecutionContext } from '../tool';
-import { displayPath, isInside } from '../workspace-path';
+import { displayPath, isInside } from '../../files/workspace-path';
 
 /** How long an edit waits for the language server to re-check the file (§2.4.5: at most 3 s). */
 export const DIAGNOSTICS_WAIT_MS = 3_000;

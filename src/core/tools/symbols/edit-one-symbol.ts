@@ -1,7 +1,7 @@
 import type { DocumentSymbolNode } from '../../symbol-port';
 import { unifiedDiff } from '../edit/unified-diff';
 import { ToolError, type ToolExecutionContext, type ToolResult } from '../tool';
-import { displayPath, resolveInWorkspace } from '../workspace-path';
+import { displayPath, resolveInWorkspace } from '../../files/workspace-path';
 import type { CodeStyle } from './code-scan';
 import { applySymbolEdits } from './apply-symbol-edits';
 import { applyTextEdit, codeStyleOf, type PlannedEdit } from './symbol-edits';

@@ -5,7 +5,7 @@ import { escapeRegex } from '../search/glob';
 import type { FileMatches } from '../search/results';
 import { searchText } from '../search/text-search';
 import { ToolError, type ToolExecutionContext } from '../tool';
-import { displayPath, isInside, resolveInWorkspace } from '../workspace-path';
+import { displayPath, isInside, resolveInWorkspace } from '../../files/workspace-path';
 import { flattenSymbols, matchSymbols, parseNamePattern, type NamedSymbol, type NameMatch, type NamePattern } from './name-path';
 
 /** A symbol found in a file: where, what, and how its name path matched. */

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ThinkingLevel } from '../../../../src/core/agent/thinking-level';
+import type { ThinkingLevel } from '../../../../src/core/config/thinking-level';
 import {
   completeSlashCommand,
   createSlashCommands,
@@ -14,7 +14,7 @@ import {
 } from '../../../../src/core/commands/slash-commands';
 import type { Message } from '../../../../src/core/messages';
 import { SessionStore } from '../../../../src/core/session/session-store';
-import type { Todo } from '../../../../src/core/todos/todo';
+import type { Todo } from '../../../../src/core/todo';
 import type { AgentMode, CostSnapshot } from '../../../../src/core/ui';
 
 /** A stand-in agent with the state commands read and change. */

@@ -9,7 +9,7 @@ import { formatSettingsProblem } from '../../../../src/core/config/settings-prob
 import { settingsReport } from '../../../../src/core/config/settings-report';
 import type { SettingsLayer } from '../../../../src/core/config/settings-values';
 import { restrictUntrustedLayer } from '../../../../src/core/config/untrusted-project';
-import { DEFAULT_NETWORK_ALLOW, DEFAULT_SANDBOX_SETTINGS, sandboxSettingsOf } from '../../../../src/core/sandbox/sandbox-settings';
+import { DEFAULT_NETWORK_ALLOW, DEFAULT_SANDBOX_SETTINGS, sandboxSettingsOf } from '../../../../src/core/config/sandbox-settings';
 
 describe('sandbox.* settings', () => {
   describe('in a settings file', () => {

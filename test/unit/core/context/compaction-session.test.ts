@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { Agent } from '../../../../src/core/agent/agent';
-import type { ResolvedRoleModel } from '../../../../src/core/agent/role-resolver';
+import type { ResolvedRoleModel } from '../../../../src/core/llm/role-resolver';
 import { type CompactionEvent, StagedCompactor } from '../../../../src/core/context/compaction/staged-compactor';
 import { unknownModelCapabilities } from '../../../../src/core/llm/capabilities/model-capabilities';
 import { createProvider } from '../../../../src/core/llm/create-provider';

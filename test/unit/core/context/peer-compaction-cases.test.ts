@@ -36,7 +36,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ResolvedRoleModel, RoleResolver } from '../../../../src/core/agent/role-resolver';
+import type { ResolvedRoleModel, RoleResolver } from '../../../../src/core/llm/role-resolver';
 import { createMainAgent } from '../../../../src/core/agent/create-agent';
 import { splitForCompaction } from '../../../../src/core/context/compaction/compaction-split';
 import { isCompactionSummary } from '../../../../src/core/context/compaction/compaction-texts';

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { ToolDispatcher, type ToolLifecycle } from '../../../../src/core/agent/tool-dispatcher';
+import { ToolDispatcher } from '../../../../src/core/agent/tool-dispatcher';
+import type { ToolLifecycle } from '../../../../src/core/tools/tool-lifecycle';
 import {
   composeLifecycles,
   getMatchingHookGroups,

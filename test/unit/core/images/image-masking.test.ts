@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Message } from '../../../../src/core/messages';
-import { maskOldImages } from '../../../../src/core/images/image-masking';
+import { maskOldImages } from '../../../../src/core/context/compaction/image-masking';
 import { StagedCompactor } from '../../../../src/core/context/compaction/staged-compactor';
 import { estimateMessageTokens, IMAGE_TOKENS } from '../../../../src/core/context/token-estimate';
 import { entry } from '../../../../src/core/context/compaction/summary-input';

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { Agent } from '../../../../src/core/agent/agent';
-import type { ResolvedRoleModel, RoleResolver } from '../../../../src/core/agent/role-resolver';
-import type { ThinkingLevel } from '../../../../src/core/agent/thinking-level';
+import type { ResolvedRoleModel, RoleResolver } from '../../../../src/core/llm/role-resolver';
+import type { ThinkingLevel } from '../../../../src/core/config/thinking-level';
 import { unknownModelCapabilities } from '../../../../src/core/llm/capabilities/model-capabilities';
 import { createProvider } from '../../../../src/core/llm/create-provider';
-import type { ModelRole } from '../../../../src/core/llm/model-roles';
+import type { ModelRole } from '../../../../src/core/config/model-role-settings';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import type { UICallback } from '../../../../src/core/ui';
 import { FakeProvider, lastUserText } from '../../../fixtures/fake-provider';

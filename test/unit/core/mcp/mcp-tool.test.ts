@@ -4,7 +4,7 @@ import { McpCallError } from '../../../../src/core/mcp/mcp-call-error';
 import type { McpServerTool } from '../../../../src/core/mcp/mcp-connection';
 import { createMcpTool } from '../../../../src/core/mcp/mcp-tool';
 import { approvalGate } from '../../../../src/core/safety/approval-gate';
-import type { ApprovalLevel } from '../../../../src/core/safety/approval-level';
+import type { ApprovalLevel } from '../../../../src/core/config/approval-level';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import type { ApprovalRequest } from '../../../../src/core/ui';
 import { silentUI } from '../../../../src/core/ui';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMainAgent, type MainAgentOptions } from '../../../../src/core/agent/create-agent';
 import type { CallPurpose } from '../../../../src/core/llm/call-purpose';
-import { DEFAULT_REFLECT_EVERY } from '../../../../src/core/memory/memory-cadence';
+import { DEFAULT_REFLECT_EVERY } from '../../../../src/core/config/memory-cadence';
 import { applyDelta } from '../../../../src/core/memory/playbook/delta';
 import { playbookPath, PlaybookStore } from '../../../../src/core/memory/playbook/playbook-store';
 import { silentUI } from '../../../../src/core/ui';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApprovalLevel } from '../../../../src/core/safety/approval-level';
+import type { ApprovalLevel } from '../../../../src/core/config/approval-level';
 import { judgeCommand } from '../../../../src/core/safety/command-judge';
 import { DEFAULT_CAUTION_RULES } from '../../../../src/core/safety/default-rules';
 import { compareRules, type PermissionRule } from '../../../../src/core/safety/permission-rule';

@@ -3,12 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rulesForAlways } from '../../../../src/core/safety/always-rules';
-import type { ApprovalLevel } from '../../../../src/core/safety/approval-level';
+import type { ApprovalLevel } from '../../../../src/core/config/approval-level';
 import { judgeCommand } from '../../../../src/core/safety/command-judge';
 import { DEFAULT_CAUTION_RULES } from '../../../../src/core/safety/default-rules';
 import { compareRules, type PermissionRule } from '../../../../src/core/safety/permission-rule';
 import { PermissionStore } from '../../../../src/core/safety/permission-store';
-import { configureSecretLocations } from '../../../../src/core/safety/secret-locations';
+import { configureSecretLocations } from '../../../../src/core/files/secret-locations';
 
 /** `cat ~/.ssh/id_rsa` is a "safe" read-only command, yet it hands the model a key: it asks at every level. */
 describe('commands that name a secret location', () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolDispatcher } from '../../../../src/core/agent/tool-dispatcher';
 import { approvalGate } from '../../../../src/core/safety/approval-gate';
-import type { ApprovalLevel } from '../../../../src/core/safety/approval-level';
+import type { ApprovalLevel } from '../../../../src/core/config/approval-level';
 import { AuditLog, type AuditEntry } from '../../../../src/core/safety/audit-log';
 import { createBuiltinRegistry } from '../../../../src/core/tools/builtin-tools';
 import type { ApprovalDecision, ApprovalRequest, UICallback } from '../../../../src/core/ui';

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolDispatcher } from '../../../../src/core/agent/tool-dispatcher';
 import { approvalGate } from '../../../../src/core/safety/approval-gate';
-import type { ApprovalLevel } from '../../../../src/core/safety/approval-level';
+import type { ApprovalLevel } from '../../../../src/core/config/approval-level';
 import { judgeCommand } from '../../../../src/core/safety/command-judge';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import { runCommandTool } from '../../../../src/core/tools/run-command';

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { peerDataPath } from '../../../helpers/peer-data';
-import type { ApprovalLevel } from '../../../../src/core/safety/approval-level';
+import type { ApprovalLevel } from '../../../../src/core/config/approval-level';
 import { DEFAULT_CAUTION_RULES } from '../../../../src/core/safety/default-rules';
 import { compareRules, type PermissionRule, type RuleAction, type RuleType } from '../../../../src/core/safety/permission-rule';
 

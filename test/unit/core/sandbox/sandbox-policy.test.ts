@@ -9,7 +9,7 @@ import { CommandSandbox, type SandboxRuntimePort } from '../../../../src/core/sa
 import { rememberSandboxHost } from '../../../../src/core/sandbox/remember-host';
 import { originHost, sandboxPolicy, TOOL_CACHES } from '../../../../src/core/sandbox/sandbox-policy';
 import { sandboxNotice, describeSandbox } from '../../../../src/core/sandbox/sandbox-notice';
-import { DEFAULT_NETWORK_ALLOW, DEFAULT_SANDBOX_SETTINGS } from '../../../../src/core/sandbox/sandbox-settings';
+import { DEFAULT_NETWORK_ALLOW, DEFAULT_SANDBOX_SETTINGS } from '../../../../src/core/config/sandbox-settings';
 import { blockedConnectionsOf } from '../../../../src/core/sandbox/sandbox-runtime';
 import { violationsOf } from '../../../../src/core/sandbox/sandbox-violations';
 import { judgeCall } from '../../../../src/core/safety/call-judge';

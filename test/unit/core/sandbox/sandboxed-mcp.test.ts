@@ -8,7 +8,7 @@ import { McpHub } from '../../../../src/core/mcp/mcp-hub';
 import type { McpServerEntry } from '../../../../src/core/mcp/mcp-types';
 import { CommandSandbox } from '../../../../src/core/sandbox/command-sandbox';
 import { stopSandboxRuntime } from '../../../../src/core/sandbox/sandbox-runtime';
-import { DEFAULT_SANDBOX_SETTINGS } from '../../../../src/core/sandbox/sandbox-settings';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../../src/core/config/sandbox-settings';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import { entry, QUICK, serverConfigs } from '../../../helpers/mcp-servers';
 import { toolContext } from '../../../helpers/tool-context';

@@ -8,7 +8,7 @@
 //                                               input to end, then appends <tag>-1 … <tag>-<count>, one save each
 import { join } from 'node:path';
 import type { Message } from '../../../../src/core/messages';
-import { withFileLock } from '../../../../src/core/session/file-lock';
+import { withFileLock } from '../../../../src/core/files/file-lock';
 import { SessionStore, type SessionRecord } from '../../../../src/core/session/session-store';
 
 const [mode, home, project, ...rest] = process.argv.slice(2);

@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Message } from '../../../../src/core/messages';
-import { SessionLockedError, withFileLock } from '../../../../src/core/session/file-lock';
+import { SessionLockedError, withFileLock } from '../../../../src/core/files/file-lock';
 import { SessionStore } from '../../../../src/core/session/session-store';
 
 // Bundled (esbuild.config.mjs): a child that loads in half the time.

@@ -9,7 +9,7 @@ import { INDEX_FILE } from '../../../../src/core/session/session-index';
 import { SessionRecorder, type FollowedConversation } from '../../../../src/core/session/session-recorder';
 import { SessionStore, SessionWriteError } from '../../../../src/core/session/session-store';
 import { cleanTitle } from '../../../../src/core/session/session-titler';
-import { sessionTitlesFromEnv } from '../../../../src/core/session/session-titles-setting';
+import { sessionTitlesFromEnv } from '../../../../src/core/config/session-titles-setting';
 import type { Tool } from '../../../../src/core/tools/tool';
 import { silentUI } from '../../../../src/core/ui';
 import { FakeProvider, type RecordedRequest, type ScriptedTurn } from '../../../fixtures/fake-provider';

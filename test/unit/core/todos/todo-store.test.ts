@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Todo } from '../../../../src/core/todos/todo';
+import type { Todo } from '../../../../src/core/todo';
 import { TodoError, TodoStore, describeCounts, renderTodos, slugify } from '../../../../src/core/todos/todo-store';
 
 function store(...titles: string[]): TodoStore {

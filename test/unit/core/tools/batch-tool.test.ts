@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { ToolDispatcher, type ToolLifecycle } from '../../../../src/core/agent/tool-dispatcher';
+import { ToolDispatcher } from '../../../../src/core/agent/tool-dispatcher';
+import type { ToolLifecycle } from '../../../../src/core/tools/tool-lifecycle';
 import type { ToolCall } from '../../../../src/core/messages';
 import { batchTool } from '../../../../src/core/tools/batch-tool';
 import { ToolRegistry } from '../../../../src/core/tools/registry';

@@ -7,7 +7,7 @@ import { systemOpener } from '../../../../src/cli/system-opener';
 import { ToolDispatcher } from '../../../../src/core/agent/tool-dispatcher';
 import type { HostPorts } from '../../../../src/core/host';
 import { approvalGate } from '../../../../src/core/safety/approval-gate';
-import type { ApprovalLevel } from '../../../../src/core/safety/approval-level';
+import type { ApprovalLevel } from '../../../../src/core/config/approval-level';
 import { createBuiltinRegistry } from '../../../../src/core/tools/builtin-tools';
 import type { ToolResult } from '../../../../src/core/tools/tool';
 import type { ApprovalDecision, ApprovalRequest, UICallback } from '../../../../src/core/ui';

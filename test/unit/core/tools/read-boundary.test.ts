@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workspaceMentionSources } from '../../../../src/core/mentions/workspace-mention-sources';
 import { expandMentions } from '../../../../src/core/mentions/mention-expander';
-import { configureSecretLocations } from '../../../../src/core/safety/secret-locations';
+import { configureSecretLocations } from '../../../../src/core/files/secret-locations';
 import { analyzeImageTool } from '../../../../src/core/tools/analyze-image';
 import { fileTools } from '../../../../src/core/tools/file-tools';
 import { readFileTool } from '../../../../src/core/tools/read-file';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadAstRuntime } from '../../../../src/core/tools/search/ast-langs';
+import { loadAstRuntime } from '../../../../src/core/syntax/ast-langs';
 import { searchTools } from '../../../../src/core/tools/search-tools';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import type { ToolExecutionContext, ToolResult } from '../../../../src/core/tools/tool';

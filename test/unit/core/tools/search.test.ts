@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { findRipgrep } from '../../../../src/core/tools/ripgrep-path';
+import { findRipgrep } from '../../../../src/core/process/ripgrep-path';
 import { searchTool } from '../../../../src/core/tools/search';
 import { searchText } from '../../../../src/core/tools/search/text-search';
 import { searchTools } from '../../../../src/core/tools/search-tools';

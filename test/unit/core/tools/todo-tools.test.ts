@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Todo } from '../../../../src/core/todos/todo';
+import type { Todo } from '../../../../src/core/todo';
 import { TodoStore } from '../../../../src/core/todos/todo-store';
 import { harnessTools } from '../../../../src/core/tools/harness-tools';
 import { ToolRegistry } from '../../../../src/core/tools/registry';

@@ -6,7 +6,8 @@
 //   loaded → start <{"session", "plan"}> (its turn) · ready <n> → go (the parent has read the files) ·
 //   moment <name> → go (last step only) · notice <text> (the UndoManager's) · fatal <message> when a call fails.
 import { promises as fsp, readSync } from 'node:fs';
-import { ToolDispatcher, type ToolLifecycle } from '../../../../src/core/agent/tool-dispatcher';
+import { ToolDispatcher } from '../../../../src/core/agent/tool-dispatcher';
+import type { ToolLifecycle } from '../../../../src/core/tools/tool-lifecycle';
 import { createBuiltinRegistry } from '../../../../src/core/tools/builtin-tools';
 import { FileTimeTracker } from '../../../../src/core/tools/file-time-tracker';
 import { UndoManager } from '../../../../src/core/undo/undo-manager';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { CommandSandbox, type SandboxRuntimePort } from '../../../../src/core/sandbox/command-sandbox';
-import { DEFAULT_SANDBOX_SETTINGS } from '../../../../src/core/sandbox/sandbox-settings';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../../src/core/config/sandbox-settings';
 import { sandboxView, sandboxViewWhenKnown } from '../../../../src/vscode/status/sandbox-view';
 import { statusText, statusTooltip, type ChatStatus } from '../../../../src/vscode/status/status-text';
 

@@ -1,4 +1,4 @@
-import type { ResolvedRoleModel, RoleResolver } from '../../../../../src/core/agent/role-resolver';
+import type { ResolvedRoleModel, RoleResolver } from '../../../../../src/core/llm/role-resolver';
 import { unknownModelCapabilities } from '../../../../../src/core/llm/capabilities/model-capabilities';
 import { createProvider } from '../../../../../src/core/llm/create-provider';
 import type { Message, ToolCall } from '../../../../../src/core/messages';

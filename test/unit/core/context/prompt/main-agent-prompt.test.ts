@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMainAgent } from '../../../../../src/core/agent/create-agent';
-import type { ThinkingCadence } from '../../../../../src/core/agent/thinking-cadence';
-import type { ThinkingLevel } from '../../../../../src/core/agent/thinking-level';
+import type { ThinkingCadence } from '../../../../../src/core/config/thinking-cadence';
+import type { ThinkingLevel } from '../../../../../src/core/config/thinking-level';
 import { silentUI } from '../../../../../src/core/ui';
 import { FakeProvider, type RecordedRequest } from '../../../../fixtures/fake-provider';
 

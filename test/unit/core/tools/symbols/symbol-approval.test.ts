@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolDispatcher } from '../../../../../src/core/agent/tool-dispatcher';
 import { approvalGate } from '../../../../../src/core/safety/approval-gate';
-import type { ApprovalLevel } from '../../../../../src/core/safety/approval-level';
+import type { ApprovalLevel } from '../../../../../src/core/config/approval-level';
 import { createBuiltinRegistry } from '../../../../../src/core/tools/builtin-tools';
 import type { ToolExecutionContext } from '../../../../../src/core/tools/tool';
 import type { ApprovalRequest, UICallback } from '../../../../../src/core/ui';

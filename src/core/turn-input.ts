@@ -1,4 +1,4 @@
-import type { ImageAttachment, UserMessage } from '../messages';
+import type { ImageAttachment, UserMessage } from './messages';
 
 /**
  * What a front end sends with the user's text besides the text itself: context it gathered for the

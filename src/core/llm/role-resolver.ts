@@ -1,6 +1,6 @@
-import type { ModelCapabilities } from '../llm/capabilities/model-capabilities';
-import type { ModelRole } from '../llm/model-roles';
-import type { LlmProvider } from '../llm/provider';
+import type { ModelCapabilities } from './capabilities/model-capabilities';
+import type { ModelRole } from '../config/model-role-settings';
+import type { LlmProvider } from './provider';
 
 /** What the executor needs of a model for a role (ModelRoles provides it, with fallback chains). */
 export interface ResolvedRoleModel {

@@ -1,7 +1,7 @@
-import type { Message, UserMessage } from '../messages';
-import type { StageOutcome } from '../context/compaction/observation-stages';
-import { estimateMessageTokens } from '../context/token-estimate';
-import { imageNames, imageText } from './image-texts';
+import type { Message, UserMessage } from '../../messages';
+import type { StageOutcome } from './observation-stages';
+import { estimateMessageTokens } from '../token-estimate';
+import { imageNames, imageText } from '../../images/image-texts';
 
 /**
  * The masking stage for images: every user message with images, except the `keepRecent` latest

@@ -1,8 +1,8 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { realNearest, realOrSelf } from '../safety/real-path';
-import { SecretLocations } from '../safety/secret-locations';
+import { realNearest, realOrSelf } from './real-path';
+import { SecretLocations } from './secret-locations';
 import { sectionText } from '../template-text';
-import { ToolError } from './tool';
+import { ToolError } from '../tool-result';
 
 const TEXTS = 'safety/workspace-path.md';
 

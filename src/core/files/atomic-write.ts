@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, link, open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
-import { syncFolder } from '../../sync-folder';
-import { ToolError } from '../tool';
+import { syncFolder } from './sync-folder';
+import { ToolError } from '../tool-result';
 
 /**
  * Writes a file (text as UTF-8, or bytes) so that readers see the old content or the new one,

@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PRIVATE_FILE_MODE } from '../config/private-files';
-import { syncFolder } from '../sync-folder';
+import { syncFolder } from './sync-folder';
 
 /** What a file looked like after our last read or write (undefined: it did not exist). */
 export type FileState = { size: number; mtimeMs: number } | undefined;

@@ -1,6 +1,6 @@
 import type { CostSnapshot, UICallback } from '../ui';
-import type { CallPurpose } from '../llm/call-purpose';
-import type { ProviderRequest, TokenUsage } from '../llm/provider';
+import type { CallPurpose } from './call-purpose';
+import type { ProviderRequest, TokenUsage } from './provider';
 import type { AssistantMessage } from '../messages';
 import type { ResolvedRoleModel } from './role-resolver';
 

@@ -17,12 +17,12 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   const temp = join(dirname(target), `.${basename(target)}.opendev-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', options.mode ?? 0o666);
   try {
-    await (typeof data === 'string' ? handle.writeFile(data, 'utf8') : handle.writeFile(data));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await (typeof data === 'string' ? handle.writeFile(data, 'utf8') : handle.writeFile(data));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     if (options.mode !== undefined) await chmod(temp, options.mode);
     if (options.exclusive) await linkExclusive(temp, target);
     else await rename(temp, target);
@@ -30,6 +30,15 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     await rm(temp, { force: true });
   }
   await syncFolder(dirname(target));
+}
+
+/** Temp files of writeFileAtomic (and of the session store's older `<file>.<pid>.<random>.tmp`). */
+const TEMP_FILE = /^\..+\.opendev-(\d+)-[0-9a-f]{8}\.tmp$|\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/** The process that wrote a temp file left by a killed writer, or undefined when `name` is no such file. */
+export function tempFileWriter(name: string): number | undefined {
+  const match = TEMP_FILE.exec(name);
+  return match ? Number(match[1] ?? match[2]) : undefined;
 }
 
 async function linkExclusive(temp: string, target: string): Promise<void> {

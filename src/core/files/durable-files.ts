@@ -2,12 +2,10 @@
 // renamed over the old one (readers see the old or the new file, never a mix); transcript lines are
 // written at a known offset and flushed, and a failed write is cut back, so the file only ever holds
 // whole lines. Failures become a SessionWriteError that says what went wrong in words.
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, stat } from 'node:fs/promises';
 import { PRIVATE_FILE_MODE } from '../config/private-files';
-import { syncFolder } from './sync-folder';
+import { writeFileAtomic } from './atomic-write';
 
 /** What a file looked like after our last read or write (undefined: it did not exist). */
 export type FileState = { size: number; mtimeMs: number } | undefined;
@@ -26,23 +24,9 @@ export function sameState(a: FileState, b: FileState): boolean {
   return a === undefined || b === undefined ? a === b : a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
-/** Replaces `file` with `text`: temp file, fsync, atomic rename, fsync of the folder. */
+/** Replaces `file` with `text` (writeFileAtomic: temp file, fsync, rename, fsync of the folder), private to the user. */
 export async function writeFileDurably(file: string, text: string): Promise<FileState> {
-  const temp = tempName(file);
-  try {
-    const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (err) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw err;
-  }
-  await syncFolder(dirname(file));
+  await writeFileAtomic(file, text, { mode: PRIVATE_FILE_MODE });
   return fileState(file);
 }
 
@@ -69,13 +53,6 @@ export async function writeLinesAt(file: string, from: number, text: string): Pr
   } finally {
     await handle.close();
   }
-}
-
-/** Temp files of a writer that was killed: `<file>.<pid>.<random>.tmp`. */
-export const TEMP_FILE_PATTERN = /\.(\d+)\.[0-9a-f]{8}\.tmp$/;
-
-function tempName(file: string): string {
-  return `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 }
 
 export type WriteFailureReason = 'disk_full' | 'permission' | 'locked' | 'io';

@@ -8,6 +8,7 @@ import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promi
 import { hostname } from 'node:os';
 import * as z from 'zod';
 import { PRIVATE_FILE_MODE } from '../config/private-files';
+import { KeyedSerialQueue } from '../serial-queue';
 
 export interface LockOptions {
   /** Give up after waiting this long for another process (paper: 10 s). */
@@ -40,21 +41,14 @@ export class SessionLockedError extends Error {
   }
 }
 
-const queues = new Map<string, Promise<unknown>>();
+const queues = new KeyedSerialQueue();
 
 /**
  * Runs `fn` after every job this process queued earlier under `key` has settled (one at a time per
  * key, a failure does not stop the next); the key is forgotten once its queue is empty.
  */
 export function inTurn<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
-  const tail = run.catch(() => undefined);
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
-  });
-  return run;
+  return queues.run(key, fn);
 }
 
 /** Runs `fn` holding `lockFile`: queued behind this process's other holders, then exclusive across processes. */

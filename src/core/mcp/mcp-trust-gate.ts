@@ -10,6 +10,7 @@ import type { UICallback } from '../ui';
 import { mcpText } from './mcp-texts';
 import { commandLine, definitionHash, forgetTrust, isTrusted, readTrustFile, rememberTrust, serverDefinition, trustFile, trustWorkspace } from './mcp-trust-store';
 import type { McpServerEntry, McpTrustState } from './mcp-types';
+import { SerialQueue } from '../serial-queue';
 
 export interface McpTrustGateOptions {
   home: string;
@@ -35,7 +36,7 @@ export class McpTrustGate {
   private readonly told = new Set<string>();
   private readonly pending = new Map<string, Promise<TrustVerdict>>();
   /** One question at a time, even when several servers start at once. */
-  private asking: Promise<unknown> = Promise.resolve();
+  private readonly asking = new SerialQueue();
   private readonly workspace: string;
   private readonly file: string;
   private lastProblem: string | undefined;
@@ -156,9 +157,7 @@ export class McpTrustGate {
   }
 
   private inTurn<T>(ask: () => Promise<T>): Promise<T> {
-    const next = this.asking.then(ask, ask);
-    this.asking = next.catch(() => undefined);
-    return next;
+    return this.asking.run(ask);
   }
 
   private trustKey(entry: McpServerEntry) {

@@ -18,6 +18,7 @@ import type { Judgement } from './judgement';
 import { mustAskOf } from './must-ask';
 import { PermissionStore } from './permission-store';
 import { serverOutsideSandbox } from '../sandbox/outside-sandbox';
+import { SerialQueue } from '../serial-queue';
 
 export interface ApprovalGateOptions {
   /** The workspace's rules and where "Always allow" is saved; default: built-in rules, remembered for the session only. */
@@ -48,12 +49,8 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
   let loadWarningsShown = false;
   // One question at a time: calls that run in parallel (read-only MCP tools, batch_tool, subagents)
   // would otherwise ask at once, and a terminal reads one answer at a time.
-  let asking: Promise<unknown> = Promise.resolve();
-  const askInTurn = <T>(ask: () => Promise<T>): Promise<T> => {
-    const next = asking.then(ask, ask);
-    asking = next.catch(() => undefined);
-    return next;
-  };
+  const asking = new SerialQueue();
+  const askInTurn = <T>(ask: () => Promise<T>): Promise<T> => asking.run(ask);
   return {
     flush: () => options.audit?.flush() ?? Promise.resolve(),
     async before(call, ctx): Promise<Before> {

@@ -6,6 +6,7 @@ import { encodeProjectPath } from '../config/project-folder';
 import type { ApprovalLevel } from '../config/approval-level';
 import type { Decider } from './judgement';
 import type { RuleSource } from './permission-rule';
+import { SerialQueue } from '../serial-queue';
 
 /** One line of `OPENDEV_HOME/projects/<project>/audit.jsonl`: a decision on a call that could change something. */
 export interface AuditEntry {
@@ -37,7 +38,7 @@ export function auditLogFile(home: string, workspaceRoot: string): string {
  * queued in the background; the first failure is reported once and later ones are silent.
  */
 export class AuditLog {
-  private queue: Promise<void> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private warned = false;
   private madeDir = false;
 
@@ -45,7 +46,7 @@ export class AuditLog {
 
   record(entry: AuditEntry, warn: (message: string) => void): void {
     const line = `${JSON.stringify(entry)}\n`;
-    this.queue = this.queue.then(async () => {
+    void this.queue.run(async () => {
       try {
         if (!this.madeDir) {
           await mkdirPrivate(dirname(this.file));
@@ -62,6 +63,6 @@ export class AuditLog {
 
   /** Resolves when every queued line is written (or has failed). */
   flush(): Promise<void> {
-    return this.queue;
+    return this.queue.idle();
   }
 }

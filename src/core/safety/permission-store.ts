@@ -7,6 +7,7 @@ import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import { writeFileAtomic } from '../files/atomic-write';
 import { DEFAULT_CAUTION_RULES } from './default-rules';
 import { compareRules, ruleEntrySchema, ruleFromEntry, ruleKey, type PermissionRule, type RuleEntry, type RuleSource } from './permission-rule';
+import { SerialQueue } from '../serial-queue';
 
 /**
  * The permission rules of one workspace: the built-in caution rules, the user's
@@ -29,7 +30,7 @@ export interface PermissionFileLoad {
 export class PermissionStore {
   private readonly session: PermissionRule[] = [];
   private sorted?: PermissionRule[];
-  private writing: Promise<unknown> = Promise.resolve();
+  private readonly writing = new SerialQueue();
 
   private constructor(
     readonly workspaceRoot: string,
@@ -75,9 +76,7 @@ export class PermissionStore {
     this.sorted = undefined;
     if (!this.userFile || entries.length === 0) return Promise.resolve(undefined);
     const file = this.userFile;
-    const saved = this.writing.then(() => appendRules(file, entries));
-    this.writing = saved;
-    return saved;
+    return this.writing.run(() => appendRules(file, entries));
   }
 }
 

@@ -4,6 +4,7 @@ import type { CostSnapshot } from '../ui';
 import type { SessionRecord, SessionStore } from './session-store';
 import { generateSessionTitle, hasFirstExchange, titleFromPrompt } from './session-titler';
 import type { SessionTitles } from '../config/session-titles-setting';
+import { SerialQueue } from '../serial-queue';
 
 /** What the recorder reads from an agent after a turn. */
 export interface RecordedConversation {
@@ -52,7 +53,7 @@ interface Slot {
  */
 export class SessionRecorder {
   private slot: Slot;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private readonly pending = new Map<Slot, Message[]>();
   private followed: FollowedConversation | undefined;
   private failing = false;
@@ -116,9 +117,8 @@ export class SessionRecorder {
   /** Resolves when every queued write and running title is done. */
   async settled(): Promise<void> {
     for (;;) {
-      const queue = this.queue;
-      await Promise.all([queue.catch(() => undefined), ...this.titling]);
-      if (queue === this.queue && this.titling.size === 0) return;
+      await Promise.all([this.queue.idle(), ...this.titling]);
+      if (this.queue.pending === 0 && this.titling.size === 0) return;
     }
   }
 
@@ -195,8 +195,6 @@ export class SessionRecorder {
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(task);
   }
 }

@@ -10,7 +10,7 @@ import { opendevPaths, resolveOpendevHome } from '../config/opendev-home';
 import { mkdirPrivate } from '../config/private-files';
 import type { Message } from '../messages';
 import type { CostSnapshot } from '../ui';
-import { fileState, sameState, SessionWriteError, TEMP_FILE_PATTERN, writeFailure, writeFileDurably, writeLinesAt } from '../files/durable-files';
+import { fileState, sameState, SessionWriteError, writeFailure, writeFileDurably, writeLinesAt } from '../files/durable-files';
 import { processAlive, SessionLockedError, withFileLock, type LockOptions } from '../files/file-lock';
 import { SessionIndex } from './session-index';
 import { readSessionMeta, readSessionTranscript, type ReaderContext } from './session-reader';
@@ -21,6 +21,7 @@ import { newSessionId } from '../session-id';
 import { makeTitle } from './session-naming';
 import { firstPromptText } from './first-prompt';
 import { transcriptText } from './transcript-file';
+import { tempFileWriter } from '../files/atomic-write';
 
 export type { SessionMeta } from './session-schema';
 export type { LoadedSession, SessionRecord } from './session-record';
@@ -282,7 +283,7 @@ export class SessionStore {
   /** Temp files of writers killed before their rename: garbage once their process is gone (and a minute old, as another machine's may look dead). */
   private async sweepTempFiles(dir: string): Promise<void> {
     for (const name of await this.names(dir)) {
-      const pid = Number(TEMP_FILE_PATTERN.exec(name)?.[1]);
+      const pid = tempFileWriter(name);
       if (!pid || pid === process.pid || processAlive(pid)) continue;
       const file = join(dir, name);
       const old = await stat(file).then((info) => Date.now() - info.mtimeMs > 60_000, () => false);

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ToolError } from '../tool-result';
+import { KeyedSerialQueue } from '../serial-queue';
 
 /** How much newer than our last read or write a file may be before an edit calls it stale (paper: 50 ms). */
 export const STALE_TOLERANCE_MS = 50;
@@ -13,7 +14,7 @@ export const STALE_TOLERANCE_MS = 50;
 export class FileTimeTracker {
   private readonly seen = new Map<string, number>();
 
-  constructor(private readonly locks = new Map<string, Promise<unknown>>()) {}
+  constructor(private readonly locks = new KeyedSerialQueue()) {}
 
   /**
    * A tracker with its own read times but this one's file locks: for a subagent, which must
@@ -61,20 +62,8 @@ export class FileTimeTracker {
   }
 
   /** Runs `work` once every earlier holder of this file's lock is done (fair, FIFO). */
-  async withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
-    const k = key(file);
-    const before = this.locks.get(k) ?? Promise.resolve();
-    const run = before.then(work, work);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.locks.set(k, settled);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(k) === settled) this.locks.delete(k);
-    }
+  withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
+    return this.locks.run(key(file), work);
   }
 }
 

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../config/private-files';
 import { writeFileDurably } from '../files/durable-files';
 import { syncFolder } from '../files/sync-folder';
+import { SerialQueue } from '../serial-queue';
 
 // This file's schemas are built on their first parse (z.lazy): a start-up that reads none of its records does not pay for them.
 /** One file-changing tool call (write_file, edit_file, run_command, any tool that is not read-only). */
@@ -111,7 +112,7 @@ const MAX_LOG_BYTES = 4 * 1024 * 1024;
 export class OperationLog {
   private readonly recentOperations: OperationRecord[] = [];
   private readonly recentSteps: StepRecord[] = [];
-  private writes: Promise<void> = Promise.resolve();
+  private readonly writes = new SerialQueue();
   private started = false;
   private foldersSynced = false;
   private warned = false;
@@ -156,7 +157,7 @@ export class OperationLog {
 
   /** Resolves when every record so far is written (or has failed). */
   flushed(): Promise<void> {
-    return this.writes;
+    return this.writes.idle();
   }
 
   /** A session's step records, the steps it undid, its last step number and its interrupted steps, from disk. */
@@ -198,7 +199,7 @@ export class OperationLog {
 
   /** Appends in order; `durable` flushes the record (and, the first time, the folders that name the file). */
   private append(record: LogLine, durable = false): Promise<boolean> {
-    const written = this.writes.then(async () => {
+    return this.writes.run(async () => {
       try {
         if (!this.started) {
           this.started = true;
@@ -225,8 +226,6 @@ export class OperationLog {
         return false;
       }
     });
-    this.writes = written.then(() => undefined);
-    return written;
   }
 }
 

@@ -1,4 +1,4 @@
-import { SerialQueue } from './serial-queue';
+import { SerialQueue } from '../serial-queue';
 import { ShadowGitError } from './shadow-git';
 import type { ShadowRepo } from './shadow-repo';
 import type { Snapshot, SnapshotTaker } from './snapshot-taker';

@@ -1,8 +1,9 @@
 // The on-disk models.dev cache (§2.5.4): `<dir>/<provider>.json` holds one provider object exactly as
 // models.dev serves it, and `<dir>/.last_sync` the time of the last successful download.
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../config/private-files';
+import { writeFileAtomic } from '../../files/atomic-write';
 import { parseProvider, type ModelsDevCatalogue } from './models-dev';
 
 export const LAST_SYNC_FILE = '.last_sync';
@@ -53,19 +54,14 @@ export class ProviderCache {
     }
   }
 
-  /** Writes every provider (temp file + rename, so a reader never sees half a file), then the marker. */
+  /** Writes every provider (atomically: a reader never sees half a file), then the marker. */
   async write(rawProviders: Record<string, unknown>, now: number): Promise<void> {
     await mkdirPrivate(this.dir);
-    const suffix = `.${process.pid}.${Date.now().toString(36)}.tmp`;
     for (const [id, raw] of Object.entries(rawProviders)) {
       const name = fileName(id);
       if (!name) continue;
-      const target = join(this.dir, name);
-      await writeFile(target + suffix, JSON.stringify(raw), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
-      await rename(target + suffix, target);
+      await writeFileAtomic(join(this.dir, name), JSON.stringify(raw), { mode: PRIVATE_FILE_MODE });
     }
-    const marker = join(this.dir, LAST_SYNC_FILE);
-    await writeFile(marker + suffix, new Date(now).toISOString() + '\n', { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
-    await rename(marker + suffix, marker);
+    await writeFileAtomic(join(this.dir, LAST_SYNC_FILE), new Date(now).toISOString() + '\n', { mode: PRIVATE_FILE_MODE });
   }
 }

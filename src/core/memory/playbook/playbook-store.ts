@@ -2,13 +2,14 @@
 // project's sessions. Written to a temp file and renamed into place; read again whenever its
 // modification time or size changes, so edits the user makes to the file are picked up. A file that
 // is not a valid playbook is moved aside as `playbook.json.corrupt-<time>` and a fresh one starts.
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { opendevPaths, resolveOpendevHome } from '../../config/opendev-home';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../config/private-files';
 import { encodeProjectPath } from '../../config/project-folder';
+import { writeFileAtomic } from '../../files/atomic-write';
 import { emptyPlaybook, PlaybookSchema, type Playbook } from './bullet';
+import { SerialQueue } from '../../serial-queue';
 
 export const PLAYBOOK_FILE = 'playbook.json';
 
@@ -32,7 +33,7 @@ export class PlaybookStore {
   private cached: Playbook = emptyPlaybook();
   private stamp: Stamp | undefined;
   /** Serialises read-modify-write cycles within this process. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(
     readonly path: string,
@@ -63,9 +64,7 @@ export class PlaybookStore {
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(task);
   }
 
   private async load(): Promise<Playbook> {
@@ -91,14 +90,7 @@ export class PlaybookStore {
 
   private async write(playbook: Playbook): Promise<void> {
     await mkdirPrivate(dirname(this.path));
-    const temp = `${this.path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-    try {
-      await writeFile(temp, `${JSON.stringify(playbook, null, 2)}\n`, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
-      await rename(temp, this.path);
-    } catch (err) {
-      await rm(temp, { force: true });
-      throw err;
-    }
+    await writeFileAtomic(this.path, `${JSON.stringify(playbook, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
     this.cached = playbook;
     this.stamp = await this.statFile();
   }

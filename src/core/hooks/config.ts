@@ -1,8 +1,9 @@
 import { join } from 'node:path';
+import * as z from 'zod';
 import { projectSettingsFile } from '../config/layered-settings';
 import { opendevPaths, resolveOpendevHome } from '../config/opendev-home';
 import { readSettingsFile } from '../config/settings-file';
-import type { HookGroup, HookHandler, HooksConfig } from './types';
+import type { HookHandler, HooksConfig } from './types';
 import { isPlainObject } from '../plain-object';
 
 export interface LoadedHooksConfig {
@@ -80,7 +81,13 @@ export function loadHooksConfig(loc: HooksConfigLocations): LoadedHooksConfig {
   return out;
 }
 
-/** Validates a `hooks` value; bad entries are dropped with a warning. */
+// The Claude Code hook format: unknown keys are kept (a handler type or option a newer version adds).
+const HandlerSchema = z.looseObject({ type: z.string() });
+const CommandHandlerSchema = z.looseObject({ type: z.literal('command'), command: z.string().trim().min(1) });
+const GroupSchema = z.looseObject({ matcher: z.string().optional(), hooks: z.array(z.unknown()) });
+const GroupsSchema = z.array(z.unknown());
+
+/** Validates a `hooks` value; bad entries are dropped with a warning naming where they are. */
 export function parseHooksConfig(value: unknown, origin = 'settings'): { hooks: HooksConfig; warnings: string[] } {
   const warnings: string[] = [];
   const hooks: HooksConfig = {};
@@ -89,37 +96,28 @@ export function parseHooksConfig(value: unknown, origin = 'settings'): { hooks: 
     return { hooks, warnings };
   }
   for (const [event, groups] of Object.entries(value)) {
-    if (!Array.isArray(groups)) {
+    const list = GroupsSchema.safeParse(groups);
+    if (!list.success) {
       warnings.push(`hooks: ${origin}: hooks.${event} must be an array; ignored`);
       continue;
     }
-    const kept: HookGroup[] = [];
-    groups.forEach((group: unknown, i) => {
-      if (!isPlainObject(group) || !Array.isArray(group.hooks)) {
-        warnings.push(`hooks: ${origin}: hooks.${event}[${i}] needs a "hooks" array; ignored`);
-        return;
+    hooks[event] = list.data.flatMap((entry, i) => {
+      const at = `hooks.${event}[${i}]`;
+      const group = GroupSchema.safeParse(entry);
+      if (!group.success) {
+        const badMatcher = isPlainObject(entry) && Array.isArray(entry.hooks);
+        warnings.push(`hooks: ${origin}: ${badMatcher ? `${at}.matcher must be a string` : `${at} needs a "hooks" array`}; ignored`);
+        return [];
       }
-      if (group.matcher !== undefined && typeof group.matcher !== 'string') {
-        warnings.push(`hooks: ${origin}: hooks.${event}[${i}].matcher must be a string; ignored`);
-        return;
-      }
-      const handlers: HookHandler[] = [];
-      group.hooks.forEach((h: unknown, j) => {
-        if (!isPlainObject(h) || typeof h.type !== 'string') {
-          warnings.push(`hooks: ${origin}: hooks.${event}[${i}].hooks[${j}] needs a "type"; ignored`);
-          return;
-        }
-        if (h.type === 'command' && (typeof h.command !== 'string' || h.command.trim() === '')) {
-          warnings.push(`hooks: ${origin}: hooks.${event}[${i}].hooks[${j}] is a command hook without a command; ignored`);
-          return;
-        }
-        handlers.push(h as HookHandler);
+      const handlers = group.data.hooks.filter((handler, j): handler is HookHandler => {
+        if (!HandlerSchema.safeParse(handler).success) warnings.push(`hooks: ${origin}: ${at}.hooks[${j}] needs a "type"; ignored`);
+        else if ((handler as HookHandler).type === 'command' && !CommandHandlerSchema.safeParse(handler).success) {
+          warnings.push(`hooks: ${origin}: ${at}.hooks[${j}] is a command hook without a command; ignored`);
+        } else return true;
+        return false;
       });
-      const g: HookGroup = { hooks: handlers };
-      if (typeof group.matcher === 'string') g.matcher = group.matcher;
-      kept.push(g);
+      return [group.data.matcher === undefined ? { hooks: handlers } : { matcher: group.data.matcher, hooks: handlers }];
     });
-    hooks[event] = kept;
   }
   return { hooks, warnings };
 }

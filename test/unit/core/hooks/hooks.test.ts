@@ -10,6 +10,7 @@ import {
   getMatchingHookGroups,
   hooksLifecycle,
   loadHooksConfig,
+  parseHooksConfig,
   matcherMatches,
   MAX_CONSECUTIVE_STOP_BLOCKS,
   runCommandHook,
@@ -86,6 +87,12 @@ describe('hooks', () => {
       const loaded = loadHooksConfig({ workspaceRoot: ws, opendevHome: home, projectTrusted: true });
       assert.equal(loaded.warnings.length, 4, loaded.warnings.join('\n'));
       assert.deepEqual(loaded.hooks.PreToolUse, [{ hooks: [cmd('echo ok')] }]);
+    });
+
+    it('a matcher that is not a string drops its group with a warning saying so; keys it does not know are kept', () => {
+      const parsed = parseHooksConfig({ PreToolUse: [{ matcher: 3, hooks: [cmd('echo a')] }, { matcher: 'Bash', hooks: [{ ...cmd('echo b'), shell: 'zsh' }] }] }, 'f.json');
+      assert.deepEqual(parsed.warnings, ['hooks: f.json: hooks.PreToolUse[0].matcher must be a string; ignored']);
+      assert.deepEqual(parsed.hooks.PreToolUse, [{ matcher: 'Bash', hooks: [{ ...cmd('echo b'), shell: 'zsh' }] }]);
     });
 
     it('disableAllHooks: the lifecycle runs nothing', async () => {

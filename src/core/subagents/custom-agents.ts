@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { resolveOpendevHome } from '../config/opendev-home';
-import { parseFrontmatter, type YamlValue } from '../frontmatter';
-import { MAIN_AGENT_ONLY_TOOLS, SUBAGENT_MAX_ITERATIONS, normalizeTypeName, type SubagentSpec } from './specs';
+import { parseAgentFile } from './agent-file';
+import { normalizeTypeName, type SubagentSpec } from './specs';
 
 /** Moved to core/frontmatter.ts (skills and prompt sections use it too); still exported here for existing callers. */
 export { parseFrontmatter } from '../frontmatter';
@@ -67,88 +67,4 @@ function loadDir(dir: string, source: 'project' | 'user', warnings: string[]): S
     }
   }
   return specs;
-}
-
-const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9 _-]{0,63}$/;
-
-/** Parses one agent file; undefined (with a warning) when it is invalid. Exported for tests. */
-export function parseAgentFile(
-  text: string,
-  file: string,
-  source: 'project' | 'user',
-  warnings: string[],
-): SubagentSpec | undefined {
-  const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-  const match = /^---\n([\s\S]*?)\n---[ \t]*(?:\n|$)([\s\S]*)$/.exec(normalized);
-  if (!normalized.startsWith('---\n')) {
-    warnings.push(`${file}: missing YAML frontmatter (the file must start with a --- line, then name/description/tools, then ---)`);
-    return undefined;
-  }
-  if (!match) {
-    warnings.push(`${file}: the YAML frontmatter is not closed by a --- line`);
-    return undefined;
-  }
-  const fields = parseFrontmatter(match[1]!);
-  if ('error' in fields) {
-    warnings.push(`${file}: invalid frontmatter: ${fields.error}`);
-    return undefined;
-  }
-  const meta = fields.values;
-  const name = asString(meta.name) ?? basename(file, '.md');
-  if (!NAME_PATTERN.test(name)) {
-    warnings.push(`${file}: invalid name "${name}" (letters, digits, spaces, - and _; starts with a letter; at most 64 chars)`);
-    return undefined;
-  }
-  const description = asString(meta.description);
-  if (!description) {
-    warnings.push(`${file}: "description" is required (it tells the main agent when to use ${name})`);
-    return undefined;
-  }
-  const body = match[2]!.trim();
-  if (body === '') {
-    warnings.push(`${file}: the body (the system prompt of ${name}) is empty`);
-    return undefined;
-  }
-
-  let tools: string[] | undefined;
-  if (meta.tools !== undefined) {
-    const list = Array.isArray(meta.tools) ? meta.tools : typeof meta.tools === 'string' ? meta.tools.split(',') : undefined;
-    if (!list) {
-      warnings.push(`${file}: "tools" must be a list or a comma-separated string`);
-      return undefined;
-    }
-    tools = list.map((t) => t.trim()).filter((t) => t !== '');
-    const refused = tools.filter((t) => MAIN_AGENT_ONLY_TOOLS.includes(t));
-    if (refused.length > 0) {
-      warnings.push(`${file}: ${refused.join(', ')} ${refused.length === 1 ? 'is' : 'are'} for the main agent only; ignored`);
-      tools = tools.filter((t) => !refused.includes(t));
-    }
-  }
-
-  let maxIterations = SUBAGENT_MAX_ITERATIONS;
-  if (meta.max_iterations !== undefined) {
-    const n = Number(meta.max_iterations);
-    if (Number.isInteger(n) && n > 0 && n <= 200) maxIterations = n;
-    else warnings.push(`${file}: max_iterations must be a whole number from 1 to 200; using ${SUBAGENT_MAX_ITERATIONS}`);
-  }
-
-  const model = asString(meta.model);
-  return {
-    name,
-    description,
-    systemPrompt: body,
-    allowedTools: tools,
-    ...(model ? { model } : {}),
-    maxIterations,
-    canSpawn: tools?.includes('spawn_subagent') ?? false,
-    spawnableTypes: ['Code-Explorer'],
-    source,
-    file,
-  };
-}
-
-function asString(value: YamlValue | undefined): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : trimmed;
 }

@@ -36,10 +36,12 @@ export interface SubagentSpec {
    */
   planModeSafe?: boolean;
   /** Where it was defined: builtin, the project's .opendev/agents or the user's ~/.opendev/agents. */
-  source?: 'builtin' | 'project' | 'user';
+  source?: SubagentSource;
   /** The file a custom agent came from. */
   file?: string;
 }
+
+export type SubagentSource = 'builtin' | 'project' | 'user';
 
 export const SUBAGENT_MAX_ITERATIONS = 15;
 
@@ -70,106 +72,6 @@ export const READ_ONLY_TOOLS: readonly string[] = [
   'search_tools',
   'invoke_skill',
 ];
-
-const builtins: SubagentSpec[] = [
-  {
-    name: 'Code-Explorer',
-    description:
-      'Read-only deep exploration of the codebase: finds where things are defined and used, traces flows and ' +
-      'explains architecture. Returns a concise report with file:line references. Use for questions that need ' +
-      'more than two or three searches.',
-    systemPromptTemplate: 'subagents/code-explorer.md',
-    allowedTools: [...EXPLORER_TOOLS],
-    maxIterations: SUBAGENT_MAX_ITERATIONS,
-    canSpawn: false,
-    idPrefix: 'explorer',
-  },
-  {
-    name: 'Planner',
-    description:
-      'Explores the codebase read-only and writes an implementation plan file with seven sections (goal, context, ' +
-      'files to modify, files to create, implementation steps, verification, risks). Returns the plan path; then ' +
-      'call present_plan with it. Use for non-trivial or multi-file changes and whenever the user asks for a plan.',
-    systemPromptTemplate: 'subagents/planner.md',
-    allowedTools: [...READ_ONLY_TOOLS, 'write_file', 'edit_file', 'spawn_subagent', 'get_subagent_output', 'ask_user', 'task_complete'],
-    maxIterations: SUBAGENT_MAX_ITERATIONS,
-    canSpawn: true,
-    spawnableTypes: ['Code-Explorer'],
-    idPrefix: 'planner',
-    planModeSafe: true,
-  },
-  {
-    name: 'PR-Reviewer',
-    description:
-      'Reviews a change set (a branch, a diff, the working tree) for correctness, design and test coverage, and ' +
-      'returns prioritised findings with file:line references. Does not edit files.',
-    systemPromptTemplate: 'subagents/pr-reviewer.md',
-    allowedTools: [...EXPLORER_TOOLS, 'run_command'],
-    maxIterations: SUBAGENT_MAX_ITERATIONS,
-    canSpawn: false,
-    idPrefix: 'pr-reviewer',
-  },
-  {
-    name: 'Security-Reviewer',
-    description:
-      'Audits code for vulnerabilities (injection, auth, secrets, unsafe deserialisation, path traversal…) and ' +
-      'returns findings with severity, confidence and file:line references. Does not edit files.',
-    systemPromptTemplate: 'subagents/security-reviewer.md',
-    allowedTools: [...EXPLORER_TOOLS, 'run_command'],
-    maxIterations: SUBAGENT_MAX_ITERATIONS,
-    canSpawn: false,
-    idPrefix: 'security',
-  },
-  {
-    name: 'Web-Clone',
-    description:
-      'Recreates the look of an existing web page: captures and analyses screenshots of the URL, then writes ' +
-      'matching HTML/CSS/JS. Give it the URL and where to put the files.',
-    systemPromptTemplate: 'subagents/web-clone.md',
-    allowedTools: ['capture_web_screenshot', 'analyze_image', 'write_file', 'read_file', 'run_command', 'list_files'],
-    maxIterations: SUBAGENT_MAX_ITERATIONS,
-    canSpawn: false,
-    idPrefix: 'web-clone',
-  },
-  {
-    name: 'Web-Generator',
-    description:
-      'Builds a new web app or page from a specification (React/TypeScript/Tailwind unless told otherwise), ' +
-      'in a folder you name, and checks that it builds.',
-    systemPromptTemplate: 'subagents/web-generator.md',
-    allowedTools: ['write_file', 'edit_file', 'run_command', 'list_files', 'read_file'],
-    maxIterations: SUBAGENT_MAX_ITERATIONS,
-    canSpawn: false,
-    idPrefix: 'web-gen',
-  },
-  {
-    name: 'Project-Init',
-    description:
-      'Analyses the repository (build, test and lint commands, layout, conventions) and writes OPENDEV.md, the ' +
-      'project instruction file. Use for /init or when the user asks to set up project instructions.',
-    systemPromptTemplate: 'subagents/project-init.md',
-    // edit_file: write_file never replaces a file, so an existing OPENDEV.md (the user agreed) is edited.
-    allowedTools: ['read_file', 'search', 'list_files', 'run_command', 'write_file', 'edit_file'],
-    maxIterations: SUBAGENT_MAX_ITERATIONS,
-    canSpawn: false,
-    idPrefix: 'init',
-  },
-  {
-    name: 'Ask-User',
-    description:
-      'No model: shows the user a structured survey and returns the answers. The task must be JSON in ' +
-      'ask_user\'s format: {"questions": [{"header", "question", "options": [{"label", "description"}], "multiSelect"}]}. ' +
-      'Prefer ask_user when you have it.',
-    allowedTools: [],
-    maxIterations: 0,
-    canSpawn: false,
-    idPrefix: 'ask-user',
-    uiOnly: true,
-  },
-];
-
-/** Appendix G's eight types. */
-export const BUILTIN_SUBAGENTS: readonly SubagentSpec[] = builtins.map((spec) => ({ ...spec, source: 'builtin' }));
 
 /** "Code-Explorer", "code_explorer", "code explorer", "CODE-EXPLORER" → "codeexplorer". */
 export function normalizeTypeName(name: string): string {

@@ -10,7 +10,7 @@ import type { Message } from '../../../../src/core/messages';
 import { ProcessManager } from '../../../../src/core/process/process-manager';
 import { approvalGate } from '../../../../src/core/safety/approval-gate';
 import type { ApprovalLevel } from '../../../../src/core/config/approval-level';
-import { BUILTIN_SUBAGENTS } from '../../../../src/core/subagents/specs';
+import { BUILTIN_SUBAGENTS } from '../../../../src/core/subagents/builtin-agents';
 import { SubagentManager, type SubagentRunner } from '../../../../src/core/subagents/subagent-manager';
 import { templatesDir } from '../../../../src/core/templates';
 import type { TodoList } from '../../../../src/core/todo';

@@ -8,7 +8,7 @@ import { estimateTextTokens } from '../../../../src/core/context/token-estimate'
 import { createInvokeSkillTool } from '../../../../src/core/skills/invoke-skill-tool';
 import { SkillCatalog } from '../../../../src/core/skills/skill-catalog';
 import { loadSkills } from '../../../../src/core/skills/skill-loader';
-import { BUILTIN_SUBAGENTS } from '../../../../src/core/subagents/specs';
+import { BUILTIN_SUBAGENTS } from '../../../../src/core/subagents/builtin-agents';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import { skillDirs } from './skill-fixtures';
 

@@ -85,6 +85,21 @@ describe('custom agents', () => {
     assert.equal(warnings.length, 7);
   });
 
+  it('a project agent cannot claim what only built-in agents may: plan-mode safety, no model, an id prefix', () => {
+    write(projectDir(), 'writer.md', '---\nname: Writer\ndescription: writes things\ntools: [write_file]\nplan_mode_safe: true\nui_only: true\nid_prefix: explorer\n---\nWrite.\n');
+    const { specs, warnings } = loadCustomAgents({ workspaceRoot: workspace, home });
+    assert.deepEqual(warnings, []);
+    const writer = findSpec(specs, 'Writer')!;
+    assert.deepEqual([writer.planModeSafe, writer.uiOnly, writer.idPrefix, writer.systemPrompt, writer.maxIterations], [undefined, undefined, undefined, 'Write.', 15]);
+  });
+
+  it('a value of the wrong shape is a warning naming the field, and the file is skipped', () => {
+    write(projectDir(), 'listed.md', '---\nname: [a, b]\ndescription: x\n---\nBody\n');
+    const { specs, warnings } = loadCustomAgents({ workspaceRoot: workspace, home });
+    assert.deepEqual(specs, []);
+    assert.match(warnings.join('\n'), /listed\.md: "name" /);
+  });
+
   it('uses OPENDEV_HOME for user agents by default', () => {
     const saved = process.env.OPENDEV_HOME;
     process.env.OPENDEV_HOME = home;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { BUILTIN_SUBAGENTS } from '../../../../src/core/subagents/builtin-agents';
 import {
-  BUILTIN_SUBAGENTS,
   EXPLORER_TOOLS,
   findSpec,
   mergeSpecs,

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { BUILTIN_SUBAGENTS, findSpec, type SubagentSpec } from '../../../../src/core/subagents/specs';
+import { BUILTIN_SUBAGENTS } from '../../../../src/core/subagents/builtin-agents';
+import { findSpec, type SubagentSpec } from '../../../../src/core/subagents/specs';
 import {
   MAX_PARENT_SUMMARY_CHARS,
   SubagentManager,

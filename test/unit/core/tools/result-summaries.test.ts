@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolDispatcher } from '../../../../src/core/agent/tool-dispatcher';
 import { ProcessManager } from '../../../../src/core/process/process-manager';
-import { BUILTIN_SUBAGENTS } from '../../../../src/core/subagents/specs';
+import { BUILTIN_SUBAGENTS } from '../../../../src/core/subagents/builtin-agents';
 import { SubagentManager } from '../../../../src/core/subagents/subagent-manager';
 import { TodoStore } from '../../../../src/core/todos/todo-store';
 import { createBuiltinRegistry } from '../../../../src/core/tools/builtin-tools';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ToolDispatcher } from '../../../../src/core/agent/tool-dispatcher';
-import { BUILTIN_SUBAGENTS } from '../../../../src/core/subagents/specs';
+import { BUILTIN_SUBAGENTS } from '../../../../src/core/subagents/builtin-agents';
 import { SubagentManager, type SubagentRunResult } from '../../../../src/core/subagents/subagent-manager';
 import { getSubagentOutputTool } from '../../../../src/core/tools/get-subagent-output';
 import { ToolRegistry } from '../../../../src/core/tools/registry';

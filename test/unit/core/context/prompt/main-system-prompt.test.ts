@@ -7,7 +7,7 @@ import type { MainPromptContext } from '../../../../../src/core/context/prompt/p
 import { PROMPT_TOOLS } from '../../../../../src/core/context/prompt/prompt-variables';
 import { readSectionMetadata } from '../../../../../src/core/context/prompt/section-metadata';
 import { estimateTextTokens } from '../../../../../src/core/context/token-estimate';
-import { BUILTIN_SUBAGENTS } from '../../../../../src/core/subagents/specs';
+import { BUILTIN_SUBAGENTS } from '../../../../../src/core/subagents/builtin-agents';
 import { createBuiltinRegistry } from '../../../../../src/core/tools/builtin-tools';
 import { templatesDir } from '../../../../../src/core/templates';
 

@@ -5,17 +5,26 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 /** Folders of src/core by layer, lowest first; `.` is the files directly in src/core (the contracts). */
 export const CORE_LAYERS = [
-  ['.'], // contracts: messages, the UI and host ports, tool results, templates
-  ['config', 'files'], // settings and their schemas; atomic writes, locks, real paths, the workspace boundary
-  ['llm', 'packages', 'trust'], // providers and model calls; on-demand packages; workspace trust records
-  ['syntax', 'shell', 'process', 'sandbox'], // parsers, shell reading, processes and their containment
-  ['images', 'todos', 'web'], // what tools build on
-  ['tools', 'subagents'], // the tools, their registry and lifecycle contract
-  ['safety', 'hooks', 'undo', 'mcp', 'context', 'memory', 'mentions', 'skills'], // around the tool calls and the context
-  ['agent'], // the loop
-  ['session'], // a conversation over time: store, recorder, titles
-  ['commands'], // slash commands
+  { name: 'contracts', folders: ['.'] }, // messages, the UI and host ports, tool results, templates
+  { name: 'settings and files', folders: ['config', 'files'] },
+  { name: 'models', folders: ['llm', 'packages', 'trust'] },
+  { name: 'processes', folders: ['syntax', 'shell', 'process', 'sandbox'] },
+  { name: 'what tools use', folders: ['images', 'todos', 'web'] },
+  { name: 'tools', folders: ['tools', 'subagents'] },
+  { name: 'around tool calls and context', folders: ['safety', 'hooks', 'undo', 'mcp', 'context', 'memory', 'mentions', 'skills'] },
+  { name: 'the loop', folders: ['agent'] },
+  { name: 'sessions', folders: ['session'] },
+  { name: 'commands', folders: ['commands'] },
 ];
+
+/** The line a folder's README.md states its place with (the lint checks it is there, word for word). */
+export function layerLine(folder, layers = CORE_LAYERS) {
+  const index = layers.findIndex((layer) => layer.folders.includes(folder));
+  const name = (f) => (f === '.' ? 'the contracts (`../*.ts`)' : `\`${f}/\``);
+  const below = layers.slice(0, index).flatMap((layer) => layer.folders.map(name));
+  const peers = layers[index].folders.filter((f) => f !== folder).map(name);
+  return `Layer ${index} of ${layers.length - 1} (${layers[index].name}). May import: ${below.join(', ')}${peers.length ? `; in its own layer: ${peers.join(', ')}` : ''}.`;
+}
 
 const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
@@ -73,7 +82,7 @@ const folderOf = (file) => (file.includes('/') ? file.slice(0, file.indexOf('/')
 
 /** Checks `dir` against `layers`: the upward imports, the cycles, and the folders no layer names. */
 export function checkLayers(dir, layers = CORE_LAYERS) {
-  const rank = new Map(layers.flatMap((folders, i) => folders.map((folder) => [folder, i])));
+  const rank = new Map(layers.flatMap((layer, i) => layer.folders.map((folder) => [folder, i])));
   const edges = importGraph(dir);
   const folders = new Set([...sources(dir)].map((file) => folderOf(relative(dir, file))));
   return {

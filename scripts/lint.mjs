@@ -3,7 +3,8 @@
 // lists every offending line.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { checkLayers } from './layers.mjs';
+import { existsSync } from 'node:fs';
+import { checkLayers, CORE_LAYERS, layerLine } from './layers.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const rules = [
@@ -36,6 +37,11 @@ const layers = checkLayers(join(root, 'src/core'));
 for (const folder of layers.unplaced) problem(`src/core/${folder}: in no layer; add it to CORE_LAYERS in scripts/layers.mjs`);
 for (const [from, to] of layers.upward) problem(`src/core/${from}: imports src/core/${to}, a higher layer (scripts/layers.mjs)`);
 for (const cycle of layers.cycles) problem(`import cycle among: ${cycle.map((file) => `src/core/${file}`).join(', ')}`);
+for (const folder of CORE_LAYERS.flatMap((layer) => layer.folders).filter((f) => f !== '.')) {
+  const readme = join(root, 'src/core', folder, 'README.md');
+  if (!existsSync(readme)) problem(`src/core/${folder}/README.md: missing (what lives there, and its layer line: "${layerLine(folder)}")`);
+  else if (!readFileSync(readme, 'utf8').includes(layerLine(folder))) problem(`src/core/${folder}/README.md: its layer line is not "${layerLine(folder)}"`);
+}
 console.log(`lint: src/core has ${layers.imports} imports between its files: ${layers.upward.length} upward, ${layers.cycles.length} cycles`);
 
 if (problems > 0) {

@@ -14,8 +14,12 @@ interface LayerReport {
   upward: [string, string][];
   cycles: string[][];
 }
-const layersModule = () => import(pathToFileURL(join(repo, 'scripts/layers.mjs')).href) as Promise<{ checkLayers(dir: string, layers?: string[][]): LayerReport }>;
-const LAYERS = [['.'], ['low'], ['high', 'peer']];
+const layersModule = () => import(pathToFileURL(join(repo, 'scripts/layers.mjs')).href) as Promise<{ checkLayers(dir: string, layers?: typeof LAYERS): LayerReport; layerLine(folder: string, layers?: typeof LAYERS): string }>;
+const LAYERS = [
+  { name: 'contracts', folders: ['.'] },
+  { name: 'low', folders: ['low'] },
+  { name: 'high', folders: ['high', 'peer'] },
+];
 
 describe('architecture lint: layers', () => {
   let dir: string;
@@ -51,6 +55,12 @@ describe('architecture lint: layers', () => {
     put('high/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
     put('high/b.ts', "import type { a } from './a';\nexport const b: typeof a | 1 = 1;\n");
     assert.deepEqual((await check()).cycles, [['high/a.ts', 'high/b.ts']]);
+  });
+
+  it('states a folder\'s place in the line its README must carry', async () => {
+    const { layerLine } = await layersModule();
+    assert.equal(layerLine('high', LAYERS), 'Layer 2 of 2 (high). May import: the contracts (`../*.ts`), `low/`; in its own layer: `peer/`.');
+    assert.equal(layerLine('low', LAYERS), 'Layer 1 of 2 (low). May import: the contracts (`../*.ts`).');
   });
 
   it('reports a folder that no layer names', async () => {

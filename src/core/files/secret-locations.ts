@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { resolveOpendevHome } from '../config/opendev-home';
 import { realNearest } from './real-path';
+import { escapeRegex } from '../escape-regex';
 
 /*
  * The secret locations: where keys, tokens and credentials live. No tool reads them, whatever
@@ -226,10 +227,6 @@ function segmentRegex(segment: string): RegExp {
   } catch {
     return /^(?!)/; // every character was escaped; a form still unreadable names nothing
   }
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** Case-insensitive where the usual file systems are (macOS, Windows): `~/.SSH` is `~/.ssh` there. */

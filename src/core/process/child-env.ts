@@ -6,6 +6,7 @@
 // and keeps them here, in memory, for the code that needs them (`environmentWithSecrets`).
 import { PROVIDER_ENV } from '../config/provider-settings';
 import { scrubEnvironBlock } from './scrub-environ';
+import { escapeRegex } from '../escape-regex';
 
 /**
  * Names no child sees, as globs (`*` is any run of characters, matched without regard to case).
@@ -41,16 +42,12 @@ const held = new Map<string, string>();
 let holding = false;
 
 function compile(extra: readonly string[]): Policy {
-  const glob = (p: string) => p.split('*').map(escapeRegExp).join('.*');
+  const glob = (p: string) => p.split('*').map(escapeRegex).join('.*');
   // A built-in `*_TOKEN` also names a bare `TOKEN`; the user's globs mean what they say.
-  const builtin = BUILTIN_SECRET_ENV.flatMap((p) => (p.startsWith('*_') ? [glob(p), escapeRegExp(p.slice(2))] : [glob(p)]));
+  const builtin = BUILTIN_SECRET_ENV.flatMap((p) => (p.startsWith('*_') ? [glob(p), escapeRegex(p.slice(2))] : [glob(p)]));
   const globs = [...builtin, ...extra.map((p) => p.trim()).filter((p) => p !== '').map(glob)];
   const regex = new RegExp(`^(?:${globs.join('|')})$`, 'i');
   return { extra: [...extra], test: (name) => regex.test(name) };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

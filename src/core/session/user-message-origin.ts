@@ -5,6 +5,7 @@
 import { getReminder } from '../context/reminders';
 import { loadTemplate, loadTemplateSections } from '../templates';
 import { withoutAttachedContext } from '../mentions/attached-context';
+import { escapeRegex } from '../escape-regex';
 
 export type UserMessageOrigin =
   /** Typed by the user (the plan-mode note and the context the chat attached after the text are cut off). */
@@ -115,8 +116,4 @@ function compile(origin: TemplatePattern['origin'], template: string): TemplateP
     literals: literals.filter((l) => l.length > 0),
     regex: new RegExp(`^${source}$`),
   };
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

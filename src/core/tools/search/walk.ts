@@ -1,6 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GitignoreRules, isIgnored, type GlobFilter } from './glob';
+import { GitignoreStack } from '../../files/path-globs';
+import type { GlobFilter } from './glob';
 
 /** Never searched by the built-in walker (the paper's default ignores; ripgrep skips them through .gitignore or as hidden). */
 export const DEFAULT_IGNORED_NAMES: ReadonlySet<string> = new Set(['node_modules', '.git', '__pycache__', '.venv', '.DS_Store']);
@@ -22,20 +23,16 @@ export interface WalkOptions {
  * workspace-relative paths; stops quietly when the signal aborts.
  */
 export async function* walkFiles(options: WalkOptions): AsyncGenerator<string> {
-  const stack: GitignoreRules[] = [];
+  let stack = GitignoreStack.empty;
   const segments = options.start === '' ? [] : options.start.split('/');
-  for (let i = 0; i < segments.length; i++) {
-    const rules = await loadGitignore(options.workspaceRoot, segments.slice(0, i).join('/'));
-    if (rules) stack.push(rules);
-  }
-  const excluded = options.exclude?.length ? new GitignoreRules('', options.exclude.join('\n')) : undefined;
+  for (let i = 0; i < segments.length; i++) stack = await withGitignore(stack, options.workspaceRoot, segments.slice(0, i).join('/'));
+  const excluded = GitignoreStack.empty.with(options.exclude?.join('\n') ?? '', '');
   yield* walkDir(options, options.start, stack, excluded);
 }
 
-async function* walkDir(options: WalkOptions, dir: string, parentStack: GitignoreRules[], excluded: GitignoreRules | undefined): AsyncGenerator<string> {
+async function* walkDir(options: WalkOptions, dir: string, parentStack: GitignoreStack, excluded: GitignoreStack): AsyncGenerator<string> {
   if (options.signal.aborted) return;
-  const own = await loadGitignore(options.workspaceRoot, dir);
-  const stack = own ? [...parentStack, own] : parentStack;
+  const stack = await withGitignore(parentStack, options.workspaceRoot, dir);
   let entries;
   try {
     entries = await readdir(join(options.workspaceRoot, dir), { withFileTypes: true });
@@ -47,22 +44,19 @@ async function* walkDir(options: WalkOptions, dir: string, parentStack: Gitignor
     if (options.signal.aborted) return;
     if (entry.name.startsWith('.') || DEFAULT_IGNORED_NAMES.has(entry.name)) continue;
     const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
-    if (excluded?.verdict(rel, entry.isDirectory()) === 'ignore') continue;
+    if (excluded.ignores(rel, entry.isDirectory())) continue;
     if (entry.isDirectory()) {
-      if (isIgnored(stack, rel, true) || options.glob?.prunesDir(rel)) continue;
+      if (stack.ignores(rel, true) || options.glob?.prunesDir(rel)) continue;
       yield* walkDir(options, rel, stack, excluded);
     } else if (entry.isFile()) {
-      if (isIgnored(stack, rel, false)) continue;
+      if (stack.ignores(rel, false)) continue;
       if (options.glob && !options.glob.acceptsFile(rel)) continue;
       yield rel;
     }
   }
 }
 
-async function loadGitignore(workspaceRoot: string, dir: string): Promise<GitignoreRules | undefined> {
-  try {
-    return new GitignoreRules(dir, await readFile(join(workspaceRoot, dir, '.gitignore'), 'utf8'));
-  } catch {
-    return undefined;
-  }
+/** `stack` and the rules of `dir`'s own .gitignore, if it has one. */
+async function withGitignore(stack: GitignoreStack, workspaceRoot: string, dir: string): Promise<GitignoreStack> {
+  return stack.with(await readFile(join(workspaceRoot, dir, '.gitignore'), 'utf8').catch(() => ''), dir);
 }

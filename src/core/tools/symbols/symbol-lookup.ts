@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import type { SymbolPort, TextPosition } from '../../symbol-port';
-import { escapeRegex } from '../search/glob';
+import { escapeRegex } from '../../escape-regex';
 import type { FileMatches } from '../search/results';
 import { searchText } from '../search/text-search';
 import { ToolError, type ToolExecutionContext } from '../tool';

@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileTools } from '../../../../src/core/tools/file-tools';
-import { GitIgnore, globMatcher, globToRegExp, parseRules } from '../../../../src/core/tools/list-files';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import type { ToolResult } from '../../../../src/core/tools/tool';
 import { toolContext } from '../../../helpers/tool-context';
@@ -110,39 +109,5 @@ describe('list_files', () => {
   it('lists an empty folder', async () => {
     mkdirSync(join(root, 'empty'));
     assert.equal((await list({ path: 'empty' })).output, 'empty/ (empty):');
-  });
-});
-
-describe('glob matcher', () => {
-  const cases: Array<[string, string, boolean]> = [
-    ['*.ts', 'a.ts', true],
-    ['*.ts', 'dir/a.ts', false],
-    ['**/*.ts', 'a.ts', true],
-    ['**/*.ts', 'x/y/a.ts', true],
-    ['src/**', 'src/a/b', true],
-    ['src/**/test/*.ts', 'src/test/a.ts', true],
-    ['src/**/test/*.ts', 'src/x/y/test/a.ts', true],
-    ['?.md', 'a.md', true],
-    ['?.md', 'ab.md', false],
-    ['[abc].txt', 'b.txt', true],
-    ['[!abc].txt', 'b.txt', false],
-    ['*.{js,ts}', 'x.ts', true],
-    ['*.{js,ts}', 'x.py', false],
-    ['a\\*b', 'a*b', true],
-    ['file(1).txt', 'file(1).txt', true],
-  ];
-  for (const [glob, path, expected] of cases) {
-    it(`${glob} ${expected ? 'matches' : 'does not match'} ${path}`, () => assert.equal(globToRegExp(glob).test(path), expected));
-  }
-  it('matches names at any depth when the pattern has no "/"', () => {
-    assert.equal(globMatcher('*.ts')('a/b/c.ts', 'c.ts'), true);
-    assert.equal(globMatcher('./src/*.ts')('src/c.ts', 'c.ts'), true);
-  });
-  it('parses .gitignore lines: comments, escapes, trailing spaces', () => {
-    const ignore = GitIgnore.empty().withText('# c\n\\#hash\nspace.txt   \n\\!bang\n', '');
-    assert.equal(parseRules('# only a comment\n\n', '').length, 0);
-    assert.equal(ignore.ignores('#hash', false), true);
-    assert.equal(ignore.ignores('space.txt', false), true);
-    assert.equal(ignore.ignores('!bang', false), true);
   });
 });

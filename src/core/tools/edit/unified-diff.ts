@@ -1,8 +1,10 @@
 /**
- * A unified diff of two texts by lines (Myers' O(ND) algorithm on interned lines, so the
- * usual small edit of a large file costs about one pass over it). Past MAX_EDIT_DISTANCE
- * changed lines the differing middle is shown as one removed and one added block.
+ * A unified diff of two texts by lines: the common head and tail are skipped, the middle is diffed
+ * by jsdiff (Myers' O(ND)), so the usual small edit of a large file costs about one pass over it.
+ * Past MAX_EDIT_DISTANCE changed lines the differing middle is shown as one removed and one added block.
  */
+import { diffArrays } from 'diff';
+
 const MAX_EDIT_DISTANCE = 2000;
 
 export interface UnifiedDiff {
@@ -49,62 +51,10 @@ export function diffLines(a: string[], b: string[]): Op[] {
   ];
 }
 
+/** The middle's edit script by jsdiff (Myers' O(ND)); undefined past MAX_EDIT_DISTANCE changed lines. */
 function myers(a: string[], b: string[]): Op[] | undefined {
-  const ids = new Map<string, number>();
-  const intern = (s: string) => {
-    let id = ids.get(s);
-    if (id === undefined) ids.set(s, (id = ids.size));
-    return id;
-  };
-  const A = a.map(intern);
-  const B = b.map(intern);
-  const n = A.length;
-  const m = B.length;
-  const max = Math.min(n + m, MAX_EDIT_DISTANCE);
-  const offset = max + 1;
-  let v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= max; d++) {
-    trace.push(v.slice());
-    const next = v.slice();
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && A[x] === B[y]) {
-        x++;
-        y++;
-      }
-      next[offset + k] = x;
-      if (x >= n && y >= m) return backtrack(trace, d, offset, a, b);
-    }
-    v = next;
-  }
-  return undefined;
-}
-
-/** trace[d] holds the furthest x per diagonal before step d; walk back from the end to (0, 0). */
-function backtrack(trace: Int32Array[], dEnd: number, offset: number, a: string[], b: string[]): Op[] {
-  const ops: Op[] = [];
-  let x = a.length;
-  let y = b.length;
-  for (let d = dEnd; d > 0; d--) {
-    const prev = trace[d]!;
-    const k = x - y;
-    const prevK = k === -d || (k !== d && prev[offset + k - 1]! < prev[offset + k + 1]!) ? k + 1 : k - 1;
-    const prevX = prev[offset + prevK]!;
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      ops.push({ kind: ' ', line: a[--x]! });
-      y--;
-    }
-    if (x === prevX) ops.push({ kind: '+', line: b[--y]! });
-    else ops.push({ kind: '-', line: a[--x]! });
-  }
-  while (x > 0 && y > 0) {
-    ops.push({ kind: ' ', line: a[--x]! });
-    y--;
-  }
-  return ops.reverse();
+  const changes = diffArrays(a, b, { maxEditLength: MAX_EDIT_DISTANCE });
+  return changes?.flatMap((change) => change.value.map((line) => ({ kind: change.added ? ('+' as const) : change.removed ? ('-' as const) : (' ' as const), line })));
 }
 
 function formatHunks(ops: Op[], context: number): string {

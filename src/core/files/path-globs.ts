@@ -11,9 +11,7 @@ import picomatch from 'picomatch';
  */
 export function pathGlob(glob: string): (path: string) => boolean {
   const cleaned = glob.replace(/^\.\//, '').replace(/\/+$/, '');
-  // A leading "/" anchors at the root, as in .gitignore and ripgrep's globs.
-  const anchored = cleaned.startsWith('/');
-  return picomatch(anchored ? cleaned.replace(/^\/+/, '') : cleaned, { dot: true, posix: true, basename: !cleaned.includes('/') });
+  return picomatch(cleaned.replace(/^\/+/, ''), { dot: true, posix: true, basename: !cleaned.includes('/') });
 }
 
 /**

@@ -60,5 +60,4 @@ describe('one glob and .gitignore semantics for list_files and search', () => {
     assert.equal(stack.ignores('dist', true), true);
     assert.equal(stack.ignores('a/dist', true), false);
   });
-
 });

@@ -42,7 +42,9 @@ describe('inline diff approval', function () {
   const startEdit = async () => {
     scriptEdit();
     const turn = api.send('bump the constants');
-    await until(() => api.pendingReviews().length === 1 && proposalTabs().length === 1, 'the proposal in the diff editor');
+    // The tab appears before the extension host hears of the diff's editors, and where the file shows decides its lenses.
+    const shown = () => vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === api.pendingReviews()[0]?.proposal.toString());
+    await until(() => api.pendingReviews().length === 1 && proposalTabs().length === 1 && shown(), 'the proposal in the diff editor');
     return { turn, review: api.pendingReviews()[0]! };
   };
   /** What the model read back as the edit_file result. */

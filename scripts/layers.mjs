@@ -28,11 +28,12 @@ export function layerLine(folder, layers = CORE_LAYERS) {
 
 const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
-function* sources(dir) {
+/** The files below `dir` whose names match `pattern` (default: TypeScript sources). */
+export function* sources(dir, pattern = /\.ts$/) {
   for (const name of readdirSync(dir)) {
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) yield* sources(full);
-    else if (/\.ts$/.test(name)) yield full;
+    if (statSync(full).isDirectory()) yield* sources(full, pattern);
+    else if (pattern.test(name)) yield full;
   }
 }
 

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { existsSync } from 'node:fs';
-import { checkLayers, CORE_LAYERS, layerLine } from './layers.mjs';
+import { checkLayers, CORE_LAYERS, layerLine, sources } from './layers.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const rules = [
@@ -12,21 +12,13 @@ const rules = [
   { dir: 'src/shared', banned: /(?:from\s+|require\(\s*)['"](vscode|node:[^'"]+)['"]/, why: 'src/shared is loaded by the webview too: no vscode, no Node modules' },
 ];
 
-function* files(dir) {
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) yield* files(full);
-    else if (/\.(ts|mts|cts|js)$/.test(name)) yield full;
-  }
-}
-
 let problems = 0;
 const problem = (text) => {
   problems++;
   console.error(text);
 };
 for (const rule of rules) {
-  for (const file of files(join(root, rule.dir))) {
+  for (const file of sources(join(root, rule.dir), /\.(ts|mts|cts|js)$/)) {
     readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
       if (rule.banned.test(line)) problem(`${relative(root, file)}:${i + 1}: ${rule.why}\n    ${line.trim()}`);
     });

@@ -38,7 +38,7 @@ export function parseAgentFile(
 ): SubagentSpec | undefined {
   const split = splitFrontmatter(fileText);
   if ('error' in split) {
-    warnings.push(`${file}: ${split.error.replace('then the fields', 'then name/description/tools')}`);
+    warnings.push(`${file}: ${split.error}`);
     return undefined;
   }
   const fields = parseFrontmatter(split.header);

@@ -17,6 +17,10 @@ export const MAX_RENDERED = 120;
 const GAP_PX = 8;
 /** Closer than this to the end counts as "at the end". */
 const END_SLACK_PX = 40;
+/** How long a wheel turn, key or scrollbar press up counts as the reason for the next move up. */
+const INTENT_MS = 1_000;
+/** Keys that scroll a focused container up (Ctrl+Home too). */
+const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
 
 export interface VirtualTranscriptOptions {
   /** The scroll container. */
@@ -48,6 +52,8 @@ export class VirtualTranscript {
   private lastTop = 0;
   /** Follow new output: true while the user is at the end, false once they scroll up to read. */
   private stick = true;
+  /** When the user last asked to scroll up: any step up in the next INTENT_MS lets go of the end (an animated scroll starts with a pixel or two). */
+  private upIntentAt = -Infinity;
 
   constructor(private readonly options: VirtualTranscriptOptions) {
     const { container } = options;
@@ -57,6 +63,11 @@ export class VirtualTranscript {
     this.list.className = 'transcript-window';
     container.replaceChildren(this.topSpacer, this.list, this.bottomSpacer);
     container.addEventListener('scroll', () => this.scrolled(), { passive: true });
+    const intendUp = () => (this.upIntentAt = performance.now());
+    container.addEventListener('wheel', (e) => e.deltaY < 0 && intendUp(), { passive: true });
+    container.addEventListener('keydown', (e) => UP_KEYS.has(e.key) && !editable(e.target) && intendUp());
+    // The scrollbar belongs to the container itself: a press on an entry is not a scroll.
+    container.addEventListener('pointerdown', (e) => e.target === container && intendUp());
     this.resizes = new ResizeObserver((records) => this.resized(records));
     this.resizes.observe(container);
   }
@@ -96,6 +107,7 @@ export class VirtualTranscript {
     for (const id of [...this.heights.keys()]) if (!ids.has(id)) this.heights.delete(id);
     this.start = 0;
     this.end = 0;
+    this.lastTop = this.options.container.scrollTop; // wherever emptying the list put it: no one scrolled
     this.layoutNow();
   }
 
@@ -159,6 +171,7 @@ export class VirtualTranscript {
     this.stick = false;
     const container = this.options.container;
     container.scrollTop = Math.max(0, this.offsets()[index]! - anchor.offset);
+    this.lastTop = container.scrollTop;
     this.layoutNow();
     // The entry is rendered and measured now: put it exactly where it was.
     const node = this.nodes.get(anchor.id);
@@ -169,13 +182,24 @@ export class VirtualTranscript {
   }
 
   private scrolled(): void {
-    const container = this.options.container;
-    const top = container.scrollTop;
-    // Only scrolling up lets go of the end: content that grows after a scroll to the end must not.
-    if (top < this.lastTop - 2) this.stick = this.atEnd();
-    else if (this.atEnd()) this.stick = true;
-    this.lastTop = top;
+    this.followScroll();
     this.schedule();
+  }
+
+  /**
+   * Takes in where the user has scrolled. Called before anything moves the view to the end too:
+   * a scroll's event comes a frame after the move, and snapping back in between would cancel it.
+   */
+  private followScroll(): void {
+    const c = this.options.container;
+    if (c.clientHeight === 0) return; // hidden: it reads as scrolled to the top, which nobody did
+    const top = c.scrollTop;
+    // Only scrolling up lets go of the end: content that grows after a scroll to the end must not,
+    // nor content that shrinks while the user stays at the end.
+    if (top < this.lastTop && performance.now() - this.upIntentAt < INTENT_MS) this.stick = false;
+    else if (top < this.lastTop - 2) this.stick = this.atEnd(); // sub-pixel layout jitter is no scroll
+    else if (top > this.lastTop && this.atEnd()) this.stick = true;
+    this.lastTop = top;
   }
 
   private atEnd(): boolean {
@@ -185,6 +209,7 @@ export class VirtualTranscript {
 
   /** Entries grow after they are shown (web components, cards folding open, streamed text) and the view resizes. */
   private resized(records: ResizeObserverEntry[]): void {
+    this.followScroll();
     for (const record of records) {
       const id = (record.target as HTMLElement).dataset.id;
       if (id && this.nodes.get(id) === record.target) this.heights.set(id, (record.target as HTMLElement).offsetHeight);
@@ -209,6 +234,7 @@ export class VirtualTranscript {
 
   /** Renders the entries the viewport needs, sizes the spacers, and measures what it rendered. */
   private layout(): void {
+    this.followScroll();
     for (let pass = 0; pass < 3; pass++) {
       const [start, end] = this.range(this.offsets());
       this.render(start, end);
@@ -316,6 +342,11 @@ export class VirtualTranscript {
   private heightOf(entry: ChatEntry): number {
     return this.heights.get(entry.id) ?? estimateHeight(entry, this.options.container.clientWidth);
   }
+}
+
+/** Keys typed in a field edit it: they do not scroll the transcript. */
+function editable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || target.closest('input, textarea, select, vscode-textarea, vscode-textfield') !== null);
 }
 
 function spacer(): HTMLElement {

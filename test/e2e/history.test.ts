@@ -176,8 +176,12 @@ describe('chat history and long chats (end to end)', function () {
     await until(async () => inView(last), 'the end of the session in view');
 
     // To the top, with the keyboard: the first entries are rendered there, the end ones are not.
-    await chat.locator('#transcript').focus();
-    await chat.locator('#transcript').press('Control+Home');
+    const transcript = chat.locator('#transcript');
+    await until(async () => {
+      await transcript.focus();
+      return transcript.evaluate((el) => document.hasFocus() && document.activeElement === el);
+    }, 'the transcript has the keyboard focus (not the workbench)');
+    await transcript.press('Control+Home');
     const first = chat.locator('.entry.user', { hasText: 'Question 1: what does math.ts do' });
     await until(async () => (await first.count()) === 1 && inView(first), 'the first question rendered and in view');
     assert.equal(await last.count(), 0, 'the end is no longer in the DOM');

@@ -14,7 +14,7 @@ import { locateChromium } from '../../../src/core/web/browser';
  */
 
 // Browser globals inside page callbacks (this file is typechecked without the DOM lib).
-declare const window: any, document: any, MutationObserver: any;
+declare const window: any, document: any, MutationObserver: any, requestAnimationFrame: any;
 
 const repo = join(__dirname, '../../../..');
 const NONCE = 'dGVzdC1ub25jZQ==';
@@ -78,6 +78,32 @@ describe('the chat view scripts (production build)', function () {
     const highlighter = statSync(join(dir, 'webview-highlight.js')).size;
     assert.ok(view < MAX_VIEW_BYTES, `dist/webview.js is ${(view / 1024).toFixed(1)} KiB`);
     assert.ok(highlighter > 50 * 1024, `highlight.js and its grammars are in webview-highlight.js (${(highlighter / 1024).toFixed(1)} KiB)`);
+  });
+
+  it('at the end of a long chat, the keyboard scrolls up and new output no longer pulls the view back down', async () => {
+    const page = await openView();
+    const entries = Array.from({ length: 400 }, (_, i) => (i % 2 ? { kind: 'assistant', id: `a${i}`, text: `Answer ${i}.` } : { kind: 'user', id: `u${i}`, text: `Question ${i}?` }));
+    await send(page, snapshot(entries));
+    await page.waitForSelector('.entry.assistant >> text=Answer 399.');
+    const distanceFromEnd = () => page.evaluate(() => {
+      const t = document.getElementById('transcript');
+      return Math.round(t.scrollHeight - t.scrollTop - t.clientHeight) as number;
+    });
+    await page.waitForFunction(() => {
+      const t = document.getElementById('transcript');
+      return t.scrollHeight - t.scrollTop - t.clientHeight < 1;
+    });
+    // The keyboard's scroll is animated: its first steps are a few pixels, well inside "at the end".
+    const settled = page.evaluate(() => new Promise<void>((resolve) => document.getElementById('transcript').addEventListener('scrollend', () => resolve(), { once: true })));
+    await page.locator('#transcript').press('ArrowUp');
+    await settled;
+    const up = await distanceFromEnd();
+    assert.ok(up >= 20, `ArrowUp moved the view up and it stayed there (${up} px from the end)`);
+    await send(page, { type: 'upsert', entry: { kind: 'assistant', id: 'late', text: 'Output that arrives while the user reads.' } });
+    await page.waitForSelector('.entry.assistant >> text=while the user reads');
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    assert.ok((await distanceFromEnd()) > up, 'the new output did not pull the view to the end');
+    await page.close();
   });
 
   it('a chat without code never loads highlight.js', async () => {

@@ -1,5 +1,6 @@
 import type { TokenUsage } from './token-usage';
 import type { Todo } from './todo';
+import type { ChangeHunk } from './change-hunk';
 import type { FileChange, ToolResult } from './tool-result';
 
 export type { FileChange } from './tool-result';
@@ -96,6 +97,14 @@ export interface MustAsk extends MustAskReason {
   all: MustAskReason[];
 }
 
+/** A proposed edit as a person reviews it: the whole texts, and its hunks, computed once by the tool that proposes it. */
+export interface ProposedEdit extends FileChange {
+  /** `changeHunks(before, after)`: "hunk 2" is the same hunk on the card, in the editor and for the tool that applies the verdict. */
+  hunks: readonly ChangeHunk[];
+  /** The file does not exist yet. */
+  creates?: true;
+}
+
 export interface ApprovalRequest {
   /**
    * `tool`: a tool call that needs consent; `doom_loop`: the agent keeps repeating one call;
@@ -109,9 +118,9 @@ export interface ApprovalRequest {
   title: string;
   /** The raw arguments, for display. */
   args: string;
-  /** For run_command: the command line, which the user may edit before allowing. */
+  /** For a command: the command line, which the user may edit before allowing. */
   command?: string;
-  /** For run_command: whether it runs in the OS sandbox or with the user's full access. */
+  /** For a command: whether it runs in the OS sandbox or with the user's full access. */
   sandbox?: 'inside' | 'outside';
   /** For edits: a unified diff of the proposed change. */
   diff?: string;
@@ -119,7 +128,7 @@ export interface ApprovalRequest {
    * For edits: the file's whole text now and as the edit would leave it, so a front end can show
    * it in a diff editor and let the user decide hunk by hunk (`partial`).
    */
-  proposed?: FileChange;
+  proposed?: ProposedEdit;
   /**
    * Set when the ask is one a blanket approval must not answer (the approval gate fills it from the
    * judgement): outside the workspace, protected configuration, a caution rule, a hidden command, a
@@ -140,8 +149,7 @@ export type ApprovalDecision =
   | { action: 'deny'; feedback?: string; unattended?: boolean }
   | { action: 'edit'; command: string }
   /**
-   * For a request with `proposed`: apply only these hunks, by index into
-   * `changeHunks(proposed.before, proposed.after)` (src/core/tools/edit/change-hunks.ts); the
+   * For a request with `proposed`: apply only these hunks, by index into `proposed.hunks`; the
    * model is told which hunks were rejected. Every hunk = allow, none = deny.
    */
   | { action: 'partial'; acceptedHunks: number[] };

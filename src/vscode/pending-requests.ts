@@ -3,11 +3,10 @@ import type {
   ApprovalRequest,
   AskUserAnswers,
   AskUserQuestion,
-  FileChange,
+  ProposedEdit,
   PlanDecision,
   PlanForReview,
 } from '../core/ui';
-import { changeHunks } from '../core/tools/edit/change-hunks';
 import type { AnswerMessage, ChatEntryOf } from '../shared/protocol';
 import { hunkPreviews } from './diff-approval/hunk-previews';
 import type { Transcript } from './transcript';
@@ -32,7 +31,7 @@ export interface ProposedEditRequest {
   id: string;
   toolName: string;
   title: string;
-  proposed: FileChange;
+  proposed: ProposedEdit;
 }
 
 /**
@@ -67,7 +66,7 @@ export class PendingRequests {
   approval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     // The card carries the diff, not the whole proposed file (that stays here, for the companion).
     const { proposed, ...shown } = request;
-    const changes = proposed ? changeHunks(proposed.before, proposed.after) : undefined;
+    const changes = proposed?.hunks;
     const hunks = changes?.length;
     // The card lists the hunks to decide one by one (when there are not too many).
     const previews = proposed && changes ? hunkPreviews(proposed.before, changes) : undefined;

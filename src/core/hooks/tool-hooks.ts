@@ -1,5 +1,6 @@
 import type { ToolLifecycle } from '../tools/tool-lifecycle';
-import { parseToolArguments, type ToolCall } from '../messages';
+import type { ToolCall } from '../messages';
+import { argumentsObject, rawArguments } from '../tools/call-arguments';
 import { toolFailure, type ToolExecutionContext, type ToolResult } from '../tools/tool';
 import { hasEvent, permissionModeOf, unwrapHooks, type AnyHooksConfig, type HookSessionOptions } from './lifecycle';
 import { toolMatchNames } from './matcher';
@@ -33,7 +34,7 @@ export function hooksLifecycle(config: AnyHooksConfig, opts: HooksLifecycleOptio
   const hooks = unwrapHooks(config);
   const pending = new Set<Promise<void>>();
   const refused = new Set<string>();
-  const rewritten = new Map<string, string>();
+  const rewritten = new Map<string, ToolCall>();
   const warn = (m: string) => {
     try {
       opts.onWarning?.(m);
@@ -64,7 +65,7 @@ export function hooksLifecycle(config: AnyHooksConfig, opts: HooksLifecycleOptio
       if (!hasEvent(hooks, 'PreToolUse')) return { proceed: true, call };
       const input = base('PreToolUse', ctx);
       input.tool_name = call.name;
-      input.tool_input = parseToolArguments(call.arguments);
+      input.tool_input = rawArguments(call);
       input.tool_use_id = call.id;
       let outcome: HookRunOutcome;
       try {
@@ -89,7 +90,7 @@ export function hooksLifecycle(config: AnyHooksConfig, opts: HooksLifecycleOptio
       let next = call;
       if (outcome.updatedInput) {
         next = { ...call, arguments: JSON.stringify(outcome.updatedInput) };
-        rewritten.set(call.id, next.arguments);
+        rewritten.set(call.id, next);
       }
       if (outcome.permissionDecision === 'ask' || outcome.permissionDecision === 'defer') {
         const reason = outcome.permissionDecisionReason;
@@ -97,8 +98,8 @@ export function hooksLifecycle(config: AnyHooksConfig, opts: HooksLifecycleOptio
         const decision = await ctx.ui.requestApproval({ kind: 'tool', toolName: call.name, title: reason ? `Hook asks: ${reason}` : `Allow ${call.name}? (a hook asks)`, args: next.arguments }, ctx.signal);
         if (decision.action === 'deny') return refuse(`The user denied ${call.name}${decision.feedback ? `: ${decision.feedback}` : '.'}`, 'rejected');
         if (decision.action === 'edit') {
-          next = { ...next, arguments: JSON.stringify({ ...asObject(parseToolArguments(next.arguments)), command: decision.command }) };
-          rewritten.set(call.id, next.arguments);
+          next = { ...next, arguments: JSON.stringify({ ...argumentsObject(next), command: decision.command }) };
+          rewritten.set(call.id, next);
         }
       }
       return { proceed: true, call: next };
@@ -106,13 +107,13 @@ export function hooksLifecycle(config: AnyHooksConfig, opts: HooksLifecycleOptio
 
     after(call, result, ctx) {
       if (refused.delete(call.id)) return; // never ran: PostToolUse* does not fire
-      const args = rewritten.get(call.id) ?? call.arguments;
+      const ran = rewritten.get(call.id) ?? call;
       rewritten.delete(call.id);
       const event: HookEvent = result.ok ? 'PostToolUse' : 'PostToolUseFailure';
       if (!hasEvent(hooks, event)) return;
       const input = base(event, ctx);
       input.tool_name = call.name;
-      input.tool_input = parseToolArguments(args);
+      input.tool_input = rawArguments(ran);
       input.tool_use_id = call.id;
       if (result.ok) input.tool_response = toolResponse(result);
       else input.error = result.output;
@@ -169,8 +170,4 @@ function settledOrAborted(work: Promise<unknown>, signal: AbortSignal | undefine
 
 function toolResponse(result: ToolResult): Record<string, unknown> {
   return { success: result.ok, output: result.output, summary: result.summary };
-}
-
-function asObject(v: unknown): Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }

@@ -2,6 +2,7 @@ import { programOf } from '../process/command-program';
 import { outputWrites, type CommandPart } from './command-part';
 import type { Judgement, PartVerdict } from './judgement';
 import { DEFAULT_RULE_PRIORITY, type RuleEntry } from './permission-rule';
+import type { ApprovalSubject } from '../tools/approval-subject';
 
 /**
  * The rules an "Always allow" answer leaves behind, scoped to the workspace. For a command, one
@@ -17,9 +18,9 @@ const SUBCOMMAND_TOOLS = new Set([
 const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const WORD = /^[a-z][\w:.@/-]*$/i;
 
-export function rulesForAlways(toolName: string, judgement: Judgement, workspaceRoot: string, now = new Date()): RuleEntry[] {
+export function rulesForAlways(toolName: string, about: ApprovalSubject['kind'], judgement: Judgement, workspaceRoot: string, now = new Date()): RuleEntry[] {
   const stamp = { workspace: workspaceRoot, created: now.toISOString() };
-  if (toolName !== 'run_command') return [{ type: 'pattern', tool: toolName, action: 'allow', ...stamp }];
+  if (about !== 'command') return [{ type: 'pattern', tool: toolName, action: 'allow', ...stamp }];
   const out: RuleEntry[] = [];
   for (const verdict of judgement.parts ?? []) {
     if (verdict.action !== 'ask') continue;

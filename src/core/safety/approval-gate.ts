@@ -1,15 +1,12 @@
-import { stat } from 'node:fs/promises';
 import type { ToolLifecycle } from '../tools/tool-lifecycle';
-import { toolArgumentsObject } from '../messages';
+import type { ToolCall } from '../messages';
 import { loadTemplateSections, renderTemplate } from '../templates';
-import { previewEdit } from '../tools/edit-file';
 import type { ToolRegistry } from '../tools/registry';
-import { changeHunks } from '../tools/edit/change-hunks';
 import { allHunksRejectedText } from '../tools/edit/hunk-review';
-import { unifiedDiff } from '../tools/edit/unified-diff';
-import { toolFailure, type ReviewedToolCall, type ToolExecutionContext, type ToolResult } from '../tools/tool';
-import { displayPath, resolveInWorkspace } from '../files/workspace-path';
-import type { ApprovalRequest, FileChange } from '../ui';
+import { toolFailure, type ReviewedToolCall, type Tool, type ToolExecutionContext, type ToolResult } from '../tools/tool';
+import { CALL_SUBJECT, subjectQuestion, type ApprovalSubject } from '../tools/approval-subject';
+import { argumentsObject, checkedArguments, extendCall } from '../tools/call-arguments';
+import type { ApprovalRequest } from '../ui';
 import { rulesForAlways } from './always-rules';
 import type { ApprovalLevel } from '../config/approval-level';
 import { AuditLog, auditLogFile, type AuditEntry } from './audit-log';
@@ -30,6 +27,8 @@ export interface ApprovalGateOptions {
 }
 
 type Before = { proceed: true; call: ReviewedToolCall } | { proceed: false; result: ToolResult };
+/** What a person could be asked about: a call's subject, unless it has none. */
+type Asked = Exclude<ApprovalSubject, { kind: 'none' }>;
 
 export interface ApprovalGate extends ToolLifecycle {
   /** Resolves when the audit lines written so far are on disk (or failed). */
@@ -38,8 +37,9 @@ export interface ApprovalGate extends ToolLifecycle {
 
 /**
  * The approval step before every tool call that can change something (read-only tools and the
- * todo list never ask). The danger rules and the permission rules decide first, then the approval
- * level; a write outside the workspace always asks. An ask goes to the user: allow, "Always allow"
+ * todo list never ask), about what its tool says it is about (`Tool.approval`: a command, a file
+ * and its proposed change, or the call). The danger rules and the permission rules decide first,
+ * then the approval level; a write outside the workspace always asks. An ask goes to the user: allow, "Always allow"
  * (saved as rules), deny with feedback, or an edited command, which is judged again like a new
  * one. Without anyone to ask (a headless run) an ask is refused with a reason the model can act on.
  * Every decision goes to the audit log.
@@ -47,7 +47,7 @@ export interface ApprovalGate extends ToolLifecycle {
 export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel, options: ApprovalGateOptions = {}): ApprovalGate {
   let store = options.permissions;
   let loadWarningsShown = false;
-  // One question at a time: calls that run in parallel (read-only MCP tools, batch_tool, subagents)
+  // One question at a time: calls that run in parallel (read-only MCP tools, a batch's calls, subagents)
   // would otherwise ask at once, and a terminal reads one answer at a time.
   const asking = new SerialQueue();
   const askInTurn = <T>(ask: () => Promise<T>): Promise<T> => asking.run(ask);
@@ -56,10 +56,10 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
     async before(call, ctx): Promise<Before> {
       const tool = registry.get(call.name);
       // Unknown tools and invalid arguments fail in the registry without running: nothing to approve.
+      if (!tool || (tool.readOnly && !tool.askEvenIfReadOnly) || tool.category === 'todo') return { proceed: true, call };
+      const first = await subjectOf(tool, call, ctx);
       // A batch asks for each of its calls, which come through here one by one.
-      if (!tool || (tool.readOnly && !tool.askEvenIfReadOnly) || tool.category === 'todo' || call.name === 'batch_tool') return { proceed: true, call };
-      const args = toolArgumentsObject(call.arguments);
-      if (!tool.schema.safeParse(args).success) return { proceed: true, call };
+      if (!first || first.kind === 'none') return { proceed: true, call };
 
       const permissions = (store ??= PermissionStore.inMemory(ctx.workspaceRoot));
       const warn = (message: string) => ctx.ui.onNotice?.(message, 'warning');
@@ -68,30 +68,31 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
         permissions.warnings.forEach(warn);
       }
       // A server runs outside the sandbox (it must be reachable): it asks, at every level.
-      const sandboxActive = call.name === 'run_command' && (await options.sandboxed?.()) === true;
-      const outsideOf = (a: Record<string, unknown>) => (sandboxActive && typeof a.command === 'string' ? serverOutsideSandbox(a.command) : undefined);
-      const judge = (a: Record<string, unknown>) => {
-        const outside = outsideOf(a);
+      const sandboxActive = first.kind === 'command' && (await options.sandboxed?.()) === true;
+      const outsideOf = (s: Asked) => (sandboxActive && s.kind === 'command' ? serverOutsideSandbox(s.command) : undefined);
+      const judge = (c: ToolCall, s: Asked) => {
+        const outside = outsideOf(s);
         return judgeCall(
-          { name: call.name, args: a, fileTool: tool.category === 'file', autoApproveEdits: ctx.mode.autoApproveEdits },
+          { tool: call.name, subject: s, args: argumentsObject(c), autoApproveEdits: ctx.mode.autoApproveEdits },
           { rules: permissions.rules(), level: level(), workspaceRoot: ctx.workspaceRoot, sandboxed: sandboxActive && !outside, ...(outside ? { outsideSandbox: outside } : {}), ...(ctx.readableDirs ? { readableDirs: ctx.readableDirs } : {}) },
         );
       };
-      const audit = (entry: Omit<AuditEntry, 'time' | 'tool' | 'level' | 'summary'>, a: Record<string, unknown>) => {
-        const line: AuditEntry = { time: new Date().toISOString(), tool: call.name, summary: summaryOf(a), level: level(), ...entry };
-        if (a !== args) line.editedFrom = summaryOf(args);
+      const audit = (entry: Omit<AuditEntry, 'time' | 'tool' | 'level' | 'summary'>, c: ToolCall) => {
+        const line: AuditEntry = { time: new Date().toISOString(), tool: call.name, summary: summaryOf(argumentsObject(c)), level: level(), ...entry };
+        if (c !== call) line.editedFrom = summaryOf(argumentsObject(call));
         options.audit?.record(line, warn);
       };
       const facts = (j: Judgement) => ({ ...(j.rule ? { rule: j.rule } : {}), ...(j.reason ? { reason: j.reason } : {}) });
 
-      let current = args;
-      let judgement = judge(args);
+      let current: ToolCall = call;
+      let subject: Asked = first;
+      let judgement = judge(call, first);
       let asked = false;
       for (;;) {
-        const edited = current !== args;
-        const run = edited
-          ? { proceed: true as const, call: { ...call, arguments: JSON.stringify(current) }, notes: [renderTemplate(loadTemplateSections('safety/approval.md').get('user_edited') ?? 'The user edited the command to: ${COMMAND}', { COMMAND: String(current.command) })] }
-          : { proceed: true as const, call };
+        const edited = current !== call;
+        const run = edited && subject.kind === 'command'
+          ? { proceed: true as const, call: current, notes: [renderTemplate(loadTemplateSections('safety/approval.md').get('user_edited') ?? 'The user edited the command to: ${COMMAND}', { COMMAND: subject.command })] }
+          : { proceed: true as const, call: current };
         if (judgement.action === 'allow') {
           audit({ action: 'allow', decidedBy: asked ? 'user' : judgement.decidedBy, ...facts(judgement), ...(asked ? { asked } : {}) }, current);
           return run;
@@ -109,7 +110,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
           audit({ action: 'deny', decidedBy: 'unattended', ...facts(judgement) }, current);
           return refuse('permission', 'unattended', call.name, { ...judgement, reason: judgement.reason ?? `the approval level is ${level()}` });
         }
-        const request = await describe(call.name, current, current === args ? call.arguments : JSON.stringify(current), judgement, ctx, sandboxActive ? !outsideOf(current) : undefined);
+        const request = describe(call.name, subject, current.arguments, judgement, sandboxActive ? !outsideOf(subject) : undefined);
         const decision = await askInTurn(() => ctx.ui.requestApproval!(request, ctx.signal));
         asked = true;
         switch (decision.action) {
@@ -117,7 +118,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
             audit({ action: 'allow', decidedBy: 'user', asked, ...facts(judgement) }, current);
             return run;
           case 'always': {
-            const entries = rulesForAlways(call.name, judgement, ctx.workspaceRoot);
+            const entries = rulesForAlways(call.name, subject.kind, judgement, ctx.workspaceRoot);
             const saveWarning = await permissions.remember(entries);
             if (saveWarning) warn(saveWarning);
             if (judgement.askAlways && judgement.reason) ctx.ui.onNotice?.(`Allowed. This will still ask next time: ${judgement.reason}.`, 'info');
@@ -135,7 +136,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
           case 'partial': {
             // Hunk by hunk: every hunk is a plain allow, none a denial; otherwise the tool gets the verdict.
             const proposed = request.proposed;
-            const total = proposed ? changeHunks(proposed.before, proposed.after).length : 0;
+            const total = proposed?.hunks.length ?? 0;
             const accepted = [...new Set(decision.acceptedHunks)].filter((i) => Number.isInteger(i) && i >= 0 && i < total).sort((a, b) => a - b);
             const hunks = `accepted ${accepted.length} of ${total} hunks${accepted.length ? ` (${accepted.map((i) => i + 1).join(', ')})` : ''}`;
             if (!proposed || accepted.length === 0) {
@@ -144,20 +145,24 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
             }
             audit({ action: 'allow', decidedBy: 'user', asked, ...facts(judgement), hunks }, current);
             if (accepted.length === total) return run;
-            return { proceed: true, call: { ...run.call, review: { before: proposed.before, after: proposed.after, acceptedHunks: accepted } } };
+            return { proceed: true, call: extendCall(run.call, { review: { before: proposed.before, after: proposed.after, hunks: proposed.hunks, acceptedHunks: accepted } }) };
           }
           case 'edit': {
-            if (typeof current.command !== 'string') {
+            if (subject.kind !== 'command') {
               audit({ action: 'deny', decidedBy: 'user', asked }, current);
               return refuse('rejected', 'edit_not_command', call.name, judgement);
             }
             // Sending back the very command that was shown confirms it; anything else is judged afresh.
-            if (decision.command.trim() === current.command.trim()) {
+            if (decision.command.trim() === subject.command.trim()) {
               audit({ action: 'allow', decidedBy: 'user', asked, ...facts(judgement) }, current);
               return run;
             }
-            current = { ...current, command: decision.command };
-            judgement = judge(current);
+            const next: ToolCall = { ...call, arguments: JSON.stringify(subject.withCommand(decision.command)) };
+            const nextSubject = await subjectOf(tool, next, ctx);
+            if (!nextSubject || nextSubject.kind === 'none') return { proceed: true, call: next }; // the registry says what is wrong with it
+            current = next;
+            subject = nextSubject;
+            judgement = judge(current, subject);
           }
         }
       }
@@ -193,45 +198,22 @@ function refuse(kind: 'permission' | 'rejected', section: string, tool: string, 
   return { proceed: false, result: toolFailure(kind, text) };
 }
 
-/** `sandboxed` undefined: the session has no active sandbox, and the card says nothing about one unless the model asked to leave it. */
-async function describe(toolName: string, args: Record<string, unknown>, rawArgs: string, judgement: Judgement, ctx: ToolExecutionContext, sandboxed: boolean | undefined): Promise<ApprovalRequest> {
-  const command = toolName === 'run_command' && typeof args.command === 'string' ? args.command : undefined;
-  const target = typeof args.file_path === 'string' ? args.file_path : undefined;
-  const title = command !== undefined ? `Run \`${command}\`?` : target ? `${toolName} ${target}?` : `Allow ${toolName}?`;
-  const why = judgement.reason ? ` (${judgement.reason})` : '';
-  const request: ApprovalRequest = { kind: 'tool', toolName, title: `${title}${why}`, args: rawArgs };
-  if (command !== undefined) {
-    request.command = command;
-    if (sandboxed !== undefined || args.sandbox === false) request.sandbox = sandboxed && args.sandbox !== false ? 'inside' : 'outside';
-  }
-  const mustAsk = mustAskOf(judgement);
-  if (mustAsk) request.mustAsk = mustAsk;
-  if (toolName === 'edit_file') {
-    const preview = await previewEdit(ctx.workspaceRoot, args).catch(() => undefined);
-    if (preview) {
-      request.diff = preview.diff;
-      request.proposed = preview.change;
-    }
-  }
-  if (toolName === 'write_file' && target !== undefined && typeof args.content === 'string') {
-    const proposed = await proposedNewFile(ctx.workspaceRoot, target, args.content);
-    if (proposed) {
-      request.diff = proposed.diff;
-      request.proposed = proposed.change;
-    }
-  }
-  return request;
+/** What the call is about, as its tool says; undefined when its arguments are invalid (the registry refuses it). */
+async function subjectOf(tool: Tool, call: ToolCall, ctx: ToolExecutionContext): Promise<ApprovalSubject | undefined> {
+  const checked = checkedArguments(call, tool);
+  if (!checked.ok) return undefined;
+  return (await tool.approval?.(checked.args, ctx)) ?? CALL_SUBJECT;
 }
 
-/** A write_file that creates a file: empty before, the content after (nothing when the file exists: the tool refuses that). */
-async function proposedNewFile(workspaceRoot: string, target: string, content: string): Promise<{ diff: string; change: FileChange } | undefined> {
-  try {
-    const absolute = resolveInWorkspace(workspaceRoot, target);
-    if (await stat(absolute).then(() => true, () => false)) return undefined;
-    return { diff: unifiedDiff('', content, displayPath(workspaceRoot, absolute)).text, change: { path: absolute, before: '', after: content } };
-  } catch {
-    return undefined;
-  }
+/** `sandboxed` undefined: the session has no active sandbox, and the card says nothing about one unless the model asked to leave it. */
+function describe(toolName: string, subject: Asked, rawArgs: string, judgement: Judgement, sandboxed: boolean | undefined): ApprovalRequest {
+  const question = subjectQuestion(toolName, subject);
+  const why = judgement.reason ? ` (${judgement.reason})` : '';
+  const request: ApprovalRequest = { kind: 'tool', toolName, ...question, title: `${question.title}${why}`, args: rawArgs };
+  if (subject.kind === 'command' && (sandboxed !== undefined || !subject.sandbox)) request.sandbox = sandboxed && subject.sandbox ? 'inside' : 'outside';
+  const mustAsk = mustAskOf(judgement);
+  if (mustAsk) request.mustAsk = mustAsk;
+  return request;
 }
 
 function summaryOf(args: Record<string, unknown>): string {

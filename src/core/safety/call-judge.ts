@@ -3,39 +3,44 @@ import { judgeCommand } from './command-judge';
 import { ruleRef, type JudgeContext, type Judgement, type PartVerdict } from './judgement';
 import { ruleMatches, type RuleSubject } from './permission-rule';
 import { checkBoundary } from '../files/workspace-boundary';
+import type { ApprovalSubject } from '../tools/approval-subject';
 
 export interface CallFacts {
-  name: string;
-  args: Record<string, unknown>;
-  /** A file tool (write_file, edit_file): its `file_path` is judged against path rules and the boundary. */
-  fileTool: boolean;
+  /** The tool's name, for rules that name tools. */
+  tool: string;
+  /** What the tool says the call is about. */
+  subject: Exclude<ApprovalSubject, { kind: 'none' }>;
+  /** The arguments as the model sent them: rules about other calls match their JSON. */
+  args: unknown;
   /** The user approved the plan with "auto-approve edits": file edits need no approval. */
   autoApproveEdits: boolean;
 }
 
 /**
- * Judges any tool call that changes something: run_command by its command line, file tools by
- * their path (rules on the workspace-relative path, then the level; outside the workspace always
- * asks), other tools by rules on their JSON arguments, then the level.
+ * Judges any tool call that changes something, by what it is about: a command by its command
+ * line, a file by its path (rules on the workspace-relative path, then the level; outside the
+ * workspace always asks), anything else by rules on its JSON arguments, then the level.
  */
 export function judgeCall(call: CallFacts, ctx: JudgeContext): Judgement {
-  if (call.name === 'run_command' && typeof call.args.command === 'string') {
-    if (call.args.sandbox !== false && !ctx.outsideSandbox) return judgeCommand(call.args.command, ctx);
+  const { subject } = call;
+  if (subject.kind === 'command') {
+    const context = { ...ctx, tool: call.tool };
+    if (subject.sandbox && !ctx.outsideSandbox) return judgeCommand(subject.command, context);
     // Outside the sandbox: judged as if there were none, and a person decides, at every level.
-    const judgement = judgeCommand(call.args.command, { ...ctx, sandboxed: false });
+    const judgement = judgeCommand(subject.command, { ...context, sandboxed: false });
     if (judgement.action === 'deny') return judgement;
-    if (call.args.sandbox === false) {
+    if (!subject.sandbox) {
       const reason = 'it asks to run outside the sandbox (sandbox: false), with your access to every file and host';
       return { ...judgement, action: 'ask', decidedBy: 'boundary', boundaryKind: 'unsandboxed', reason, askAlways: true };
     }
     return unsandboxedServer(judgement, ctx.outsideSandbox!);
   }
-  const path = call.fileTool && typeof call.args.file_path === 'string' ? call.args.file_path : undefined;
-  const subject = path !== undefined ? pathSubject(call.name, path, ctx.workspaceRoot) : { tool: call.name, exact: [JSON.stringify(call.args)], loose: [] };
-  const rule = ctx.rules.find((r) => r.type !== 'danger' && ruleMatches(r, subject));
+  const path = subject.kind === 'file' ? subject.path : undefined;
+  const ruled = path !== undefined ? pathSubject(call.tool, path, ctx.workspaceRoot) : { tool: call.tool, exact: [JSON.stringify(call.args)], loose: [] };
+  const rule = ctx.rules.find((r) => r.type !== 'danger' && ruleMatches(r, ruled));
   let judgement: Judgement;
   if (rule) judgement = { action: rule.action, decidedBy: 'rule', rule: ruleRef(rule), ...(rule.action !== 'allow' ? { reason: `it matches ${rule.id}` } : {}) };
-  else if (ctx.level === 'auto' || (call.fileTool && call.autoApproveEdits)) judgement = { action: 'allow', decidedBy: 'level' };
+  else if (ctx.level === 'auto' || (path !== undefined && call.autoApproveEdits)) judgement = { action: 'allow', decidedBy: 'level' };
   else judgement = { action: 'ask', decidedBy: 'level' };
   if (judgement.action === 'deny' || path === undefined) return judgement;
   const concern = checkBoundary(path, { workspaceRoot: ctx.workspaceRoot, home: ctx.home });

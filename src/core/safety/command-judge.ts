@@ -59,10 +59,10 @@ function verdictOf(action: Judgement['action'], v: PartVerdict, parts: PartVerdi
 function dangerOf(command: string, split: SplitCommand, ctx: JudgeContext): Judgement | undefined {
   const blocked = checkScriptDanger(split.script, { cwd: ctx.workspaceRoot, ...(ctx.home ? { home: ctx.home } : {}) });
   if (blocked.blocked) return { action: 'deny', decidedBy: 'danger', rule: { id: `danger:${blocked.rule}`, source: 'default' }, reason: blocked.reason ?? 'a dangerous command' };
-  const lineSubject: RuleSubject = { tool: 'run_command', exact: [command], loose: [] };
+  const lineSubject: RuleSubject = { command: true, ...toolOf(ctx), exact: [command], loose: [] };
   for (const rule of ctx.rules) {
     if (rule.type !== 'danger') continue;
-    const part = split.parts.find((p) => ruleMatches(rule, subjectOf(p)));
+    const part = split.parts.find((p) => ruleMatches(rule, subjectOf(p, ctx)));
     if (part || ruleMatches(rule, lineSubject)) {
       return { action: 'deny', decidedBy: 'danger', rule: ruleRef(rule), reason: `\`${part?.text ?? command}\` matches the danger rule ${rule.id}` };
     }
@@ -71,7 +71,7 @@ function dangerOf(command: string, split: SplitCommand, ctx: JudgeContext): Judg
 }
 
 function judgePart(part: CommandPart, split: SplitCommand, ctx: JudgeContext): PartVerdict {
-  const subject = subjectOf(part);
+  const subject = subjectOf(part, ctx);
   const rule = ctx.rules.find((r) => r.type !== 'danger' && ruleMatches(r, subject));
   const verdict = rule ? ruleVerdict(part, rule) : levelVerdict(part, split, ctx);
   if (verdict.action !== 'deny') {
@@ -132,10 +132,12 @@ function levelVerdict(part: CommandPart, split: SplitCommand, ctx: JudgeContext)
 }
 
 /** What rules see of one simple command. Allows match it as written; denials also past wrappers and folders. */
-export function subjectOf(part: CommandPart): RuleSubject {
+export function subjectOf(part: CommandPart, ctx: Pick<JudgeContext, 'tool'> = {}): RuleSubject {
   const { name, args, assignments } = programOf(part.words);
   const bare = [name, ...args].join(' ').trim();
   const exact = part.written === part.text ? [part.text] : [part.text, part.written];
   if (!assignments && !exact.includes(bare)) exact.push(bare);
-  return { tool: 'run_command', exact, loose: [bare, part.words.join(' ')], part };
+  return { command: true, ...toolOf(ctx), exact, loose: [bare, part.words.join(' ')], part };
 }
+
+const toolOf = (ctx: Pick<JudgeContext, 'tool'>) => (ctx.tool !== undefined ? { tool: ctx.tool } : {});

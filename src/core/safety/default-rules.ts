@@ -21,7 +21,7 @@ export const RECURSIVE_DELETE_PRIORITY = 40;
 
 const GIT = String.raw`^git(?:\s+(?:-C\s+\S+|-c\s*\S+|--[\w-]+(?:=\S+)?))*\s+`;
 
-const caution = (id: string, pattern: string, priority = CAUTION_PRIORITY): PermissionRule => ({ id: `default:${id}`, type: 'pattern', tool: 'run_command', pattern, action: 'ask', priority, source: 'default' });
+const caution = (id: string, pattern: string, priority = CAUTION_PRIORITY): PermissionRule => ({ id: `default:${id}`, type: 'pattern', pattern, action: 'ask', priority, source: 'default' });
 /** A caution rule that checks the parsed command (the pattern only describes it). */
 const check = (id: string, describes: string, test: (part: CommandPart) => boolean): PermissionRule => ({ ...caution(id, describes), test });
 

@@ -13,7 +13,7 @@ export interface Judgement {
   rule?: { id: string; source: RuleSource };
   /** Why it is refused or asks (one clause, for the user and the model). */
   reason?: string;
-  /** For run_command: the verdict of every simple command, in the order they are written. */
+  /** For a command line: the verdict of every simple command, in the order they are written. */
   parts?: PartVerdict[];
   /** The ask comes from something no "Always allow" may cover (a boundary, a hidden expansion). */
   askAlways?: boolean;
@@ -32,6 +32,8 @@ export interface PartVerdict {
 }
 
 export interface JudgeContext {
+  /** The tool whose call is judged, for rules that name tools; absent, only rules about commands in general apply to a command. */
+  tool?: string;
   /** Sorted by priority (compareRules), already limited to this workspace. */
   rules: readonly PermissionRule[];
   level: ApprovalLevel;

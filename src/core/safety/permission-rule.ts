@@ -4,7 +4,7 @@ import type { CommandPart } from './command-part';
 /**
  * Permission rules (§2.4.1). Four kinds:
  * - `pattern`: a glob (`*`, `**`, `?`) or a `/regex/flags` over the tool's argument (each simple
- *   command for run_command, the workspace-relative path for file tools, the JSON arguments otherwise);
+ *   command of a command line, the workspace-relative path of a file a tool writes, the JSON arguments otherwise);
  * - `command`: one exact simple command;
  * - `prefix`: a command prefix, word-bounded (`git log` matches `git log -5`, not `git logout`);
  * - `danger`: a glob or regex that always refuses, at priority 100 like the built-in danger rules.
@@ -22,8 +22,8 @@ export const DEFAULT_RULE_PRIORITY = 50;
 export interface PermissionRule {
   id: string;
   type: RuleType;
-  /** A glob over tool names; `run_command` when the file leaves it out. */
-  tool: string;
+  /** A glob over tool names; absent (a file leaves it out): the rule is about commands, whichever tool runs them. */
+  tool?: string;
   /** Absent on a pattern rule: every call of the tool. */
   pattern?: string;
   action: RuleAction;
@@ -42,14 +42,17 @@ export interface PermissionRule {
 
 /** What a rule is matched against. */
 export interface RuleSubject {
-  tool: string;
+  /** The tool making the call; absent when a command is judged on its own. */
+  tool?: string;
+  /** A command line or one of its simple commands (rules without a tool are about these). */
+  command?: true;
   /** Texts an allow may match: the command as written (and without wrappers when it sets no variables). */
   exact: readonly string[];
   /** Texts a deny or ask also looks at: the command past assignments and wrappers, the program without its folder. */
   loose: readonly string[];
   /** File tools: `*` stops at `/` (use `**` to cross folders). */
   paths?: boolean;
-  /** run_command: the simple command itself, for rules that check its words (`test`). */
+  /** A simple command itself, for rules that check its words (`test`). */
   part?: CommandPart;
 }
 
@@ -88,12 +91,11 @@ export const ruleEntrySchema = z.lazy(() => z
 export type RuleEntry = z.infer<typeof ruleEntrySchema>;
 
 export function ruleFromEntry(entry: RuleEntry, source: RuleSource): PermissionRule {
-  const tool = entry.tool ?? 'run_command';
   const danger = entry.type === 'danger';
   const rule: PermissionRule = {
-    id: entry.id ?? `${source}:${entry.type}:${tool === 'run_command' ? '' : `${tool} `}${entry.pattern ?? '*'}`,
+    id: entry.id ?? `${source}:${entry.type}:${entry.tool ? `${entry.tool} ` : ''}${entry.pattern ?? '*'}`,
     type: entry.type,
-    tool,
+    ...(entry.tool ? { tool: entry.tool } : {}),
     action: danger ? 'deny' : entry.action!,
     priority: danger ? DANGER_PRIORITY : (entry.priority ?? DEFAULT_RULE_PRIORITY),
     source,
@@ -105,7 +107,8 @@ export function ruleFromEntry(entry: RuleEntry, source: RuleSource): PermissionR
 }
 
 export function ruleMatches(rule: PermissionRule, subject: RuleSubject): boolean {
-  if (!compileGlob(rule.tool, false, false).test(subject.tool)) return false;
+  const tool = rule.tool === undefined ? subject.command === true : subject.tool !== undefined && compileGlob(rule.tool, false, false).test(subject.tool);
+  if (!tool) return false;
   if (rule.test) return subject.part !== undefined && rule.test(subject.part);
   if (rule.pattern === undefined) return true;
   const strict = rule.action === 'allow';
@@ -174,5 +177,5 @@ export function compareRules(a: PermissionRule, b: PermissionRule): number {
 
 /** Rules that are "the same pattern" (a project rule replaces a user rule with the same key). */
 export function ruleKey(rule: Pick<PermissionRule, 'type' | 'tool' | 'pattern'>): string {
-  return `${rule.type}\u0000${rule.tool}\u0000${rule.pattern ?? ''}`;
+  return `${rule.type}\u0000${rule.tool ?? ''}\u0000${rule.pattern ?? ''}`;
 }

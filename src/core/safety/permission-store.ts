@@ -151,5 +151,5 @@ async function appendRules(file: string, entries: readonly RuleEntry[]): Promise
 function entryKey(raw: unknown): string {
   const entry = ruleEntrySchema.safeParse(raw);
   if (!entry.success) return JSON.stringify(raw);
-  return `${ruleKey({ type: entry.data.type, tool: entry.data.tool ?? 'run_command', pattern: entry.data.pattern })}\u0000${entry.data.workspace ?? ''}`;
+  return `${ruleKey({ type: entry.data.type, tool: entry.data.tool, pattern: entry.data.pattern })}\u0000${entry.data.workspace ?? ''}`;
 }

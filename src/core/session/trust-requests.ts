@@ -44,7 +44,7 @@ export function formatTrustRequests(requests: readonly TrustRequest[], opening: 
 }
 
 function describeRule(rule: PermissionRule): string {
-  const tool = rule.tool === 'run_command' ? '' : `${rule.tool} `;
-  if (rule.pattern === undefined) return `every ${rule.tool} call`;
+  const tool = rule.tool === undefined ? '' : `${rule.tool} `;
+  if (rule.pattern === undefined) return `every ${rule.tool ?? 'command'} call`;
   return `${tool}\`${rule.pattern}\``;
 }

@@ -48,6 +48,8 @@ export const batchTool: Tool<typeof schema> = {
   category: 'meta',
   readOnly: false,
   schema,
+  // Each of its calls goes through the approval step on its own.
+  approval: () => ({ kind: 'none' }),
   async run(args, ctx) {
     const nested = args.calls.findIndex((c) => c.tool === 'batch_tool');
     if (nested !== -1) {

@@ -11,7 +11,8 @@ import { parseRegression } from './edit/parse-check';
 import { assertEditableSize } from './edit/size-limit';
 import { unifiedDiff } from './edit/unified-diff';
 import { fileTracker } from './file-time-tracker';
-import type { FileChange } from '../ui';
+import type { ProposedEdit } from '../ui';
+import { changeHunks } from './edit/change-hunks';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveInWorkspace } from '../files/workspace-path';
 
@@ -37,6 +38,10 @@ export const editFileTool: Tool<typeof schema> = {
   category: 'file',
   readOnly: false,
   schema,
+  async approval(args, ctx) {
+    const preview = await previewEdit(ctx.workspaceRoot, args);
+    return { kind: 'file', path: args.file_path, ...(preview ? { proposed: { diff: preview.diff, change: preview.change } } : {}) };
+  },
   async run(args, ctx) {
     const absolute = resolveInWorkspace(ctx.workspaceRoot, args.file_path);
     const shown = displayPath(ctx.workspaceRoot, absolute);
@@ -105,7 +110,7 @@ async function prepareEdit(workspaceRoot: string, absolute: string, shown: strin
 export async function previewEdit(
   workspaceRoot: string,
   rawArgs: unknown,
-): Promise<{ diff: string; added: number; removed: number; change: FileChange } | undefined> {
+): Promise<{ diff: string; added: number; removed: number; change: ProposedEdit } | undefined> {
   const parsed = schema.safeParse(rawArgs);
   if (!parsed.success) return undefined;
   try {
@@ -113,7 +118,7 @@ export async function previewEdit(
     const shown = displayPath(workspaceRoot, absolute);
     const { decoded, plan } = await prepareEdit(workspaceRoot, absolute, shown, parsed.data);
     const diff = unifiedDiff(decoded.text, plan.text, shown);
-    return { diff: diff.text, added: diff.added, removed: diff.removed, change: { path: absolute, before: decoded.text, after: plan.text } };
+    return { diff: diff.text, added: diff.added, removed: diff.removed, change: { path: absolute, before: decoded.text, after: plan.text, hunks: changeHunks(decoded.text, plan.text) } };
   } catch {
     return undefined;
   }

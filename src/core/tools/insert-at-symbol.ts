@@ -16,6 +16,7 @@ function insertTool(where: 'before' | 'after'): Tool<typeof schema> {
     category: 'file',
     readOnly: false,
     schema,
+    approval: (args) => ({ kind: 'file', path: args.file_path }),
     run(args, ctx) {
       return editOneSymbol(ctx, args, `Inserted code ${where}`, (source, symbol) => planInsertion(source, symbol, args.content, where));
     },

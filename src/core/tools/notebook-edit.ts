@@ -25,6 +25,7 @@ export const notebookEditTool: Tool<typeof schema> = {
   category: 'file',
   readOnly: false,
   schema,
+  approval: (args) => ({ kind: 'file', path: args.file_path }),
   async run(args, ctx) {
     const port = notebookPort(ctx);
     const file = resolveInWorkspace(ctx.workspaceRoot, args.file_path);

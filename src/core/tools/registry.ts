@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { ToolSchema } from '../llm/provider';
-import { toolArgumentsObject, type ToolCall } from '../messages';
+import type { ToolCall } from '../messages';
+import { argumentsObject, checkedArguments } from './call-arguments';
 import { isPlanFile } from '../files/workspace-boundary';
 import { loadTemplate, renderTemplate } from '../templates';
 import { compactJsonSchema } from './compact-json-schema';
@@ -8,7 +9,8 @@ import { summaryLine, ToolError, toolFailure, type ReviewedToolCall, type Tool, 
 
 /**
  * Holds every tool, derives the JSON schemas the model sees from the zod schemas, and
- * dispatches calls: arguments are parsed and validated here, so a tool only ever sees valid input.
+ * dispatches calls: a tool only ever sees arguments its schema accepts (call-arguments.ts reads
+ * each call once, for the approval step and for the run).
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
@@ -124,7 +126,7 @@ export class ToolRegistry {
       );
     }
     if (ctx.agent.planFilesOnly && !tool.readOnly) {
-      const path = toolArgumentsObject(call.arguments).file_path;
+      const path = argumentsObject(call).file_path;
       if (tool.category !== 'file' || typeof path !== 'string' || !isPlanFile(path, { workspaceRoot: ctx.workspaceRoot })) {
         const template = loadTemplate('plan/planner-writes-only-plan.md') ?? '${TOOL} is refused: the Planner writes only its plan file, a markdown file directly in .opendev/plans/.';
         return toolFailure('permission', renderTemplate(template, { TOOL: call.name, TARGET: typeof path === 'string' ? `\`${path}\`` : 'the workspace' }));
@@ -143,21 +145,10 @@ export class ToolRegistry {
     }
     const refused = this.refusal(call, ctx);
     if (refused) return refused;
-    let raw: unknown;
+    const checked = checkedArguments(call, tool);
+    if (!checked.ok) return toolFailure('other', checked.problem);
     try {
-      raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-    } catch (err) {
-      return toolFailure(
-        'other',
-        `The arguments for ${call.name} are not valid JSON (${(err as Error).message}). Send one JSON object matching the tool's schema.`,
-      );
-    }
-    const parsed = tool.schema.safeParse(raw);
-    if (!parsed.success) {
-      return toolFailure('other', `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}`);
-    }
-    try {
-      const result = await tool.run(parsed.data, call.review ? { ...ctx, review: call.review } : ctx);
+      const result = await tool.run(checked.args, call.review ? { ...ctx, review: call.review } : ctx);
       // Every summary is one line of at most 200 characters, whatever the tool built.
       return { ...result, summary: summaryLine(result.summary) };
     } catch (err) {

@@ -23,6 +23,7 @@ export const renameSymbolTool: Tool<typeof schema> = {
   category: 'file',
   readOnly: false,
   schema,
+  approval: (args) => ({ kind: 'file', path: args.file_path }),
   async run(args, ctx) {
     const port = symbolPort(ctx);
     const file = resolveInWorkspace(ctx.workspaceRoot, args.file_path);

@@ -15,6 +15,7 @@ export const replaceSymbolBodyTool: Tool<typeof schema> = {
   category: 'file',
   readOnly: false,
   schema,
+  approval: (args) => ({ kind: 'file', path: args.file_path }),
   run(args, ctx) {
     return editOneSymbol(ctx, args, 'Replaced the body of', (source, symbol, style) => planBodyReplacement(source, symbol, args.body, style));
   },

@@ -42,6 +42,7 @@ export const runCommandTool: Tool<typeof schema> = {
   category: 'process',
   readOnly: false,
   schema,
+  approval: (args) => ({ kind: 'command', command: args.command, sandbox: args.sandbox !== false, withCommand: (command) => ({ ...args, command }) }),
   async run(args, ctx) {
     const command = args.command.trim();
     if (!command) throw new ToolError('other', 'The command is empty. Pass the shell command line to run in `command`.');

@@ -8,6 +8,8 @@ import type { HostPorts } from '../host';
 import type { ProcessManager } from '../process/process-manager';
 import type { FileTimeTracker } from './file-time-tracker';
 import type { VisionPort } from '../images/vision-port';
+import type { ApprovalSubject } from './approval-subject';
+import type { ChangeHunk } from '../change-hunk';
 
 export { summaryLine, ToolError, toolFailure, type FileChange, type ToolErrorKind, type ToolResult } from '../tool-result';
 
@@ -65,12 +67,13 @@ export interface ToolExecutionContext {
 }
 
 /**
- * A proposed edit the user reviewed hunk by hunk: `before`/`after` as shown to them (hunks by
- * `changeHunks(before, after)`), and the hunks they accepted. Set by the approval gate.
+ * A proposed edit the user reviewed hunk by hunk: `before`/`after` and the hunks as shown to them
+ * (`ProposedEdit`), and the hunks they accepted. Set by the approval gate.
  */
 export interface EditReview {
   before: string;
   after: string;
+  hunks: readonly ChangeHunk[];
   acceptedHunks: readonly number[];
 }
 
@@ -97,5 +100,10 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * server's readOnlyHint), good enough for plan mode and parallel runs but not for skipping consent.
    */
   askEvenIfReadOnly?: boolean;
+  /**
+   * What a person is asked about before a call runs, prepared once (a proposed edit's diff):
+   * the approval gate judges it and every front end shows it. Default: the call itself (`kind: 'call'`).
+   */
+  approval?(args: z.infer<S>, ctx: ToolExecutionContext): ApprovalSubject | Promise<ApprovalSubject>;
   run(args: z.infer<S>, ctx: ToolExecutionContext): Promise<ToolResult>;
 }

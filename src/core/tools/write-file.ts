@@ -7,6 +7,7 @@ import { summaryWithErrors, writeAndCheck } from './edit/errors-after-write';
 import { fileTracker } from './file-time-tracker';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveInWorkspace } from '../files/workspace-path';
+import { proposedChange, type ProposedChange } from './approval-subject';
 
 const schema = z.lazy(() => z.object({
   file_path: z.string().min(1).describe('Workspace-relative or absolute path.'),
@@ -20,6 +21,10 @@ export const writeFileTool: Tool<typeof schema> = {
   category: 'file',
   readOnly: false,
   schema,
+  async approval(args, ctx) {
+    const proposed = await proposedNewFile(ctx.workspaceRoot, args.file_path, args.content);
+    return { kind: 'file', path: args.file_path, ...(proposed ? { proposed } : {}) };
+  },
   async run(args, ctx) {
     const absolute = resolveInWorkspace(ctx.workspaceRoot, args.file_path);
     const shown = displayPath(ctx.workspaceRoot, absolute);
@@ -90,4 +95,15 @@ export function countLines(text: string): number {
   if (text === '') return 0;
   const lines = text.split('\n').length;
   return text.endsWith('\n') ? lines - 1 : lines;
+}
+
+/** The new file as a change from nothing; none when the file exists (the tool refuses that) or the path is not the workspace's. */
+async function proposedNewFile(workspaceRoot: string, target: string, content: string): Promise<ProposedChange | undefined> {
+  try {
+    const absolute = resolveInWorkspace(workspaceRoot, target);
+    if (await stat(absolute).then(() => true, () => false)) return undefined;
+    return proposedChange(absolute, displayPath(workspaceRoot, absolute), '', content, true);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { ToolLifecycle } from '../tools/tool-lifecycle';
 import { opendevPaths } from '../config/opendev-home';
-import { toolArgumentsObject, type ToolCall } from '../messages';
+import type { ToolCall } from '../messages';
+import { argumentsObject } from '../tools/call-arguments';
 import { encodeProjectPath } from '../config/project-folder';
 import type { ToolResult } from '../tools/tool';
 import { describeHistory, describeUndo, type StepSummary, type UndoOutcome } from './describe-undo';
@@ -237,7 +238,7 @@ export class UndoManager {
     if (!this.running.delete(call.id)) return;
     this.open?.tools.push(call.name);
     this.open?.calls.push(call.id);
-    const args = toolArgumentsObject(call.arguments);
+    const args = argumentsObject(call);
     const paths = [args.file_path, args.path].filter((p): p is string => typeof p === 'string');
     const command = typeof args.command === 'string' ? args.command : undefined;
     this.log.recordOperation({ type: 'operation', session: this.options.sessionId, step: this.stepCount + 1, tool: call.name, paths, ...(command !== undefined ? { command } : {}), ok: result.ok, at: new Date().toISOString() });

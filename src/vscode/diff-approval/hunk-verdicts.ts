@@ -1,5 +1,5 @@
-import { changeHunks, type ChangeHunk } from '../../core/tools/edit/change-hunks';
-import type { ApprovalDecision, FileChange } from '../../core/ui';
+import type { ChangeHunk } from '../../core/change-hunk';
+import type { ApprovalDecision, ProposedEdit } from '../../core/ui';
 
 export type Verdict = 'accepted' | 'rejected';
 
@@ -12,8 +12,8 @@ export class HunkVerdicts {
   readonly hunks: readonly ChangeHunk[];
   private readonly verdicts = new Map<number, Verdict>();
 
-  constructor(readonly proposed: FileChange) {
-    this.hunks = changeHunks(proposed.before, proposed.after);
+  constructor(readonly proposed: ProposedEdit) {
+    this.hunks = proposed.hunks;
   }
 
   verdict(index: number): Verdict | undefined {

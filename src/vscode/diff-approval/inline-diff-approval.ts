@@ -86,7 +86,7 @@ export class InlineDiffApproval implements EditReviewPort, vscode.CodeLensProvid
     const { proposed } = request;
     const tag = `review-${++this.sequence}`;
     const file = vscode.Uri.file(proposed.path);
-    const isNew = proposed.before === '' && request.toolName === 'write_file';
+    const isNew = proposed.creates === true;
     const review: OpenReview = {
       cardId: request.id,
       verdicts: new HunkVerdicts(proposed),

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { ChatEntryOf, ExtensionToWebview } from '../../../src/shared/protocol';
 import { PendingRequests } from '../../../src/vscode/pending-requests';
 import { Transcript } from '../../../src/vscode/transcript';
+import { changeHunks } from '../../../src/core/tools/edit/change-hunks';
 
 /** The request cards on their own: what a tool approval with a command or a diff looks like to the view. */
 describe('PendingRequests (request cards)', () => {
@@ -63,7 +64,7 @@ describe('PendingRequests (request cards)', () => {
 
 /** An edit approval shown in a second place too (the diff editor): either answer settles the one card. */
 describe('PendingRequests with a companion (inline diff approval)', () => {
-  const proposed = { path: '/w/math.ts', before: 'a\nb\nc\nd\n', after: 'A\nb\nc\nD\n' };
+  const proposed = { path: '/w/math.ts', before: 'a\nb\nc\nd\n', after: 'A\nb\nc\nD\n', hunks: changeHunks('a\nb\nc\nd\n', 'A\nb\nc\nD\n') };
   const edit = { kind: 'tool' as const, toolName: 'edit_file', title: 'edit_file math.ts?', args: '{}', diff: '-a\n+A\n-d\n+D', proposed };
   const setup = () => {
     const transcript = new Transcript();

@@ -1,6 +1,6 @@
 import { loadTemplateSections, renderTemplate } from '../../templates';
 import { ToolError, type EditReview } from '../tool';
-import { applyHunks, changeHunks, hunkReplacements, type ChangeHunk } from './change-hunks';
+import { applyHunks, hunkReplacements, type ChangeHunk } from './change-hunks';
 import type { TextReplacement } from './line-endings';
 
 const TEMPLATE = 'safety/hunk-review.md';
@@ -25,7 +25,7 @@ export function applyReview(review: EditReview, current: string, planned: string
   if (current !== review.before || planned !== review.after) {
     throw new ToolError('other', section('stale', { FILE: shown }));
   }
-  const hunks = changeHunks(review.before, review.after);
+  const { hunks } = review;
   const accepted = new Set(review.acceptedHunks.filter((i) => i >= 0 && i < hunks.length));
   const rejected = hunks.filter((h) => !accepted.has(h.index));
   const report = [

@@ -12,8 +12,8 @@ describe('judging a command line', () => {
   before(() => (workspace = mkdtempSync(join(tmpdir(), 'opendev-judge-'))));
   after(() => rmSync(workspace, { recursive: true, force: true }));
 
-  const allow = (pattern: string, extra: Partial<PermissionRule> = {}): PermissionRule => ({ id: `allow:${pattern}`, type: 'prefix', tool: 'run_command', pattern, action: 'allow', priority: 50, source: 'user', ...extra });
-  const deny = (pattern: string): PermissionRule => ({ id: `deny:${pattern}`, type: 'prefix', tool: 'run_command', pattern, action: 'deny', priority: 50, source: 'project' });
+  const allow = (pattern: string, extra: Partial<PermissionRule> = {}): PermissionRule => ({ id: `allow:${pattern}`, type: 'prefix', pattern, action: 'allow', priority: 50, source: 'user', ...extra });
+  const deny = (pattern: string): PermissionRule => ({ id: `deny:${pattern}`, type: 'prefix', pattern, action: 'deny', priority: 50, source: 'project' });
   const judge = (command: string, level: ApprovalLevel, rules: PermissionRule[] = []) =>
     judgeCommand(command, { rules: [...DEFAULT_CAUTION_RULES, ...rules].sort(compareRules), level, workspaceRoot: workspace, home: '/home/dev' });
   const LEVELS: ApprovalLevel[] = ['manual', 'semi-auto', 'auto'];

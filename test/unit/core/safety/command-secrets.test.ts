@@ -31,7 +31,7 @@ describe('commands that name a secret location', () => {
   });
 
   const LEVELS: ApprovalLevel[] = ['manual', 'semi-auto', 'auto'];
-  const allowAll: PermissionRule = { id: 'allow:*', type: 'pattern', tool: 'run_command', pattern: '*', action: 'allow', priority: 99, source: 'user' };
+  const allowAll: PermissionRule = { id: 'allow:*', type: 'pattern', pattern: '*', action: 'allow', priority: 99, source: 'user' };
   const judge = (command: string, level: ApprovalLevel, rules: PermissionRule[] = [], readableDirs?: string[]) =>
     judgeCommand(command, { rules: [...DEFAULT_CAUTION_RULES, ...rules].sort(compareRules), level, workspaceRoot: ws, home, ...(readableDirs ? { readableDirs } : {}) });
 
@@ -79,7 +79,7 @@ describe('commands that name a secret location', () => {
 
   it('"Always allow" adds nothing that would let it through next time', async () => {
     const store = PermissionStore.inMemory(ws);
-    await store.remember(rulesForAlways('run_command', judge('cat ~/.ssh/id_rsa', 'semi-auto'), ws));
+    await store.remember(rulesForAlways('run_command', 'command', judge('cat ~/.ssh/id_rsa', 'semi-auto'), ws));
     assert.ok(store.rules().some((r) => r.source === 'session' && r.action === 'allow'), 'the answer was remembered');
     const again = judgeCommand('cat ~/.ssh/id_rsa', { rules: store.rules(), level: 'auto', workspaceRoot: ws, home });
     assert.equal(again.action, 'ask');
@@ -90,7 +90,7 @@ describe('commands that name a secret location', () => {
     for (const command of ['cat README.md', 'ls -la', 'git log -5', 'cat ~/.bashrc', 'ls ~/.config', 'echo $PATH', 'cat ~/.sshd_config_notes']) {
       assert.notEqual(judge(command, 'semi-auto').decidedBy, 'boundary', command);
     }
-    const denyCat: PermissionRule = { id: 'deny:cat', type: 'prefix', tool: 'run_command', pattern: 'cat', action: 'deny', priority: 50, source: 'user' };
+    const denyCat: PermissionRule = { id: 'deny:cat', type: 'prefix', pattern: 'cat', action: 'deny', priority: 50, source: 'user' };
     assert.equal(judge('cat ~/.ssh/id_rsa', 'auto', [denyCat]).action, 'deny');
   });
 

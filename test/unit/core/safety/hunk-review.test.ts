@@ -119,7 +119,13 @@ describe('hunk-by-hunk approval of edits', () => {
     answer = () => ({ action: 'allow' });
     const result = await run('write_file', { file_path: 'notes.md', content: '# Notes\n' });
     assert.equal(result.ok, true);
-    assert.deepEqual(asked[0]!.proposed, { path: join(root, 'notes.md'), before: '', after: '# Notes\n' });
+    assert.deepEqual(asked[0]!.proposed, {
+      path: join(root, 'notes.md'),
+      before: '',
+      after: '# Notes\n',
+      hunks: [{ index: 0, beforeStart: 0, afterStart: 0, removed: [], added: ['# Notes\n'] }],
+      creates: true,
+    });
     assert.match(asked[0]!.diff!, /\+# Notes/);
     assert.deepEqual(result.change, { path: join(root, 'notes.md'), before: '', after: '# Notes\n' });
   });

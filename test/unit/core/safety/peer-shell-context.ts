@@ -74,7 +74,7 @@ function fromFlattened(raw: Raw): ContextCase | string {
 
 let counter = 0;
 function rule(type: RuleType, pattern: string, action: RuleAction, extra: Partial<PermissionRule> = {}): PermissionRule {
-  return { id: `peer-${++counter}:${type}:${pattern}`, type, tool: 'run_command', pattern, action, priority: 50, source: 'user', ...extra };
+  return { id: `peer-${++counter}:${type}:${pattern}`, type, pattern, action, priority: 50, source: 'user', ...extra };
 }
 function make(raw: Raw, level: ApprovalLevel, rules: PermissionRule[], expected: Expected): ContextCase {
   return { id: raw.id, command: raw.command as string, level, rules: [...DEFAULT_CAUTION_RULES, ...rules].sort(compareRules), expected };

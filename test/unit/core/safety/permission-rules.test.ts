@@ -7,8 +7,8 @@ import { CAUTION_PRIORITY } from '../../../../src/core/safety/default-rules';
 import { compareRules, ruleMatches, type PermissionRule } from '../../../../src/core/safety/permission-rule';
 import { PermissionStore, projectPermissionsFile } from '../../../../src/core/safety/permission-store';
 
-const rule = (r: Partial<PermissionRule> & Pick<PermissionRule, 'type' | 'action'>): PermissionRule => ({ id: `${r.type}:${r.pattern}`, tool: 'run_command', priority: 50, source: 'user', ...r });
-const command = (text: string) => ({ tool: 'run_command', exact: [text], loose: [text] });
+const rule = (r: Partial<PermissionRule> & Pick<PermissionRule, 'type' | 'action'>): PermissionRule => ({ id: `${r.type}:${r.pattern}`, priority: 50, source: 'user', ...r });
+const command = (text: string) => ({ command: true as const, exact: [text], loose: [text] });
 
 describe('permission rules', () => {
   it('prefix rules are word-bounded; command rules exact; patterns are whole-text globs or /regex/', () => {

@@ -12,7 +12,9 @@ import { sandboxNotice, describeSandbox } from '../../../../src/core/sandbox/san
 import { DEFAULT_NETWORK_ALLOW, DEFAULT_SANDBOX_SETTINGS } from '../../../../src/core/config/sandbox-settings';
 import { blockedConnectionsOf } from '../../../../src/core/sandbox/sandbox-runtime';
 import { violationsOf } from '../../../../src/core/sandbox/sandbox-violations';
-import { judgeCall } from '../../../../src/core/safety/call-judge';
+import { judgeCall, type CallFacts } from '../../../../src/core/safety/call-judge';
+import { runCommandTool } from '../../../../src/core/tools/run-command';
+import type { ToolExecutionContext } from '../../../../src/core/tools/tool';
 import { DEFAULT_CAUTION_RULES } from '../../../../src/core/safety/default-rules';
 import { mustAskOf } from '../../../../src/core/safety/must-ask';
 import { rulesForAlways } from '../../../../src/core/safety/always-rules';
@@ -117,8 +119,13 @@ describe('what the sandbox blocked, from the output', () => {
 
 describe('the judge inside and outside the sandbox', () => {
   const ws = '/work/ws';
+  /** A run_command call as the approval gate judges it: about what the tool says it is about. */
+  const commandCall = (args: Record<string, unknown>): CallFacts => {
+    const subject = runCommandTool.approval!(args as { command: string }, {} as ToolExecutionContext) as CallFacts['subject'];
+    return { tool: 'run_command', subject, args, autoApproveEdits: false };
+  };
   const judge = (command: string, level: 'manual' | 'semi-auto' | 'auto', sandboxed: boolean, extra: Record<string, unknown> = {}) =>
-    judgeCall({ name: 'run_command', args: { command, ...extra }, fileTool: false, autoApproveEdits: false }, { rules: DEFAULT_CAUTION_RULES, level, workspaceRoot: ws, home: '/home/u', sandboxed });
+    judgeCall(commandCall({ command, ...extra }), { rules: DEFAULT_CAUTION_RULES, level, workspaceRoot: ws, home: '/home/u', sandboxed });
 
   it('semi-auto in the sandbox runs what it used to ask about: builds, writes in the workspace, pipes, unknown programs', () => {
     for (const command of ['npm install', 'npm run build && npm test', 'echo x > notes.txt', 'python3 -c "print(1)"', 'make -j2', 'curl -sSL https://registry.npmjs.org/ | head']) {
@@ -146,14 +153,14 @@ describe('the judge inside and outside the sandbox', () => {
 
   it('a server, which runs outside the sandbox, asks at every level; "Always allow" remembers that exact command', () => {
     const server = (command: string, level: 'semi-auto' | 'auto', rules = DEFAULT_CAUTION_RULES) =>
-      judgeCall({ name: 'run_command', args: { command }, fileTool: false, autoApproveEdits: false }, { rules, level, workspaceRoot: ws, home: '/home/u', outsideSandbox: 'it starts a server (npm start)' });
+      judgeCall(commandCall({ command }), { rules, level, workspaceRoot: ws, home: '/home/u', outsideSandbox: 'it starts a server (npm start)' });
     for (const level of ['semi-auto', 'auto'] as const) {
       const j = server('npm start', level);
       assert.equal(j.action, 'ask', `npm start at ${level}: its script could do anything`);
       assert.equal(mustAskOf(j)?.kind, 'unsandboxed');
       assert.match(j.reason ?? '', /starts a server \(npm start\), so it runs outside the sandbox/);
     }
-    const [always] = rulesForAlways('run_command', server('npm start', 'auto'), ws);
+    const [always] = rulesForAlways('run_command', 'command', server('npm start', 'auto'), ws);
     assert.deepEqual({ type: always?.type, pattern: always?.pattern }, { type: 'command', pattern: 'npm start' });
     const rules = [...DEFAULT_CAUTION_RULES, ruleFromEntry(always!, 'user')].sort(compareRules);
     assert.equal(server('npm start', 'auto', rules).action, 'allow');

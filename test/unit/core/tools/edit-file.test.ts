@@ -174,7 +174,7 @@ describe('edit_file', () => {
       diff: '--- a/p.ts\n+++ b/p.ts\n@@ -1,2 +1,2 @@\n a\n-b\n+B',
       added: 1,
       removed: 1,
-      change: { path: join(ws.root, 'p.ts'), before: 'a\nb\n', after: 'a\nB\n' },
+      change: { path: join(ws.root, 'p.ts'), before: 'a\nb\n', after: 'a\nB\n', hunks: [{ index: 0, beforeStart: 1, afterStart: 1, removed: ['b\n'], added: ['B\n'] }] },
     });
     assert.equal(text('p.ts'), 'a\nb\n');
     assert.equal(await previewEdit(ws.root, { file_path: 'p.ts', old_content: 'zzz', new_content: 'B' }), undefined);

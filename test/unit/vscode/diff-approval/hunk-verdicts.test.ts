@@ -1,10 +1,13 @@
 import * as assert from 'node:assert/strict';
+import { changeHunks } from '../../../../src/core/tools/edit/change-hunks';
 import { HunkVerdicts } from '../../../../src/vscode/diff-approval/hunk-verdicts';
 import { RecentEdits } from '../../../../src/vscode/diff-approval/recent-edits';
 
 /** The verdicts given in the editor's CodeLens, and the finished edits kept for "Show diff". */
 describe('inline diff approval: verdicts and recent edits', () => {
-  const proposal = { path: '/w/a.ts', before: '1\n2\n3\n4\n5\n', after: 'one\n2\n3\n4\nfive\nsix\n' };
+  const before = '1\n2\n3\n4\n5\n';
+  const after = 'one\n2\n3\n4\nfive\nsix\n';
+  const proposal = { path: '/w/a.ts', before, after, hunks: changeHunks(before, after) };
 
   it('answers only once every hunk is decided: all accepted = allow, none = deny, some = partial', () => {
     const v = new HunkVerdicts(proposal);

@@ -85,7 +85,7 @@ describe('a parse that an edit newly breaks', () => {
       const preview = await previewEdit(root, args);
       assert.ok(preview);
       // As the approval gate hands it over: the proposal the user saw and the hunks they accepted.
-      const review: EditReview = { before: preview.change.before, after: preview.change.after, acceptedHunks: [0] };
+      const review: EditReview = { before: preview.change.before, after: preview.change.after, hunks: preview.change.hunks, acceptedHunks: [0] };
       const r = await call('edit_file', args, { review, editor: true });
       assert.equal(r.ok, true, r.output);
       assert.equal(readFileSync(join(root, 'h.ts'), 'utf8'), 'export function f(x: number) {\n  if (x > 0) {\n  const b = 2;\n  const c = 3;\n  return a;\n}\n');

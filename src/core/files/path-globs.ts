@@ -15,6 +15,15 @@ export function pathGlob(glob: string): (path: string) => boolean {
 }
 
 /**
+ * Whether a whole path matches a glob, as a rule names paths (permission rules): from the root of
+ * the workspace for a relative path, or absolute; `*` and `?` within a name, `**` across folders,
+ * `[…]`, `{a,b}`; names starting with "." match too. `nocase` for rules that deny or ask.
+ */
+export function wholePathGlob(glob: string, options: { nocase?: boolean } = {}): (path: string) => boolean {
+  return picomatch(glob, { dot: true, posix: true, nocase: options.nocase === true });
+}
+
+/**
  * The .gitignore rules in force somewhere in a workspace: .git/info/exclude and the .gitignore files
  * from the root down, each applying below its own folder. A deeper file's match overrides a
  * shallower one's; within a file the last matching rule wins (`!` re-includes).

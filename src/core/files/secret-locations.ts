@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { resolveOpendevHome } from '../config/opendev-home';
 import { realNearest } from './real-path';
-import { escapeRegex } from '../escape-regex';
+import picomatch from 'picomatch';
 
 /*
  * The secret locations: where keys, tokens and credentials live. No tool reads them, whatever
@@ -108,12 +108,12 @@ export class SecretLocations {
     const posix = absolute.split(sep).join('/');
     const named = PATTERN_SECRETS.find((p) => p.regex.test(posix));
     if (named) return named.shown;
-    const segments = posix.split('/').filter(Boolean).map(segmentRegex);
+    const segments = posix.split('/').filter(Boolean).map(segmentMatcher);
     const [top, , third, , fifth] = segments;
-    if (top?.test('proc') && (third?.test('environ') || (third?.test('task') && fifth?.test('environ')))) return PATTERN_SECRETS[0]!.shown;
+    if (top?.('proc') && (third?.('environ') || (third?.('task') && fifth?.('environ')))) return PATTERN_SECRETS[0]!.shown;
     for (const r of [...this.roots, ...this.real()]) {
       const names = r.path.split(sep).join('/').split('/').filter(Boolean);
-      if (segments.length < names.length || !names.every((name, i) => segments[i]!.test(name))) continue;
+      if (segments.length < names.length || !names.every((name, i) => segments[i]!(name))) continue;
       if (!this.exempt(r, absolute, this.allow)) return r.shown;
     }
     return undefined;
@@ -203,30 +203,9 @@ export function expandHome(path: string, home: string): string {
   return isAbsolute(path) ? resolve(path) : join(home, path);
 }
 
-/** One path segment of a shell glob as a regular expression; a wildcard never matches a leading dot. */
-function segmentRegex(segment: string): RegExp {
-  let re = segment.startsWith('.') ? '' : '(?!\\.)';
-  for (let i = 0; i < segment.length; i++) {
-    const c = segment[i]!;
-    if (c === '*') re += '.*';
-    else if (c === '?') re += '.';
-    else if (c === '[') {
-      const close = segment.indexOf(']', i + 2);
-      if (close === -1) re += '\\[';
-      else {
-        const body = segment.slice(i + 1, close);
-        const negated = body.startsWith('!') || body.startsWith('^');
-        re += `[${negated ? '^' : ''}${(negated ? body.slice(1) : body).replace(/[\\\][^]/g, '\\$&')}]`;
-        i = close;
-      }
-    } else if (c === '\\' && i + 1 < segment.length) re += escapeRegex(segment[++i]!);
-    else re += escapeRegex(c);
-  }
-  try {
-    return new RegExp(`^${re}$`, FOLD_CASE ? 'i' : '');
-  } catch {
-    return /^(?!)/; // every character was escaped; a form still unreadable names nothing
-  }
+/** One path segment of a shell glob: bash's reading (a wildcard never matches a leading dot), on picomatch. */
+function segmentMatcher(segment: string): (name: string) => boolean {
+  return picomatch(segment, { dot: false, posix: true, nocase: FOLD_CASE });
 }
 
 /** Case-insensitive where the usual file systems are (macOS, Windows): `~/.SSH` is `~/.ssh` there. */

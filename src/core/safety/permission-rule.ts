@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import type { CommandPart } from './command-part';
+import { escapeRegex } from '../escape-regex';
+import { wholePathGlob } from '../files/path-globs';
 
 /**
  * Permission rules (§2.4.1). Four kinds:
@@ -107,7 +109,7 @@ export function ruleFromEntry(entry: RuleEntry, source: RuleSource): PermissionR
 }
 
 export function ruleMatches(rule: PermissionRule, subject: RuleSubject): boolean {
-  const tool = rule.tool === undefined ? subject.command === true : subject.tool !== undefined && compileGlob(rule.tool, false, false).test(subject.tool);
+  const tool = rule.tool === undefined ? subject.command === true : subject.tool !== undefined && glob(rule.tool, false, false)(subject.tool);
   if (!tool) return false;
   if (rule.test) return subject.part !== undefined && rule.test(subject.part);
   if (rule.pattern === undefined) return true;
@@ -132,34 +134,35 @@ function matcher(rule: PermissionRule, ignoreCase: boolean, paths: boolean): (te
     }
     default: {
       const regex = REGEX.exec(pattern);
-      const re = regex ? new RegExp(regex[1]!, ignoreCase && !regex[2]!.includes('i') ? `${regex[2]}i` : regex[2]) : compileGlob(pattern, paths, ignoreCase);
-      return (text) => re.test(text.trim());
+      if (regex) {
+        const re = new RegExp(regex[1]!, ignoreCase && !regex[2]!.includes('i') ? `${regex[2]}i` : regex[2]);
+        return (text) => re.test(text.trim());
+      }
+      const test = glob(pattern, paths, ignoreCase);
+      return (text) => test(text.trim());
     }
   }
 }
 
-const globCache = new Map<string, RegExp>();
+const globs = new Map<string, (text: string) => boolean>();
 
-/** A whole-text glob: `*` any run (not `/` for paths), `**` any run, `?` one character. */
-export function compileGlob(glob: string, paths: boolean, ignoreCase: boolean): RegExp {
-  const key = `${paths ? 'p' : 'c'}${ignoreCase ? 'i' : 's'}${glob}`;
-  let re = globCache.get(key);
-  if (!re) {
-    let out = '';
-    for (let i = 0; i < glob.length; i++) {
-      const c = glob[i]!;
-      if (c === '*' && glob[i + 1] === '*') {
-        const slash = paths && glob[i + 2] === '/';
-        out += slash ? '(?:.*/)?' : '.*';
-        i += slash ? 2 : 1;
-      } else if (c === '*') out += paths ? '[^/]*' : '.*';
-      else if (c === '?') out += paths ? '[^/]' : '.';
-      else out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+/**
+ * A rule's glob, compiled once. Over a path, the path globs of list_files and search (picomatch;
+ * `*` stays within a folder). Over other text (a command line, a tool name, JSON arguments), a
+ * wildcard: `*` any run of characters, `/` included, `?` one, the rest literal.
+ */
+function glob(pattern: string, paths: boolean, ignoreCase: boolean): (text: string) => boolean {
+  const key = `${paths ? 'p' : 't'}${ignoreCase ? 'i' : 's'}${pattern}`;
+  let test = globs.get(key);
+  if (!test) {
+    if (paths) test = wholePathGlob(pattern, { nocase: ignoreCase });
+    else {
+      const re = new RegExp(`^${[...pattern].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : escapeRegex(c))).join('')}$`, ignoreCase ? 'is' : 's');
+      test = (text) => re.test(text);
     }
-    re = new RegExp(`^${out}$`, ignoreCase ? 'is' : 's');
-    globCache.set(key, re);
+    globs.set(key, test);
   }
-  return re;
+  return test;
 }
 
 const SOURCE_RANK: Record<RuleSource, number> = { session: 3, project: 2, user: 1, default: 0 };

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { GitignoreStack, pathGlob } from '../../../../src/core/files/path-globs';
+import { GitignoreStack, pathGlob, wholePathGlob } from '../../../../src/core/files/path-globs';
 
 describe('glob matcher', () => {
   const cases: Array<[string, string, boolean]> = [
@@ -59,5 +59,15 @@ describe('one glob and .gitignore semantics for list_files and search', () => {
     assert.equal(stack.ignores('build', false), false);
     assert.equal(stack.ignores('dist', true), true);
     assert.equal(stack.ignores('a/dist', true), false);
+  });
+});
+
+describe('whole-path globs (permission rules)', () => {
+  it('match the path from the root or an absolute one, never a name at any depth; nocase on request', () => {
+    assert.equal(wholePathGlob('src/**/*.ts')('src/a/b.ts'), true);
+    assert.equal(wholePathGlob('*.ts')('src/a.ts'), false);
+    assert.equal(wholePathGlob('/home/u/.ssh/*')('/home/u/.ssh/id_rsa'), true);
+    assert.equal(wholePathGlob('SRC/*.ts')('src/a.ts'), false);
+    assert.equal(wholePathGlob('SRC/*.ts', { nocase: true })('src/a.ts'), true);
   });
 });

@@ -41,6 +41,19 @@ describe('permission rules', () => {
     assert.equal(ruleMatches(rule({ type: 'pattern', tool: '*_file', action: 'deny' }), path('x', 'write_file')), true);
   });
 
+  it('file rules read globs as list_files and search do (braces, classes), from the root; deny and ask rules ignore case; other text takes `*` across "/"', () => {
+    const path = (p: string) => ({ tool: 'edit_file', exact: [p], loose: [], paths: true });
+    const braces = rule({ type: 'pattern', tool: 'edit_file', pattern: 'src/{api,web}/*.[jt]s', action: 'allow' });
+    assert.equal(ruleMatches(braces, path('src/api/a.ts')), true);
+    assert.equal(ruleMatches(braces, path('src/web/b.js')), true);
+    assert.equal(ruleMatches(braces, path('src/db/c.ts')), false);
+    assert.equal(ruleMatches(braces, path('src/api/a.py')), false);
+    assert.equal(ruleMatches(rule({ type: 'pattern', tool: 'edit_file', pattern: '*.env', action: 'deny' }), path('config/prod.env')), false, 'a rule names the path from the root, not a name at any depth');
+    assert.equal(ruleMatches(rule({ type: 'pattern', tool: 'edit_file', pattern: '**/.env', action: 'deny' }), path('config/.ENV')), true);
+    assert.equal(ruleMatches(rule({ type: 'pattern', tool: 'edit_file', pattern: '**/.env', action: 'allow' }), path('config/.ENV')), false);
+    assert.equal(ruleMatches(rule({ type: 'pattern', pattern: 'curl https://*', action: 'ask' }), command('curl https://example.com/a/b')), true);
+  });
+
   it('the first match by priority wins; at equal priority session, project, user, default; then the longer pattern; then the stricter', () => {
     const sorted = (...rules: PermissionRule[]) => [...rules].sort(compareRules).map((r) => r.id);
     assert.deepEqual(sorted(rule({ id: 'low', type: 'prefix', pattern: 'x', action: 'deny', priority: 10 }), rule({ id: 'high', type: 'prefix', pattern: 'x', action: 'allow', priority: 60 })), ['high', 'low']);

@@ -190,7 +190,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
       projectTrusted,
       ...(sandbox ? { sandboxed: () => sandbox.active() } : {}),
     }),
-    hooks: sessionHooks(hooksConfig, options, sessionId, relay.ui),
+    hooks: sessionHooks(hooksConfig, options, sessionId, relay.ui, registry),
   };
   // Undo, after the approval step (only calls that really run are snapshotted); subagents' writes
   // count toward the main agent's step that spawned them.
@@ -414,10 +414,11 @@ function envBudget(): Partial<UndoSettings> {
 }
 
 /** The project's and the user's hooks (Claude Code format) for the session's agents. */
-function sessionHooks(config: LoadedHooksConfig, options: MainAgentOptions, sessionId: string, ui: UICallback): SessionHooks {
+function sessionHooks(config: LoadedHooksConfig, options: MainAgentOptions, sessionId: string, ui: UICallback, registry: ToolRegistry): SessionHooks {
   return new SessionHooks(config, {
     workspaceRoot: options.workspaceRoot,
     sessionId,
+    tools: (name) => registry.get(name),
     onWarning: (message) => ui.onNotice?.(`Hook: ${message}`, 'warning'),
     onSystemMessage: (message) => ui.onNotice?.(message, 'info'),
   });

@@ -18,10 +18,10 @@ import {
   type SessionStartSource,
 } from './lifecycle';
 import { notifyingUI } from './notification-ui';
-import { hooksLifecycle, type HooksLifecycle } from './tool-hooks';
+import { hooksLifecycle, type HooksLifecycle, type HooksLifecycleOptions } from './tool-hooks';
 import type { HookEvent, HookRunOutcome } from './types';
 
-export interface SessionHooksOptions extends HookSessionOptions {
+export interface SessionHooksOptions extends HookSessionOptions, Pick<HooksLifecycleOptions, 'tools'> {
   /** `systemMessage`s from hooks, for the user. */
   onSystemMessage?(message: string): void;
 }

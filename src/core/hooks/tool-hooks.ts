@@ -1,7 +1,8 @@
 import type { ToolLifecycle } from '../tools/tool-lifecycle';
 import type { ToolCall } from '../messages';
-import { argumentsObject, rawArguments } from '../tools/call-arguments';
-import { toolFailure, type ToolExecutionContext, type ToolResult } from '../tools/tool';
+import { approvalSubject, rawArguments } from '../tools/call-arguments';
+import { subjectQuestion } from '../tools/approval-subject';
+import { toolFailure, type Tool, type ToolExecutionContext, type ToolResult } from '../tools/tool';
 import { hasEvent, permissionModeOf, unwrapHooks, type AnyHooksConfig, type HookSessionOptions } from './lifecycle';
 import { toolMatchNames } from './matcher';
 import { runHooks, type RunHooksOptions } from './runner';
@@ -14,6 +15,8 @@ export interface HooksLifecycleOptions extends HookSessionOptions {
   onStop?(reason: string): void;
   /** systemMessage values for the user. */
   onSystemMessage?(message: string): void;
+  /** The session's tools: a question a hook asks for shows what the tool says the call is about (its command, its diff). */
+  tools?(name: string): Tool | undefined;
 }
 
 /** A `ToolLifecycle` plus `idle()`, which resolves when every post hook started so far has finished. */
@@ -95,10 +98,16 @@ export function hooksLifecycle(config: AnyHooksConfig, opts: HooksLifecycleOptio
       if (outcome.permissionDecision === 'ask' || outcome.permissionDecision === 'defer') {
         const reason = outcome.permissionDecisionReason;
         if (!ctx.ui.requestApproval) return refuse(`A hook requires the user's approval for ${call.name}${reason ? ` (${reason})` : ''}, and no one is available to approve it.`);
-        const decision = await ctx.ui.requestApproval({ kind: 'tool', toolName: call.name, title: reason ? `Hook asks: ${reason}` : `Allow ${call.name}? (a hook asks)`, args: next.arguments }, ctx.signal);
+        const tool = opts.tools?.(call.name);
+        const subject = tool ? await approvalSubject(next, tool, ctx) : undefined;
+        // The command (editable) and the diff, not the hunks: a verdict hunk by hunk is the approval step's.
+        const shown: { command?: string; diff?: string } = subject && subject.kind !== 'none' ? subjectQuestion(call.name, subject) : {};
+        const title = reason ? `Hook asks: ${reason}` : `Allow ${call.name}? (a hook asks)`;
+        const request = { kind: 'tool' as const, toolName: call.name, title, args: next.arguments, ...(shown.command !== undefined ? { command: shown.command } : {}), ...(shown.diff !== undefined ? { diff: shown.diff } : {}) };
+        const decision = await ctx.ui.requestApproval(request, ctx.signal);
         if (decision.action === 'deny') return refuse(`The user denied ${call.name}${decision.feedback ? `: ${decision.feedback}` : '.'}`, 'rejected');
-        if (decision.action === 'edit') {
-          next = { ...next, arguments: JSON.stringify({ ...argumentsObject(next), command: decision.command }) };
+        if (decision.action === 'edit' && subject?.kind === 'command') {
+          next = { ...next, arguments: JSON.stringify(subject.withCommand(decision.command)) };
           rewritten.set(call.id, next);
         }
       }

@@ -3,9 +3,9 @@ import type { ToolCall } from '../messages';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import type { ToolRegistry } from '../tools/registry';
 import { allHunksRejectedText } from '../tools/edit/hunk-review';
-import { toolFailure, type ReviewedToolCall, type Tool, type ToolExecutionContext, type ToolResult } from '../tools/tool';
-import { CALL_SUBJECT, subjectQuestion, type ApprovalSubject } from '../tools/approval-subject';
-import { argumentsObject, checkedArguments, extendCall } from '../tools/call-arguments';
+import { toolFailure, type ReviewedToolCall, type ToolResult } from '../tools/tool';
+import { subjectQuestion, type ApprovalSubject } from '../tools/approval-subject';
+import { approvalSubject, argumentsObject, extendCall } from '../tools/call-arguments';
 import type { ApprovalRequest } from '../ui';
 import { rulesForAlways } from './always-rules';
 import type { ApprovalLevel } from '../config/approval-level';
@@ -57,7 +57,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
       const tool = registry.get(call.name);
       // Unknown tools and invalid arguments fail in the registry without running: nothing to approve.
       if (!tool || (tool.readOnly && !tool.askEvenIfReadOnly) || tool.category === 'todo') return { proceed: true, call };
-      const first = await subjectOf(tool, call, ctx);
+      const first = await approvalSubject(call, tool, ctx);
       // A batch asks for each of its calls, which come through here one by one.
       if (!first || first.kind === 'none') return { proceed: true, call };
 
@@ -158,7 +158,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
               return run;
             }
             const next: ToolCall = { ...call, arguments: JSON.stringify(subject.withCommand(decision.command)) };
-            const nextSubject = await subjectOf(tool, next, ctx);
+            const nextSubject = await approvalSubject(next, tool, ctx);
             if (!nextSubject || nextSubject.kind === 'none') return { proceed: true, call: next }; // the registry says what is wrong with it
             current = next;
             subject = nextSubject;
@@ -196,13 +196,6 @@ function refuse(kind: 'permission' | 'rejected', section: string, tool: string, 
   const template = loadTemplateSections('safety/approval.md').get(section) ?? '${TOOL}: ${REASON}';
   const text = renderTemplate(template, { TOOL: tool, RULE: judgement.rule?.id ?? '', REASON: judgement.reason ?? 'refused', FEEDBACK: feedback });
   return { proceed: false, result: toolFailure(kind, text) };
-}
-
-/** What the call is about, as its tool says; undefined when its arguments are invalid (the registry refuses it). */
-async function subjectOf(tool: Tool, call: ToolCall, ctx: ToolExecutionContext): Promise<ApprovalSubject | undefined> {
-  const checked = checkedArguments(call, tool);
-  if (!checked.ok) return undefined;
-  return (await tool.approval?.(checked.args, ctx)) ?? CALL_SUBJECT;
 }
 
 /** `sandboxed` undefined: the session has no active sandbox, and the card says nothing about one unless the model asked to leave it. */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { ToolCall } from '../messages';
-import type { Tool } from './tool';
+import type { Tool, ToolExecutionContext } from './tool';
+import { CALL_SUBJECT, type ApprovalSubject } from './approval-subject';
 
 /** A call's arguments checked against its tool's schema: the validated value, or what the model must fix. */
 export type CheckedArguments<T = unknown> = { ok: true; args: T } | { ok: false; problem: string };
@@ -11,6 +12,7 @@ interface Read {
   /** Why the text is not JSON. */
   notJson?: string;
   checked?: { tool: Tool; result: CheckedArguments };
+  subject?: { tool: Tool; subject: Promise<ApprovalSubject | undefined> };
 }
 
 // Keyed by the call object: a seam that changes the arguments (a hook's updatedInput, an edited
@@ -59,6 +61,21 @@ export function checkedArguments<S extends z.ZodType>(call: ToolCall, tool: Tool
     entry.checked = { tool, result };
   }
   return entry.checked.result as CheckedArguments<z.infer<S>>;
+}
+
+/**
+ * What the call is about, as its tool says (`Tool.approval`), prepared once per call: the hooks
+ * and the approval gate ask about the same subject, and an edit's preview reads the file once.
+ * Undefined when the arguments are invalid (the registry refuses the call).
+ */
+export function approvalSubject(call: ToolCall, tool: Tool, ctx: ToolExecutionContext): Promise<ApprovalSubject | undefined> {
+  const entry = read(call);
+  if (entry.subject?.tool !== tool) {
+    const checked = checkedArguments(call, tool);
+    const subject = checked.ok ? Promise.resolve(tool.approval?.(checked.args, ctx) ?? CALL_SUBJECT) : Promise.resolve(undefined);
+    entry.subject = { tool, subject };
+  }
+  return entry.subject.subject;
 }
 
 /** A copy of the call with more fields (the user's verdict on its hunks) that keeps what was read of it. */

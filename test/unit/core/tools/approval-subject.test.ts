@@ -79,4 +79,14 @@ describe('approval subjects and arguments read once', () => {
     assert.deepEqual(JSON.parse(readFileSync(seen, 'utf8')).tool_input, { line: 'echo one' }, 'the hook saw the arguments');
     assert.equal(validations, 1);
   });
+
+  it('a question a hook asks shows what the tool says the call is about: the command, which the user may edit', async () => {
+    const ask = `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"a deploy"}}'`;
+    const hooks = hooksLifecycle({ PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: ask }] }] }, { sessionId: 's', workspaceRoot: root, tools: (name) => registry.get(name) });
+    const editing: UICallback = { ...ui, requestApproval: async (request) => (asked.push(request), { action: 'edit', command: 'echo dry run' }) };
+    const [result] = await new ToolDispatcher(registry, hooks).dispatch([call('deploy --prod')], toolContext({ workspaceRoot: root, ui: editing }));
+    assert.equal(result!.ok, true, result!.output);
+    assert.deepEqual(asked.map((r) => [r.title, r.command]), [['Hook asks: a deploy', 'deploy --prod']]);
+    assert.deepEqual(ran, ['echo dry run']);
+  });
 });

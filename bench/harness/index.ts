@@ -45,14 +45,18 @@ function history(size: number): Message[] {
 async function measure(size: number, turns: number): Promise<number[]> {
   const agent = new Agent({
     identity: { name: 'main', isSubagent: false },
-    roles: { forRole: () => ({ provider: instantModel, model: 'instant' }) },
-    registry: new ToolRegistry().register(echo),
-    systemPrompt: { stable: 'bench', dynamic: '' },
-    promptVars: {},
     workspaceRoot: process.cwd(),
-    maxIterations: 10,
-    thinkingLevel: 'off',
-    todos: { list: () => [], hasOpen: () => false },
+    model: {
+      roles: { forRole: () => ({ provider: instantModel, model: 'instant' }) },
+      systemPrompt: { stable: 'bench', dynamic: '' },
+      promptVars: {},
+      maxIterations: 10,
+      thinkingLevel: 'off',
+    },
+    tools: {
+      registry: new ToolRegistry().register(echo),
+      todos: { list: () => [], hasOpen: () => false },
+    },
   });
   const base = history(size);
   const perIteration: number[] = [];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Agent, type AgentConfig } from '../../src/core/agent/agent';
+import { Agent, type AgentContextConfig } from '../../src/core/agent/agent';
 import type { ResolvedRoleModel, RoleResolver } from '../../src/core/llm/role-resolver';
 import type { ThinkingLevel } from '../../src/core/config/thinking-level';
 import { createProvider } from '../../src/core/llm/create-provider';
@@ -20,7 +20,7 @@ export function testAgent(options: {
   todos?: TodoList;
   workspaceRoot?: string;
   /** The tool-result economy (large outputs offloaded); default none. */
-  shapeResult?: AgentConfig['shapeResult'];
+  shapeResult?: AgentContextConfig['shapeResult'];
 }): Agent {
   const action: ResolvedRoleModel = {
     provider: createProvider({
@@ -36,15 +36,19 @@ export function testAgent(options: {
   for (const tool of options.tools) registry.register(tool);
   return new Agent({
     identity: { name: 'main', isSubagent: false },
-    roles,
-    registry,
-    systemPrompt: { stable: 'You are a test agent.', dynamic: 'Workspace: /tmp' },
-    promptVars: { WORKSPACE_ROOT: options.workspaceRoot ?? process.cwd() },
     workspaceRoot: options.workspaceRoot ?? process.cwd(),
-    maxIterations: options.maxIterations ?? 20,
-    thinkingLevel: options.thinkingLevel ?? 'off',
-    todos: options.todos ?? { list: () => [], hasOpen: () => false },
-    shapeResult: options.shapeResult,
+    model: {
+      roles,
+      systemPrompt: { stable: 'You are a test agent.', dynamic: 'Workspace: /tmp' },
+      promptVars: { WORKSPACE_ROOT: options.workspaceRoot ?? process.cwd() },
+      maxIterations: options.maxIterations ?? 20,
+      thinkingLevel: options.thinkingLevel ?? 'off',
+    },
+    tools: {
+      registry,
+      todos: options.todos ?? { list: () => [], hasOpen: () => false },
+    },
+    context: { shapeResult: options.shapeResult },
   });
 }
 

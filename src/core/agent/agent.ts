@@ -34,34 +34,41 @@ import type { UndoManager } from '../undo/undo-manager';
 import type { SkillCatalog } from '../skills/skill-catalog';
 import type { McpHubApi } from '../mcp/mcp-types';
 
+/**
+ * An agent is built from four parts: what it is told and which models answer (`model`), what it
+ * can do (`tools`), how its context window is kept (`context`), and the session around it
+ * (`session`). The main agent and every subagent differ only in these.
+ */
 export interface AgentConfig {
   identity: AgentIdentity;
   /** The session this agent belongs to: its scratch folder, hooks' session_id, undo history and saved session. */
   sessionId?: string;
+  workspaceRoot: string;
+  model: AgentModelConfig;
+  tools: AgentToolsConfig;
+  context?: AgentContextConfig;
+  session?: AgentSessionConfig;
+}
+
+/** What the agent is told and which models answer it. */
+export interface AgentModelConfig {
   roles: RoleResolver;
-  registry: ToolRegistry;
-  /** The tools this agent may use; undefined = every registered tool. Others are absent from its schema. */
-  allowedTools?: ReadonlySet<string>;
   systemPrompt: { stable: string; dynamic: string };
   promptVars: Record<string, string>;
-  workspaceRoot: string;
   maxIterations: number;
   thinkingLevel: ThinkingLevel;
   /** Which steps make the thinking call; default every step (the paper's loop). */
   thinkingCadence?: ThinkingCadence;
+}
+
+/** What the agent can do: its tools, the seams around every call, and what each call is given. */
+export interface AgentToolsConfig {
+  registry: ToolRegistry;
+  /** The tools this agent may use; undefined = every registered tool. Others are absent from its schema. */
+  allowedTools?: ReadonlySet<string>;
+  lifecycle?: ToolLifecycle;
   todos: TodoList;
   subagents?: SubagentLauncher;
-  lifecycle?: ToolLifecycle;
-  compaction?: CompactionHook;
-  cost?: CostSink;
-  /** Dual memory and playbook (main agent). */
-  memory?: ConversationMemory;
-  /** The tool-result economy: large outputs offloaded before they join the history. */
-  shapeResult?: ExecutorSetup['shapeResult'];
-  /** Told which UI runs the current turn (undefined when it ends), for long-lived services. */
-  onTurnUI?: (ui: UICallback | undefined) => void;
-  /** Releases what the agent's services hold (background subagents, catalogue refresh). */
-  dispose?: () => void | Promise<void>;
   /** The host's ports (terminal view, ripgrep), passed to every tool call. */
   host?: HostPorts;
   /** The session's processes (shared by the main agent and its subagents), passed to every tool call. */
@@ -72,9 +79,23 @@ export interface AgentConfig {
   readableDirs?: readonly string[];
   /** Where images the user attaches are saved for analyze_image (main agent: the session's scratch folder). */
   imagesDir?: string;
+}
+
+/** How the agent's context window is kept. */
+export interface AgentContextConfig {
+  compaction?: CompactionHook;
+  /** The tool-result economy: large outputs offloaded before they join the history. */
+  shapeResult?: ExecutorSetup['shapeResult'];
+  /** Dual memory and playbook (main agent). */
+  memory?: ConversationMemory;
   /** `/compact`: the full compaction with trigger "manual" (FullCompactor.run). */
   compact?: (history: Message[], request: { instructions: string; signal: AbortSignal }) => Promise<FullCompactionResult>;
-  /** The user's hooks around prompts, turn ends and the session (tool hooks are in `lifecycle`). */
+}
+
+/** The session around the agent: what it costs, the user's hooks, undo, skills, MCP, and its end. */
+export interface AgentSessionConfig {
+  cost?: CostSink;
+  /** The user's hooks around prompts, turn ends and the session (tool hooks are in `tools.lifecycle`). */
   hooks?: AgentHooks;
   /** Snapshots after every step that changed files, and `/undo` (main agent). */
   undo?: Pick<UndoManager, 'afterStep' | 'undoLast' | 'restoreTo' | 'describeHistory' | 'stepHistory'>;
@@ -82,6 +103,10 @@ export interface AgentConfig {
   skills?: SkillCatalog;
   /** The session's MCP servers (main agent), for /mcp and the servers view; it stops them on dispose. */
   mcp?: McpHubApi;
+  /** Told which UI runs the current turn (undefined when it ends), for long-lived services. */
+  onTurnUI?: (ui: UICallback | undefined) => void;
+  /** Releases what the agent's services hold (background subagents, catalogue refresh). */
+  dispose?: () => void | Promise<void>;
 }
 
 /**
@@ -107,36 +132,36 @@ export class Agent {
   private readonly historyListeners = new Set<(history: readonly Message[]) => void>();
 
   constructor(private readonly config: AgentConfig) {
-    this.level = config.thinkingLevel;
-    this.schemaVersion = config.registry.version;
-    this.schemas = config.registry.schemas(config.allowedTools);
+    this.level = config.model.thinkingLevel;
+    this.schemaVersion = config.tools.registry.version;
+    this.schemas = config.tools.registry.schemas(config.tools.allowedTools);
     this.planSchemas = this.readOnlySchemas();
     this.executor = new ReactExecutor({
-      roles: config.roles,
-      dispatcher: new ToolDispatcher(config.registry, config.lifecycle),
+      roles: config.model.roles,
+      dispatcher: new ToolDispatcher(config.tools.registry, config.tools.lifecycle),
       // Plan mode sees only what cannot change the workspace (the registry refuses the rest too).
       toolSchemas: () => {
         // Tools registered or discovered since the last call (MCP) join this one.
-        if (config.registry.version !== this.schemaVersion) this.refreshTools();
+        if (config.tools.registry.version !== this.schemaVersion) this.refreshTools();
         return this.modeState.mode === 'plan' ? this.planSchemas : this.schemas;
       },
-      systemPrompt: config.systemPrompt,
-      promptVars: config.promptVars,
-      maxIterations: config.maxIterations,
+      systemPrompt: config.model.systemPrompt,
+      promptVars: config.model.promptVars,
+      maxIterations: config.model.maxIterations,
       thinkingLevel: () => this.level,
-      ...(config.thinkingCadence ? { thinkingCadence: () => config.thinkingCadence! } : {}),
-      compaction: config.compaction,
-      cost: config.cost,
-      memory: config.memory,
-      shapeResult: config.shapeResult,
-      afterStep: config.undo ? (calls, results) => config.undo!.afterStep(calls, results) : undefined,
+      ...(config.model.thinkingCadence ? { thinkingCadence: () => config.model.thinkingCadence! } : {}),
+      compaction: config.context?.compaction,
+      cost: config.session?.cost,
+      memory: config.context?.memory,
+      shapeResult: config.context?.shapeResult,
+      afterStep: config.session?.undo ? (calls, results) => config.session?.undo!.afterStep(calls, results) : undefined,
       onHistory: (history) => this.historyGrew(history),
     });
   }
 
   /** The models per role (hosts use the compact one for background work such as session titles). */
   get roles(): RoleResolver {
-    return this.config.roles;
+    return this.config.model.roles;
   }
 
   /**
@@ -200,40 +225,40 @@ export class Agent {
   }
 
   refreshTools(): void {
-    this.schemaVersion = this.config.registry.version;
-    this.schemas = this.config.registry.schemas(this.config.allowedTools);
+    this.schemaVersion = this.config.tools.registry.version;
+    this.schemas = this.config.tools.registry.schemas(this.config.tools.allowedTools);
     this.planSchemas = this.readOnlySchemas();
   }
 
   private readOnlySchemas(): ReturnType<ToolRegistry['schemas']> {
-    return this.schemas.filter((s) => this.config.registry.get(s.name)?.readOnly);
+    return this.schemas.filter((s) => this.config.tools.registry.get(s.name)?.readOnly);
   }
 
   todos(): readonly Todo[] {
-    return this.config.todos.list();
+    return this.config.tools.todos.list();
   }
 
   cost(): CostSnapshot | undefined {
-    return this.config.cost?.snapshot();
+    return this.config.session?.cost?.snapshot();
   }
 
   /** The skills this agent was built with (/skills); undefined for agents built without a catalog. */
   skills(): SkillCatalog | undefined {
-    return this.config.skills;
+    return this.config.session?.skills;
   }
 
   /** The session's MCP servers; undefined when MCP is off (and for subagents). */
   get mcp(): McpHubApi | undefined {
-    return this.config.mcp;
+    return this.config.session?.mcp;
   }
 
   /** The OS sandbox the session's commands run in; undefined where the host gave none. */
   get sandbox(): CommandSandbox | undefined {
-    return this.config.processes?.sandbox;
+    return this.config.tools.processes?.sandbox;
   }
 
   subagentTypes(): ReadonlyArray<{ name: string; description: string }> {
-    return this.config.subagents?.types() ?? [];
+    return this.config.tools.subagents?.types() ?? [];
   }
 
   /** Replaces the conversation (a resumed session, with its cost so far); not while a turn runs. */
@@ -242,8 +267,8 @@ export class Agent {
     this.history.splice(0, this.history.length, ...messages);
     this.executor.resetCalibration();
     this.resumedPlanPath = approvedPlanIn(messages);
-    if (cost) this.config.cost?.restore?.(cost);
-    if (messages.length > 0) this.config.hooks?.restarted('resume');
+    if (cost) this.config.session?.cost?.restore?.(cost);
+    if (messages.length > 0) this.config.session?.hooks?.restarted('resume');
   }
 
   /**
@@ -253,7 +278,7 @@ export class Agent {
   dispose(): Promise<void> {
     this.interrupt();
     // SessionEnd hooks start now; their short timeout bounds how long this promise waits for them.
-    return Promise.all([this.config.dispose?.(), this.config.hooks?.sessionEnd('other')]).then(() => undefined);
+    return Promise.all([this.config.session?.dispose?.(), this.config.session?.hooks?.sessionEnd('other')]).then(() => undefined);
   }
 
   /**
@@ -263,10 +288,10 @@ export class Agent {
    */
   async undo(fromStep?: number): Promise<UndoOutcome> {
     if (this.running) return { status: 'unavailable', message: 'OpenDev is working. Wait for it to finish (or stop it) before undoing.' };
-    if (!this.config.undo) return { status: 'unavailable', message: 'Undo is not available for this agent.' };
+    if (!this.config.session?.undo) return { status: 'unavailable', message: 'Undo is not available for this agent.' };
     this.token = new InterruptToken();
     try {
-      const outcome = fromStep === undefined ? await this.config.undo.undoLast() : await this.config.undo.restoreTo(fromStep);
+      const outcome = fromStep === undefined ? await this.config.session?.undo.undoLast() : await this.config.session?.undo.restoreTo(fromStep);
       if (outcome.note) {
         this.history.push({ role: 'user', content: outcome.note });
         this.historyGrew(this.history);
@@ -284,12 +309,12 @@ export class Agent {
 
   /** The steps of this session that changed files (with their tool call ids), once pending snapshots are in. */
   async undoSteps(): Promise<StepSummary[]> {
-    return (await this.config.undo?.stepHistory()) ?? [];
+    return (await this.config.session?.undo?.stepHistory()) ?? [];
   }
 
   /** `/undo list`: this session's steps that changed files. */
   async undoHistory(): Promise<string> {
-    return (await this.config.undo?.describeHistory()) ?? 'Undo is not available for this agent.';
+    return (await this.config.session?.undo?.describeHistory()) ?? 'Undo is not available for this agent.';
   }
 
   /**
@@ -299,12 +324,12 @@ export class Agent {
   clear(options: { after?: Agent } = {}): void {
     this.restore([]);
     this.doomLoop.reset();
-    this.config.hooks?.restarted('clear', options.after?.sessionEnded());
+    this.config.session?.hooks?.restarted('clear', options.after?.sessionEnded());
   }
 
   /** Settles when this agent's latest SessionEnd hooks have run (at once without hooks). */
   sessionEnded(): Promise<void> {
-    return this.config.hooks?.ended() ?? Promise.resolve();
+    return this.config.session?.hooks?.ended() ?? Promise.resolve();
   }
 
   /**
@@ -314,11 +339,11 @@ export class Agent {
    */
   async compact(instructions = ''): Promise<FullCompactionResult> {
     if (this.running) return { status: 'skipped', reason: 'OpenDev is working. /compact runs between turns; while it works, the context is compacted automatically when it fills up.' };
-    if (!this.config.compact) return { status: 'skipped', reason: 'Compaction is not available for this agent.' };
+    if (!this.config.context?.compact) return { status: 'skipped', reason: 'Compaction is not available for this agent.' };
     const token = new InterruptToken();
     this.token = token;
     try {
-      const result = await this.config.compact(this.history, { instructions, signal: token.signal });
+      const result = await this.config.context?.compact(this.history, { instructions, signal: token.signal });
       this.executor.resetCalibration();
       return result;
     } catch (err) {
@@ -347,10 +372,10 @@ export class Agent {
     if (this.token) throw new Error(`${this.name} is already running a turn`);
     const token = new InterruptToken(signal);
     this.token = token;
-    const hooks = this.config.hooks;
+    const hooks = this.config.session?.hooks;
     const guarded = guardModals(hooks ? hooks.notifying(ui) : ui, token);
     const completion: CompletionSlot = {};
-    this.config.onTurnUI?.(guarded);
+    this.config.session?.onTurnUI?.(guarded);
     try {
       // UserPromptSubmit (after SessionStart) first: a refused prompt changes nothing and never reaches the model.
       const verdict = await hooks?.beforePrompt(text, { mode: this.modeState, signal: token.signal });
@@ -367,8 +392,8 @@ export class Agent {
       this.leftPlanMode = false;
       this.resumedPlanPath = undefined;
       // Images the action model cannot read are described by the vision model first (or named).
-      const services = { ui: guarded, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, cost: this.config.cost, signal: token.signal };
-      const prepared = input ? await prepareTurnInput(this.config.roles, text, input, services, { imagesDir: this.config.imagesDir }) : undefined;
+      const services = { ui: guarded, usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, cost: this.config.session?.cost, signal: token.signal };
+      const prepared = input ? await prepareTurnInput(this.config.model.roles, text, input, services, { imagesDir: this.config.tools.imagesDir }) : undefined;
       // The text, what the front end attached, then the mode note (a resumed chat cuts both off again).
       const attached = prepared?.context ? `${text}\n\n${prepared.context}` : text;
       const prompt = modeNote ? `${attached}\n\n${modeNote}` : attached;
@@ -386,22 +411,22 @@ export class Agent {
           signal: token.signal,
           ui: guarded,
           agent: this.config.identity,
-          todos: this.config.todos,
+          todos: this.config.tools.todos,
           mode: this.modeState,
           completion,
-          subagents: this.config.subagents,
-          host: this.config.host,
-          processes: this.config.processes,
-          files: this.config.files,
-          readableDirs: this.config.readableDirs,
+          subagents: this.config.tools.subagents,
+          host: this.config.tools.host,
+          processes: this.config.tools.processes,
+          files: this.config.tools.files,
+          readableDirs: this.config.tools.readableDirs,
           // analyze_image's calls count toward the session's cost like the turn's own.
-          vision: createVisionPort(this.config.roles, services),
+          vision: createVisionPort(this.config.model.roles, services),
           history: this.history,
         },
       });
     } finally {
       this.token = undefined;
-      this.config.onTurnUI?.(undefined);
+      this.config.session?.onTurnUI?.(undefined);
     }
   }
 }

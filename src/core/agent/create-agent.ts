@@ -246,81 +246,103 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   });
   const full = fullCompactor(services, roles, 'main', relay.ui);
   const hooks = services.hooks.forMainAgent();
+  const economy = outputEconomy(services, services.registry.get('spawn_subagent') !== undefined);
+  const contextManaged = options.contextManagement !== false;
   return new Agent({
     identity: { name: 'main', isSubagent: false },
     sessionId,
-    roles,
-    registry: services.registry,
-    // Composed from templates/system/main/ sections; the thinking phase gets the same variables.
-    systemPrompt: withMcpServers(buildMainSystemPrompt(promptContext, { home: options.home, onWarning: onPromptWarning }), options.mcp && options.mcp.eager ? undefined : mcp),
-    promptVars: PromptVariables.forContext(promptContext).toRecord(),
     workspaceRoot: options.workspaceRoot,
-    maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
-    thinkingLevel: options.thinkingLevel ?? 'off',
-    thinkingCadence: options.thinkingCadence ?? DEFAULT_THINKING_CADENCE,
-    todos,
-    subagents: manager,
-    cost: services.cost,
-    host: services.host,
-    processes: services.processes,
-    files: services.files,
-    // PreToolUse hooks first (they may refuse or rewrite a call), then the approval step, so the
-    // user approves the call that will really run.
-    lifecycle: composeLifecycles(hooks.tools, services.lifecycle),
-    hooks,
-    ...outputEconomy(services, services.registry.get('spawn_subagent') !== undefined),
-    // Images the user attaches, saved where analyze_image can look at them again.
-    imagesDir: join(services.scratchDir, 'images'),
-    ...(options.contextManagement === false ? { shapeResult: undefined } : {}),
-    // Staged compaction (mask → prune → aggressive mask → full) by pressure, each stage reported to the user.
-    compaction: options.contextManagement === false ? undefined : new StagedCompactor({
-          onEvent: compactionNotices(relay.ui),
-          onPressure: (info) => relay.ui.onContext?.(info),
-          // Should never happen; when it does, the user sees what was repaired before the provider did.
-          onRepair: (repairs) => relay.ui.onNotice?.(`Repaired the conversation before sending it: ${repairs.join('; ')}`, 'warning'),
-          fullCompaction: full.stage,
-        }).hook,
-    compact: (history, request) => full.run(history, { trigger: 'manual', ...request }),
-    onTurnUI: relay.setTarget,
-    memory,
-    undo,
-    skills,
-    mcp,
-    dispose: () => {
-      manager.stopAll();
-      services.processes.dispose();
-      if (!options.catalog) catalog.close();
-      return Promise.all([memory.dispose(), undo?.dispose(), web.dispose(), mcp?.dispose()]).then(() => undefined);
+    model: {
+      roles,
+      // Composed from templates/system/main/ sections; the thinking phase gets the same variables.
+      systemPrompt: withMcpServers(buildMainSystemPrompt(promptContext, { home: options.home, onWarning: onPromptWarning }), options.mcp && options.mcp.eager ? undefined : mcp),
+      promptVars: PromptVariables.forContext(promptContext).toRecord(),
+      maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+      thinkingLevel: options.thinkingLevel ?? 'off',
+      thinkingCadence: options.thinkingCadence ?? DEFAULT_THINKING_CADENCE,
+    },
+    tools: {
+      registry: services.registry,
+      todos,
+      subagents: manager,
+      host: services.host,
+      processes: services.processes,
+      files: services.files,
+      // PreToolUse hooks first (they may refuse or rewrite a call), then the approval step, so the
+      // user approves the call that will really run.
+      lifecycle: composeLifecycles(hooks.tools, services.lifecycle),
+      readableDirs: economy.readableDirs,
+      // Images the user attaches, saved where analyze_image can look at them again.
+      imagesDir: join(services.scratchDir, 'images'),
+    },
+    context: {
+      ...(contextManaged ? { shapeResult: economy.shapeResult } : {}),
+      // Staged compaction (mask → prune → aggressive mask → full) by pressure, each stage reported to the user.
+      ...(contextManaged
+        ? {
+            compaction: new StagedCompactor({
+              onEvent: compactionNotices(relay.ui),
+              onPressure: (info) => relay.ui.onContext?.(info),
+              // Should never happen; when it does, the user sees what was repaired before the provider did.
+              onRepair: (repairs) => relay.ui.onNotice?.(`Repaired the conversation before sending it: ${repairs.join('; ')}`, 'warning'),
+              fullCompaction: full.stage,
+            }).hook,
+          }
+        : {}),
+      compact: (history, request) => full.run(history, { trigger: 'manual', ...request }),
+      memory,
+    },
+    session: {
+      cost: services.cost,
+      hooks,
+      onTurnUI: relay.setTarget,
+      undo,
+      skills,
+      mcp,
+      dispose: () => {
+        manager.stopAll();
+        services.processes.dispose();
+        if (!options.catalog) catalog.close();
+        return Promise.all([memory.dispose(), undo?.dispose(), web.dispose(), mcp?.dispose()]).then(() => undefined);
+      },
     },
   });
 }
 
 function buildSubagent(spec: SubagentSpec, roles: ModelRoles, services: SessionServices, hooks: AgentHooks): Agent {
   const allowed = new Set(subagentTools(spec));
+  const economy = outputEconomy(services, allowed.has('spawn_subagent'));
   return new Agent({
     // The Planner (planModeSafe) writes its plan file and nothing else, in every mode.
     identity: { name: spec.name, isSubagent: true, allowedTools: allowed, ...(spec.planModeSafe ? { planFilesOnly: true } : {}) },
-    roles,
-    registry: services.registry,
-    allowedTools: allowed,
-    systemPrompt: { stable: subagentSystemPrompt(spec, services.vars), dynamic: services.environment },
-    promptVars: services.vars,
     workspaceRoot: services.workspaceRoot,
-    maxIterations: spec.maxIterations,
-    thinkingLevel: 'off',
-    // Subagents never share the main agent's todo list.
-    todos: new TodoStore(),
-    subagents: spec.canSpawn ? services.manager?.launcherFor(spec) : undefined,
-    // A subagent's calls count toward the session's cost; its commands are the session's processes.
-    cost: services.cost,
-    host: services.host,
-    processes: services.processes,
-    // Its own read times (it must read before editing), but the same per-file locks.
-    files: services.files.sharingLocks(),
-    lifecycle: composeLifecycles(hooks.tools, services.lifecycle),
-    hooks,
-    ...outputEconomy(services, allowed.has('spawn_subagent')),
-    compaction: new StagedCompactor({ fullCompaction: fullCompactor(services, roles, spec.name).stage }).hook,
+    model: {
+      roles,
+      systemPrompt: { stable: subagentSystemPrompt(spec, services.vars), dynamic: services.environment },
+      promptVars: services.vars,
+      maxIterations: spec.maxIterations,
+      thinkingLevel: 'off',
+    },
+    tools: {
+      registry: services.registry,
+      allowedTools: allowed,
+      // Subagents never share the main agent's todo list.
+      todos: new TodoStore(),
+      subagents: spec.canSpawn ? services.manager?.launcherFor(spec) : undefined,
+      // Its commands are the session's processes.
+      host: services.host,
+      processes: services.processes,
+      // Its own read times (it must read before editing), but the same per-file locks.
+      files: services.files.sharingLocks(),
+      lifecycle: composeLifecycles(hooks.tools, services.lifecycle),
+      readableDirs: economy.readableDirs,
+    },
+    context: {
+      shapeResult: economy.shapeResult,
+      compaction: new StagedCompactor({ fullCompaction: fullCompactor(services, roles, spec.name).stage }).hook,
+    },
+    // A subagent's calls count toward the session's cost.
+    session: { cost: services.cost, hooks },
   });
 }
 

@@ -80,17 +80,21 @@ for (const wire of ['openai', 'anthropic'] as WireFormat[]) {
       const runSubagent: SubagentRunner = options.runSubagent ?? (async (spec, task) => ({ status: 'completed', summary: `${spec.name} looked at: ${task}`, history: [] }));
       return new Agent({
         identity: { name: 'main', isSubagent: false },
-        roles: { forRole: () => action },
-        registry,
-        systemPrompt: { stable: 'You are a test agent.', dynamic: '' },
-        promptVars: { WORKSPACE_ROOT: workspace },
         workspaceRoot: workspace,
-        maxIterations: 20,
-        thinkingLevel: options.thinkingLevel ?? 'off',
-        todos: options.todos ?? new TodoStore(),
-        subagents: new SubagentManager({ specs: BUILTIN_SUBAGENTS, run: runSubagent, ui: ui() }),
-        lifecycle: approvalGate(registry, () => options.approval ?? 'auto'),
-        processes,
+        model: {
+          roles: { forRole: () => action },
+          systemPrompt: { stable: 'You are a test agent.', dynamic: '' },
+          promptVars: { WORKSPACE_ROOT: workspace },
+          maxIterations: 20,
+          thinkingLevel: options.thinkingLevel ?? 'off',
+        },
+        tools: {
+          registry,
+          todos: options.todos ?? new TodoStore(),
+          subagents: new SubagentManager({ specs: BUILTIN_SUBAGENTS, run: runSubagent, ui: ui() }),
+          lifecycle: approvalGate(registry, () => options.approval ?? 'auto'),
+          processes,
+        },
       });
     }
     function ui(extra: Partial<UICallback> = {}): UICallback {
@@ -339,14 +343,18 @@ describe('reminders missing from the templates are skipped', function () {
     const action: ResolvedRoleModel = { provider: createProvider({ provider: 'openai', model: 'fake-model', apiKey: 'k', baseUrl: fake.openaiBaseUrl }), model: 'fake-model' };
     return new Agent({
       identity: { name: 'main', isSubagent: false },
-      roles: { forRole: () => action },
-      registry: createBuiltinRegistry(),
-      systemPrompt: { stable: 'test', dynamic: '' },
-      promptVars: {},
       workspaceRoot: tmpdir(),
-      maxIterations: 10,
-      thinkingLevel: 'off',
-      todos: new TodoStore(),
+      model: {
+        roles: { forRole: () => action },
+        systemPrompt: { stable: 'test', dynamic: '' },
+        promptVars: {},
+        maxIterations: 10,
+        thinkingLevel: 'off',
+      },
+      tools: {
+        registry: createBuiltinRegistry(),
+        todos: new TodoStore(),
+      },
     });
   }
   const silent: UICallback = { onTextDelta() {}, onToolStart() {}, onToolEnd() {} };

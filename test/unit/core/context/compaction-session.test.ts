@@ -45,15 +45,19 @@ describe('StagedCompactor in a session (fake provider, OpenAI wire)', function (
     registry.register(bigRead);
     const agent = new Agent({
       identity: { name: 'main', isSubagent: false },
-      roles: { forRole: () => action },
-      registry,
-      systemPrompt: { stable: 'You are a test agent.', dynamic: 'Workspace: /tmp' },
-      promptVars: { WORKSPACE_ROOT: process.cwd() },
       workspaceRoot: process.cwd(),
-      maxIterations: 40,
-      thinkingLevel: 'off',
-      todos: { list: () => [], hasOpen: () => false },
-      compaction: compactor.hook,
+      model: {
+        roles: { forRole: () => action },
+        systemPrompt: { stable: 'You are a test agent.', dynamic: 'Workspace: /tmp' },
+        promptVars: { WORKSPACE_ROOT: process.cwd() },
+        maxIterations: 40,
+        thinkingLevel: 'off',
+      },
+      tools: {
+        registry,
+        todos: { list: () => [], hasOpen: () => false },
+      },
+      context: { compaction: compactor.hook },
     });
     const calls = 30;
     fake.enqueue(
@@ -97,15 +101,19 @@ describe('StagedCompactor in a session (fake provider, OpenAI wire)', function (
     };
     const agent = new Agent({
       identity: { name: 'main', isSubagent: false },
-      roles: { forRole: () => action },
-      registry: new ToolRegistry(),
-      systemPrompt: { stable: 'You are a test agent.', dynamic: '' },
-      promptVars: {},
       workspaceRoot: process.cwd(),
-      maxIterations: 5,
-      thinkingLevel: 'off',
-      todos: { list: () => [], hasOpen: () => false },
-      compaction: compactor.hook,
+      model: {
+        roles: { forRole: () => action },
+        systemPrompt: { stable: 'You are a test agent.', dynamic: '' },
+        promptVars: {},
+        maxIterations: 5,
+        thinkingLevel: 'off',
+      },
+      tools: {
+        registry: new ToolRegistry(),
+        todos: { list: () => [], hasOpen: () => false },
+      },
+      context: { compaction: compactor.hook },
     });
     const ui = { onTextDelta() {}, onToolStart() {}, onToolEnd() {} };
     // A one-call turn: the reported 42,000 tokens (system prompt and tools included) reach the next reading.

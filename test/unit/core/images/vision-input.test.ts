@@ -29,14 +29,18 @@ describe('images as vision input', () => {
     };
     return new Agent({
       identity: { name: 'main', isSubagent: false },
-      roles: resolver,
-      registry: new ToolRegistry(),
-      systemPrompt: { stable: 'You are a test agent.', dynamic: '' },
-      promptVars: {},
       workspaceRoot: process.cwd(),
-      maxIterations: 3,
-      thinkingLevel,
-      todos: { list: () => [], hasOpen: () => false },
+      model: {
+        roles: resolver,
+        systemPrompt: { stable: 'You are a test agent.', dynamic: '' },
+        promptVars: {},
+        maxIterations: 3,
+        thinkingLevel,
+      },
+      tools: {
+        registry: new ToolRegistry(),
+        todos: { list: () => [], hasOpen: () => false },
+      },
     });
   }
 

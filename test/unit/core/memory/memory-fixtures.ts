@@ -93,15 +93,19 @@ export function memoryAgent(fake: FakeProvider, memory: ConversationMemory | und
   registry.register(echoTool);
   return new Agent({
     identity: { name: 'main', isSubagent: false },
-    roles: fakeRoles(fake),
-    registry,
-    systemPrompt: { stable: 'You are a test agent.', dynamic: 'Workspace: /tmp' },
-    promptVars: { WORKSPACE_ROOT: '/tmp' },
     workspaceRoot: process.cwd(),
-    maxIterations: 20,
-    thinkingLevel: options.thinkingLevel ?? 'off',
-    todos: { list: () => [], hasOpen: () => false },
-    memory,
-    dispose: options.dispose,
+    model: {
+      roles: fakeRoles(fake),
+      systemPrompt: { stable: 'You are a test agent.', dynamic: 'Workspace: /tmp' },
+      promptVars: { WORKSPACE_ROOT: '/tmp' },
+      maxIterations: 20,
+      thinkingLevel: options.thinkingLevel ?? 'off',
+    },
+    tools: {
+      registry,
+      todos: { list: () => [], hasOpen: () => false },
+    },
+    context: { memory },
+    session: { dispose: options.dispose },
   });
 }

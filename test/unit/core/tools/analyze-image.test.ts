@@ -50,16 +50,20 @@ describe('analyze_image', () => {
   function agent(modelRoles: ModelRoles, cost: CostTracker, extra: { imagesDir?: string; readableDirs?: string[] } = {}): Agent {
     return new Agent({
       identity: { name: 'main', isSubagent: false },
-      roles: modelRoles,
-      registry: new ToolRegistry().register(analyzeImageTool as Tool),
-      systemPrompt: { stable: 'You are a test agent.', dynamic: '' },
-      promptVars: {},
       workspaceRoot: root,
-      maxIterations: 5,
-      thinkingLevel: 'off',
-      todos: { list: () => [], hasOpen: () => false },
-      cost,
-      ...extra,
+      model: {
+        roles: modelRoles,
+        systemPrompt: { stable: 'You are a test agent.', dynamic: '' },
+        promptVars: {},
+        maxIterations: 5,
+        thinkingLevel: 'off',
+      },
+      tools: {
+        registry: new ToolRegistry().register(analyzeImageTool as Tool),
+        todos: { list: () => [], hasOpen: () => false },
+        ...extra,
+      },
+      session: { cost },
     });
   }
 

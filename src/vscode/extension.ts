@@ -1,18 +1,16 @@
 // The extension's entry (dist/extension.js, kept lean by the build): activate() only wires. Every
-// contributed command, the chat view and the API reach the core (extension-core.ts, its own bundle)
+// contributed command, the chat view and the test API reach the core (extension-core.ts, its own bundle)
 // through one loader that loads it on first use. The status bar and the walkthrough's provider
 // check are there from the start, so the core also loads once activation is over, off its path.
 import * as vscode from 'vscode';
 import { CHAT_VIEW_ID } from './chat-view-id';
 import type * as CoreModule from './extension-core';
 import type { OpenDevCore } from './extension-core';
-import type { OpenDevApi } from './opendev-api';
-
-export type { OpenDevApi } from './opendev-api';
+import { TEST_API_COMMAND, type OpenDevApi } from './opendev-api';
 
 let started: OpenDevCore | undefined;
 
-export function activate(context: vscode.ExtensionContext): OpenDevApi {
+export function activate(context: vscode.ExtensionContext): void {
   // Until the core is loaded, each contributed command loads it, then runs as the core registered it.
   const stubs = contributedCommands(context).map((id) =>
     vscode.commands.registerCommand(id, (...args: unknown[]) => {
@@ -36,7 +34,11 @@ export function activate(context: vscode.ExtensionContext): OpenDevApi {
       resolveWebviewView: (view, resolveContext, token) => core().view.resolveWebviewView(view, resolveContext, token),
     }),
   );
-  return lazyApi(() => core().api);
+  // Only for our integration tests, which VS Code runs in its test mode: nothing else can reach it.
+  if (context.extensionMode === vscode.ExtensionMode.Test) {
+    const api = lazyApi(() => core().api);
+    context.subscriptions.push(vscode.commands.registerCommand(TEST_API_COMMAND, () => api));
+  }
 }
 
 /** The command sandbox's proxies and bridges stop with the extension host. */

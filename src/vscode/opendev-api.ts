@@ -10,7 +10,10 @@ import type { StatusBarView } from './status/status-bar';
 import type { AgentTerminalsApi } from './terminal/agent-terminals';
 import type { TerminalViewApi } from './terminal/opendev-terminals';
 
-/** What the extension returns from activate(): used by other extensions and by our integration tests. */
+/** The command that hands our integration tests the API; registered only when VS Code runs them (ExtensionMode.Test). */
+export const TEST_API_COMMAND = 'opendev.test.api';
+
+/** What our integration tests drive and inspect the extension through (activate() itself returns nothing). */
 export interface OpenDevApi {
   send(text: string): Promise<TurnResult | undefined>;
   transcript(): readonly ChatEntry[];

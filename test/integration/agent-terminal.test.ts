@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { OpenDevApi } from '../../src/vscode/extension';
+import type { OpenDevApi } from '../../src/vscode/opendev-api';
 import { SessionStore } from '../../src/core/session/session-store';
 import { allToolResults, lastUserText, type RecordedRequest } from '../fixtures/fake-provider';
 import { keystrokes, waitForScreen } from '../helpers/terminal-screen';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { playbookPath } from '../../src/core/memory/playbook/playbook-store';
-import type { OpenDevApi } from '../../src/vscode/extension';
+import type { OpenDevApi } from '../../src/vscode/opendev-api';
 import { allToolResults, type ScriptedTurn } from '../fixtures/fake-provider';
 import { harnessCallOf as kindOf, scriptedHarness } from '../fixtures/harness-calls';
 import { fakeProviderSuite, until } from './support';

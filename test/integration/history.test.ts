@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { SessionStore } from '../../src/core/session/session-store';
 import type { ChatEntryOf, ExtensionToWebview } from '../../src/shared/protocol';
-import type { OpenDevApi } from '../../src/vscode/extension';
+import type { OpenDevApi } from '../../src/vscode/opendev-api';
 import { toolResults } from '../fixtures/fake-provider';
 import { changeProjectConfiguration, clearSettings, fakeProviderSuite, trustFolderConfiguration, until, untrustFolderConfiguration, useSettings } from './support';
 

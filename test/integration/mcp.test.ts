@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { resolveOpendevHome } from '../../src/core/config/opendev-home';
-import type { OpenDevApi } from '../../src/vscode/extension';
+import type { OpenDevApi } from '../../src/vscode/opendev-api';
 import { allToolResults, FakeProvider, type RecordedRequest } from '../fixtures/fake-provider';
 import { keystrokes, waitForScreen } from '../helpers/terminal-screen';
 import { activateOpenDev, clearSettings, fakeProviderSuite, processRunning, until, useSettings } from './support';

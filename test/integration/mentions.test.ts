@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionToWebview, MentionCompletion } from '../../src/shared/protocol';
-import type { OpenDevApi } from '../../src/vscode/extension';
+import type { OpenDevApi } from '../../src/vscode/opendev-api';
 import { lastUserText } from '../fixtures/fake-provider';
 import { fakeProviderSuite, until } from './support';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionToWebview } from '../../src/shared/protocol';
-import type { OpenDevApi } from '../../src/vscode/extension';
+import type { OpenDevApi } from '../../src/vscode/opendev-api';
 import { lastUserText } from '../fixtures/fake-provider';
 import { clearSettings, config, fakeProviderSuite, until, useSettings } from './support';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { OpenDevApi } from '../../src/vscode/extension';
+import type { OpenDevApi } from '../../src/vscode/opendev-api';
 import { allToolResults } from '../fixtures/fake-provider';
 import { changeProjectConfiguration, fakeProviderSuite, trustFolderConfiguration, until, untrustFolderConfiguration } from './support';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { OpenDevApi } from '../../src/vscode/extension';
+import type { OpenDevApi } from '../../src/vscode/opendev-api';
 import { SessionStore } from '../../src/core/session/session-store';
 import { fakeProviderSuite } from './support';
 

@@ -2,16 +2,20 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
-import type { OpenDevApi } from '../../src/vscode/extension';
+import { TEST_API_COMMAND, type OpenDevApi } from '../../src/vscode/opendev-api';
 import { FakeProvider } from '../fixtures/fake-provider';
 
 /** The suites' shared steps inside VS Code: activate the extension, set and clear `opendev.*`, wait. */
 export const config = () => vscode.workspace.getConfiguration('opendev');
 
+/** Activates the extension and returns its test API (a command registered only in VS Code's test mode). */
 export async function activateOpenDev(): Promise<OpenDevApi> {
-  const ext = vscode.extensions.getExtension<OpenDevApi>('opendev.opendev');
+  const ext = vscode.extensions.getExtension('opendev.opendev');
   assert.ok(ext, 'the extension is installed');
-  return ext.activate();
+  await ext.activate();
+  const api = await vscode.commands.executeCommand<OpenDevApi | undefined>(TEST_API_COMMAND);
+  assert.ok(api, `${TEST_API_COMMAND} answers in test mode`);
+  return api;
 }
 
 /** Writes `opendev.<key>` user settings, in order (each change reaches the extension as an event). */

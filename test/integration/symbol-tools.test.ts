@@ -9,7 +9,7 @@ import { notebookEditTool } from '../../src/core/tools/notebook-edit';
 import { renameSymbolTool } from '../../src/core/tools/rename-symbol';
 import { replaceSymbolBodyTool } from '../../src/core/tools/replace-symbol-body';
 import type { ToolExecutionContext } from '../../src/core/tools/tool';
-import type { OpenDevApi } from '../../src/vscode/extension';
+import type { OpenDevApi } from '../../src/vscode/opendev-api';
 import { vscodeNotebookPort } from '../../src/vscode/notebook-port';
 import { vscodeSymbolPort } from '../../src/vscode/symbol-port';
 import { allToolResults } from '../fixtures/fake-provider';

@@ -16,7 +16,7 @@ export type Message =
    * `images`: vision input the user attached (the text stays a plain string for every consumer that
    * only reads text; providers add the images in their own wire format).
    */
-  | { role: 'user'; content: string; images?: ImageAttachment[] }
+  | { role: 'user'; content: string; images?: ImageAttachment[]; origin?: UserMessageOrigin }
   | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
   /**
    * `summary` (50–200 chars) stands in for the content once the result ages (masking, pruning,
@@ -27,6 +27,28 @@ export type Message =
 export type AssistantMessage = Extract<Message, { role: 'assistant' }>;
 export type ToolMessage = Extract<Message, { role: 'tool' }>;
 export type UserMessage = Extract<Message, { role: 'user' }>;
+
+/**
+ * Who wrote a user-role message, kept beside the text the model reads: the harness adds its
+ * reminders, hook context, undo notes and compaction summaries as user messages too (the model
+ * must read them), and a resumed chat shows only what the user typed.
+ */
+export type UserMessageOrigin =
+  /** Typed by the user; `text` is their own words (the message adds what the chat attached and the plan-mode note). */
+  | { kind: 'prompt'; text: string }
+  /** Typed while the agent worked, delivered inside the injected-follow-up reminder. */
+  | { kind: 'followup'; text: string }
+  /** The middle of the conversation was replaced by a summary. */
+  | { kind: 'compaction' }
+  /** The user undid steps; `steps` as the note names them ("step 4", "steps 3, 4"). */
+  | { kind: 'undo'; steps: string }
+  /** Any other reminder or hook context: for the model only. */
+  | { kind: 'note' };
+
+/** A harness note for the model, as a user message. */
+export function noteMessage(content: string): UserMessage {
+  return { role: 'user', content, origin: { kind: 'note' } };
+}
 
 /** A call's arguments as JSON when they parse, else the raw text (for display and hook input). */
 export function parseToolArguments(json: string): unknown {

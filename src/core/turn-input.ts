@@ -1,4 +1,4 @@
-import type { ImageAttachment, UserMessage } from './messages';
+import type { ImageAttachment, UserMessage, UserMessageOrigin } from './messages';
 
 /**
  * What a front end sends with the user's text besides the text itself: context it gathered for the
@@ -11,8 +11,9 @@ export interface TurnInput {
   images?: readonly ImageAttachment[];
 }
 
-/** The user message of a turn. */
-export function userMessage(text: string, input?: TurnInput): UserMessage {
+/** The user message of a turn; `typed` is what the user wrote of it (default: all of `text`). */
+export function userMessage(text: string, input?: TurnInput, typed = text): UserMessage {
   const content = input?.context ? `${text}\n\n${input.context}` : text;
-  return input?.images?.length ? { role: 'user', content, images: input.images.map((image) => ({ ...image })) } : { role: 'user', content };
+  const origin: UserMessageOrigin = { kind: 'prompt', text: typed };
+  return input?.images?.length ? { role: 'user', content, images: input.images.map((image) => ({ ...image })), origin } : { role: 'user', content, origin };
 }

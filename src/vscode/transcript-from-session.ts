@@ -1,5 +1,5 @@
-import type { Message, ToolMessage } from '../core/messages';
-import { userMessageOrigin } from '../core/session/user-message-origin';
+import type { Message, ToolMessage, UserMessage } from '../core/messages';
+import { originOf } from '../core/session/user-message-origin';
 import type { ChatEntry } from '../shared/protocol';
 
 /**
@@ -20,7 +20,7 @@ export function transcriptFromMessages(messages: readonly Message[], newId: () =
   const used = new Set<string>();
   for (const m of messages) {
     if (m.role === 'user') {
-      const entry = userEntry(m.content, newId);
+      const entry = userEntry(m, newId);
       if (entry) entries.push(entry);
     } else if (m.role === 'assistant') {
       if (m.content.trim()) entries.push({ kind: 'assistant', id: newId(), text: m.content });
@@ -36,8 +36,8 @@ export function transcriptFromMessages(messages: readonly Message[], newId: () =
   return entries;
 }
 
-function userEntry(content: string, newId: () => string): ChatEntry | undefined {
-  const origin = userMessageOrigin(content);
+function userEntry(message: UserMessage, newId: () => string): ChatEntry | undefined {
+  const origin = originOf(message);
   switch (origin.kind) {
     case 'prompt':
     case 'followup':

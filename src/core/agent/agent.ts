@@ -29,7 +29,7 @@ import type { TurnResult } from './turn-result';
 import type { TurnInput } from '../turn-input';
 import { prepareTurnInput } from '../images/vision-input';
 import { createVisionPort } from '../images/vision-port';
-import type { StepSummary, UndoOutcome } from '../undo/describe-undo';
+import { stepsLabel, type StepSummary, type UndoOutcome } from '../undo/describe-undo';
 import type { UndoManager } from '../undo/undo-manager';
 import type { SkillCatalog } from '../skills/skill-catalog';
 import type { McpHubApi } from '../mcp/mcp-types';
@@ -293,7 +293,7 @@ export class Agent {
     try {
       const outcome = fromStep === undefined ? await this.config.session?.undo.undoLast() : await this.config.session?.undo.restoreTo(fromStep);
       if (outcome.note) {
-        this.history.push({ role: 'user', content: outcome.note });
+        this.history.push({ role: 'user', content: outcome.note, origin: { kind: 'undo', steps: stepsLabel(outcome.steps ?? []) } });
         this.historyGrew(this.history);
       }
       return outcome;
@@ -398,6 +398,7 @@ export class Agent {
       const attached = prepared?.context ? `${text}\n\n${prepared.context}` : text;
       const prompt = modeNote ? `${attached}\n\n${modeNote}` : attached;
       return await this.executor.run(this.history, prompt, {
+        typed: text,
         input: prepared?.images ? { images: prepared.images } : undefined,
         ui: guarded,
         token,

@@ -1,7 +1,7 @@
 import { getReminder } from '../context/reminders';
 import type { ToolSchema } from '../llm/provider';
 import { ProviderError } from '../llm/provider-error';
-import type { AssistantMessage, Message, ToolCall } from '../messages';
+import { noteMessage, type AssistantMessage, type Message, type ToolCall } from '../messages';
 import type { ConversationMemory } from '../memory/conversation-memory';
 import type { TurnHooks } from '../hooks/agent-hooks';
 import type { CompletionSlot, ToolExecutionContext, ToolResult } from '../tools/tool';
@@ -52,6 +52,8 @@ export interface ExecutorSetup {
 }
 
 export interface RunState {
+  /** What the user typed of the prompt (it adds what the chat attached and the plan-mode note); default the whole prompt. */
+  typed?: string;
   ui: TurnServices['ui'];
   token: InterruptToken;
   injections: InjectionQueue;
@@ -108,7 +110,7 @@ export class ReactExecutor {
   }
 
   async run(history: Message[], userText: string, state: RunState): Promise<TurnResult> {
-    history.push(userMessage(userText, state.input));
+    history.push(userMessage(userText, state.input, state.typed));
     if (state.resumedPlanPath) this.remind(history, [getReminder('plan_file_reference', { PLAN_PATH: state.resumedPlanPath })]);
     this.remind(history, state.promptContext ?? []);
     this.setup.onHistory?.(history);
@@ -201,7 +203,7 @@ export class ReactExecutor {
     if (verdict.kind === 'warn') {
       const warning = getReminder('doom_loop_warning', { TOOL: verdict.toolName, COUNT: String(verdict.count) });
       this.skipCalls(history, calls, getReminder('doom_loop_skipped') ?? 'Not run: repeated call.');
-      if (warning) history.push({ role: 'user', content: warning });
+      if (warning) history.push(noteMessage(warning));
       state.ui.onNotice?.(`The agent repeated ${verdict.toolName} with the same arguments ${verdict.count} times; it was warned and the calls were skipped.`, 'warning');
       this.stepDone(it, { usedTools: true, failed: true, steered: true });
       return undefined;
@@ -224,7 +226,7 @@ export class ReactExecutor {
         state.doomLoop.reset();
         this.skipCalls(history, calls, getReminder('doom_loop_skipped') ?? 'Not run: repeated call.');
         const guidance = getReminder('doom_loop_aborted', { TOOL: verdict.toolName });
-        if (guidance) history.push({ role: 'user', content: guidance });
+        if (guidance) history.push(noteMessage(guidance));
         state.ui.onNotice?.(`Stopped the repeated ${verdict.toolName} calls.`, 'warning');
         if (state.token.interrupted) return this.end('stopped', '', it);
         this.stepDone(it, { usedTools: true, failed: true, steered: true });
@@ -289,13 +291,13 @@ export class ReactExecutor {
 
   /** Reminders join the conversation as user messages; missing ones (undefined) are skipped. */
   private remind(history: Message[], reminders: ReadonlyArray<string | undefined>): void {
-    for (const content of reminders) if (content) history.push({ role: 'user', content });
+    for (const content of reminders) if (content) history.push(noteMessage(content));
   }
 
   /** Follow-ups typed meanwhile join the conversation; returns how many. */
   private drainInjections(history: Message[], state: RunState): number {
     const texts = state.injections.drain();
-    for (const text of texts) history.push({ role: 'user', content: getReminder('injected_followup', { MESSAGE: text }) ?? text });
+    for (const text of texts) history.push({ role: 'user', content: getReminder('injected_followup', { MESSAGE: text }) ?? text, origin: { kind: 'followup', text } });
     return texts.length;
   }
 
@@ -307,7 +309,7 @@ export class ReactExecutor {
   /** At the cap the model gets one call without tools to tell the user where things stand. */
   private async forcedSummary(action: ResolvedRoleModel, history: Message[], it: IterationContext): Promise<TurnResult> {
     const ask = getReminder('iteration_cap_summary');
-    if (ask) history.push({ role: 'user', content: ask });
+    if (ask) history.push(noteMessage(ask));
     const reply: AssistantMessage = { role: 'assistant', content: '', toolCalls: [] };
     await callModel(reply, action, { messages: withoutSystem(history), tools: [], systemParts: it.systemParts, purpose: 'action' }, it.services, { streamText: true });
     history.push({ ...reply, toolCalls: [] });

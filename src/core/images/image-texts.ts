@@ -33,5 +33,5 @@ export function textWithImageNote(content: string, images: readonly ImageAttachm
 /** The message as text only: a user message's images become their note. */
 export function withoutImages(message: Message): Message {
   if (message.role !== 'user' || !message.images?.length) return message;
-  return { role: 'user', content: textWithImageNote(message.content, message.images) };
+  return { role: 'user', content: textWithImageNote(message.content, message.images), ...(message.origin ? { origin: message.origin } : {}) };
 }

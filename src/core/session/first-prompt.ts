@@ -2,7 +2,8 @@
 // from the first save on; read from the head of the transcript for sessions saved before that.
 import { open } from 'node:fs/promises';
 import { TranscriptLineSchema } from './session-schema';
-import { userMessageOrigin } from './user-message-origin';
+import type { UserMessage } from '../messages';
+import { originOf } from './user-message-origin';
 
 /** Enough to tell sessions apart in a list and to search; the title holds the first 50 characters. */
 export const FIRST_PROMPT_MAX = 300;
@@ -11,9 +12,9 @@ export const FIRST_PROMPT_MAX = 300;
 const HEAD_BYTES = 64 * 1024;
 
 /** The prompt as the user typed it (a harness note cut off), on one line, clipped. */
-export function firstPromptText(content: string): string {
-  const origin = userMessageOrigin(content);
-  const text = (origin.kind === 'prompt' || origin.kind === 'followup' ? origin.text : content).replace(/\s+/g, ' ').trim();
+export function firstPromptText(message: Pick<UserMessage, 'content' | 'origin'>): string {
+  const origin = originOf(message);
+  const text = (origin.kind === 'prompt' || origin.kind === 'followup' ? origin.text : message.content).replace(/\s+/g, ' ').trim();
   return text.length > FIRST_PROMPT_MAX ? `${text.slice(0, FIRST_PROMPT_MAX - 1)}…` : text;
 }
 
@@ -26,7 +27,7 @@ export async function readFirstPrompt(transcriptFile: string): Promise<string> {
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
     for (const line of buffer.subarray(0, bytesRead).toString('utf8').split('\n')) {
       const parsed = parseLine(line);
-      if (parsed?.role === 'user') return firstPromptText(parsed.content);
+      if (parsed?.role === 'user') return firstPromptText(parsed);
     }
     return '';
   } catch {

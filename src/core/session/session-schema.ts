@@ -41,12 +41,19 @@ export const SessionIndexSchema = z.lazy(() => z.object({
 export type SessionIndexFile = z.infer<typeof SessionIndexSchema>;
 
 const ToolCallSchema = z.lazy(() => z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
+const UserMessageOriginSchema = z.lazy(() => z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('prompt'), text: z.string() }),
+  z.object({ kind: z.literal('followup'), text: z.string() }),
+  z.object({ kind: z.literal('compaction') }),
+  z.object({ kind: z.literal('undo'), steps: z.string() }),
+  z.object({ kind: z.literal('note') }),
+]));
 
 /** One line of `<id>.jsonl`: a provider-neutral message plus the time it was recorded. */
 export const TranscriptLineSchema = z.lazy(() => z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string(), timestamp: z.string() }),
-  /** `images`: vision input the user attached (base64), checked like the chat view's. */
-  z.object({ role: z.literal('user'), content: z.string(), images: z.array(ImageAttachmentSchema).optional(), timestamp: z.string() }),
+  /** `images`: vision input the user attached (base64), checked like the chat view's; `origin`: who wrote it (sessions before it have none). */
+  z.object({ role: z.literal('user'), content: z.string(), images: z.array(ImageAttachmentSchema).optional(), origin: UserMessageOriginSchema.optional(), timestamp: z.string() }),
   z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(ToolCallSchema), timestamp: z.string() }),
   z.object({
     role: z.literal('tool'),
@@ -70,8 +77,10 @@ export function fromTranscriptLine(line: TranscriptLine): Message {
   switch (line.role) {
     case 'system':
       return { role: 'system', content: line.content };
-    case 'user':
-      return line.images?.length ? { role: 'user', content: line.content, images: line.images.map((i) => ({ ...i })) } : { role: 'user', content: line.content };
+    case 'user': {
+      const origin = line.origin ? { origin: { ...line.origin } } : {};
+      return line.images?.length ? { role: 'user', content: line.content, images: line.images.map((i) => ({ ...i })), ...origin } : { role: 'user', content: line.content, ...origin };
+    }
     case 'assistant':
       return { role: 'assistant', content: line.content, toolCalls: line.toolCalls.map((c) => ({ ...c })) };
     case 'tool':

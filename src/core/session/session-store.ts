@@ -306,7 +306,7 @@ export class SessionStore {
     const firstUser = meta.title && meta.firstPrompt !== undefined ? undefined : conversation.find((m) => m.role === 'user');
     if (!firstUser) return;
     // The words the user typed, as the title from the first prompt (session-titler) has them.
-    if (!meta.title) meta.title = makeTitle(firstPromptText(firstUser.content));
-    meta.firstPrompt ??= firstPromptText(firstUser.content);
+    if (!meta.title) meta.title = makeTitle(firstPromptText(firstUser));
+    meta.firstPrompt ??= firstPromptText(firstUser);
   }
 }

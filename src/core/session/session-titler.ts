@@ -9,7 +9,7 @@ import { renderTranscript } from '../memory/transcript';
 import { loadTemplate, renderTemplate } from '../templates';
 import { silentUI } from '../ui';
 import { makeTitle, TITLE_MAX } from './session-naming';
-import { userMessageOrigin } from './user-message-origin';
+import { originOf } from './user-message-origin';
 
 /** The messages the title is made from (paper: the last 4), tool traffic left out. */
 const TITLE_MESSAGES = 4;
@@ -28,7 +28,7 @@ export function hasFirstExchange(messages: readonly Message[]): boolean {
  */
 export function titleFromPrompt(messages: readonly Message[]): string | undefined {
   const first = messages.find((m) => m.role === 'user');
-  const origin = first ? userMessageOrigin(first.content) : undefined;
+  const origin = first ? originOf(first) : undefined;
   const text = origin?.kind === 'prompt' ? origin.text.trim() : '';
   if (!text || text.includes('\n') || text.length > TITLE_MAX || !/\p{L}/u.test(text)) return undefined;
   return makeTitle(text);

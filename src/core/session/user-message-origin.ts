@@ -1,23 +1,19 @@
-// Which user-role messages of a saved conversation the user actually typed. The harness adds its
-// reminders, hook context, undo notes and compaction summaries as user messages too (the model must
-// read them), and a saved session keeps no other mark of them; they are recognised by the templates
-// they were rendered from, so a resumed chat shows the user's words and not the harness's.
+// Which user-role messages of a saved conversation the user actually typed. A message says so itself
+// (`origin`, set where the harness makes it). Sessions saved before messages carried it are read by
+// the templates their notes were rendered from, so a resumed chat still shows the user's words and
+// not the harness's.
 import { getReminder } from '../context/reminders';
 import { loadTemplate, loadTemplateSections } from '../templates';
 import { withoutAttachedContext } from '../mentions/attached-context';
 import { escapeRegex } from '../escape-regex';
+import type { UserMessage, UserMessageOrigin } from '../messages';
 
-export type UserMessageOrigin =
-  /** Typed by the user (the plan-mode note and the context the chat attached after the text are cut off). */
-  | { kind: 'prompt'; text: string }
-  /** Typed while the agent worked, delivered inside the injected-follow-up reminder. */
-  | { kind: 'followup'; text: string }
-  /** The middle of the conversation was replaced by a summary. */
-  | { kind: 'compaction' }
-  /** The user undid steps; `steps` as the note names them ("step 4", "steps 3, 4"). */
-  | { kind: 'undo'; steps: string }
-  /** Any other reminder or hook context: for the model only. */
-  | { kind: 'note' };
+export type { UserMessageOrigin };
+
+/** Who wrote a saved user message: as it says, or, for a session saved before messages said, as its text reads. */
+export function originOf(message: Pick<UserMessage, 'content' | 'origin'>): UserMessageOrigin {
+  return message.origin ?? userMessageOrigin(message.content);
+}
 
 interface TemplatePattern {
   origin: 'followup' | 'compaction' | 'undo' | 'note';
@@ -33,6 +29,7 @@ const MAX_MATCHED_CHARS = 400_000;
 
 let patterns: TemplatePattern[] | undefined;
 
+/** Who wrote a user message saved without its origin (older sessions): recognised by the templates it was rendered from. */
 export function userMessageOrigin(content: string): UserMessageOrigin {
   if (content.length <= MAX_MATCHED_CHARS) {
     for (const p of (patterns ??= buildPatterns())) {

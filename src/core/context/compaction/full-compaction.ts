@@ -123,7 +123,7 @@ export class FullCompactor {
     const index = mergeArtifacts(carried, collectArtifacts(split.tail, emptyArtifactIndex(), this.options.workspaceRoot));
     const content = summaryMessage(split.middle.length, summary.text, renderArtifactIndex(index), archive);
     const messagesBefore = history.length;
-    history.splice(0, history.length, ...split.head, { role: 'user', content }, ...(split.lastRequest ? [split.lastRequest] : []), ...split.tail);
+    history.splice(0, history.length, ...split.head, { role: 'user', content, origin: { kind: 'compaction' } }, ...(split.lastRequest ? [split.lastRequest] : []), ...split.tail);
 
     let tailOutputsMasked = 0;
     if (window !== undefined && estimateTokens(history) > window * TARGET_WINDOW_FRACTION) {

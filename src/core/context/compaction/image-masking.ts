@@ -19,7 +19,7 @@ export function maskOldImages(history: Message[], keepRecent = 1): StageOutcome 
     const message = history[index] as UserMessage;
     const images = message.images ?? [];
     const note = imageText('masked', { COUNT: String(images.length), NAMES: imageNames(images) }) ?? '';
-    const next: UserMessage = { role: 'user', content: note ? `${message.content}\n${note}` : message.content };
+    const next: UserMessage = { role: 'user', content: note ? `${message.content}\n${note}` : message.content, ...(message.origin ? { origin: message.origin } : {}) };
     history[index] = next;
     outcome.tokensFreed += Math.max(0, estimateMessageTokens(message) - estimateMessageTokens(next));
     outcome.messagesAffected++;

@@ -17,10 +17,11 @@ export function pathGlob(glob: string): (path: string) => boolean {
 /**
  * Whether a whole path matches a glob, as a rule names paths (permission rules): from the root of
  * the workspace for a relative path, or absolute; `*` and `?` within a name, `**` across folders,
- * `[…]`, `{a,b}`; names starting with "." match too. `nocase` for rules that deny or ask.
+ * `[…]`, `{a,b}`; names starting with "." match too; a leading `!` is a character, not a negation
+ * (an allow rule must never widen that way). `nocase` for rules that deny or ask.
  */
 export function wholePathGlob(glob: string, options: { nocase?: boolean } = {}): (path: string) => boolean {
-  return picomatch(glob, { dot: true, posix: true, nocase: options.nocase === true });
+  return picomatch(glob, { dot: true, posix: true, nonegate: true, nocase: options.nocase === true });
 }
 
 /**

@@ -205,7 +205,7 @@ export function expandHome(path: string, home: string): string {
 
 /** One path segment of a shell glob: bash's reading (a wildcard never matches a leading dot), on picomatch. */
 function segmentMatcher(segment: string): (name: string) => boolean {
-  return picomatch(segment, { dot: false, posix: true, nocase: FOLD_CASE });
+  return picomatch(segment, { dot: false, posix: true, nonegate: true, nocase: FOLD_CASE });
 }
 
 /** Case-insensitive where the usual file systems are (macOS, Windows): `~/.SSH` is `~/.ssh` there. */

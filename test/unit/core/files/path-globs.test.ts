@@ -63,11 +63,13 @@ describe('one glob and .gitignore semantics for list_files and search', () => {
 });
 
 describe('whole-path globs (permission rules)', () => {
-  it('match the path from the root or an absolute one, never a name at any depth; nocase on request', () => {
+  it('match the path from the root or an absolute one, never a name at any depth; nocase on request; "!" is literal', () => {
     assert.equal(wholePathGlob('src/**/*.ts')('src/a/b.ts'), true);
     assert.equal(wholePathGlob('*.ts')('src/a.ts'), false);
     assert.equal(wholePathGlob('/home/u/.ssh/*')('/home/u/.ssh/id_rsa'), true);
     assert.equal(wholePathGlob('SRC/*.ts')('src/a.ts'), false);
     assert.equal(wholePathGlob('SRC/*.ts', { nocase: true })('src/a.ts'), true);
+    assert.equal(wholePathGlob('!secret/*')('src/a.ts'), false, 'a leading "!" never turns a rule into "everything but"');
+    assert.equal(wholePathGlob('!secret/*')('!secret/x'), true);
   });
 });

@@ -154,7 +154,7 @@ export class Agent {
       cost: config.session?.cost,
       memory: config.context?.memory,
       shapeResult: config.context?.shapeResult,
-      afterStep: config.session?.undo ? (calls, results) => config.session?.undo!.afterStep(calls, results) : undefined,
+      afterStep: config.session?.undo ? (calls, results) => config.session!.undo!.afterStep(calls, results) : undefined,
       onHistory: (history) => this.historyGrew(history),
     });
   }
@@ -288,10 +288,11 @@ export class Agent {
    */
   async undo(fromStep?: number): Promise<UndoOutcome> {
     if (this.running) return { status: 'unavailable', message: 'OpenDev is working. Wait for it to finish (or stop it) before undoing.' };
-    if (!this.config.session?.undo) return { status: 'unavailable', message: 'Undo is not available for this agent.' };
+    const undo = this.config.session?.undo;
+    if (!undo) return { status: 'unavailable', message: 'Undo is not available for this agent.' };
     this.token = new InterruptToken();
     try {
-      const outcome = fromStep === undefined ? await this.config.session?.undo.undoLast() : await this.config.session?.undo.restoreTo(fromStep);
+      const outcome = fromStep === undefined ? await undo.undoLast() : await undo.restoreTo(fromStep);
       if (outcome.note) {
         this.history.push({ role: 'user', content: outcome.note, origin: { kind: 'undo', steps: stepsLabel(outcome.steps ?? []) } });
         this.historyGrew(this.history);
@@ -339,11 +340,12 @@ export class Agent {
    */
   async compact(instructions = ''): Promise<FullCompactionResult> {
     if (this.running) return { status: 'skipped', reason: 'OpenDev is working. /compact runs between turns; while it works, the context is compacted automatically when it fills up.' };
-    if (!this.config.context?.compact) return { status: 'skipped', reason: 'Compaction is not available for this agent.' };
+    const compact = this.config.context?.compact;
+    if (!compact) return { status: 'skipped', reason: 'Compaction is not available for this agent.' };
     const token = new InterruptToken();
     this.token = token;
     try {
-      const result = await this.config.context?.compact(this.history, { instructions, signal: token.signal });
+      const result = await compact(this.history, { instructions, signal: token.signal });
       this.executor.resetCalibration();
       return result;
     } catch (err) {

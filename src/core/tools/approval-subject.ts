@@ -2,16 +2,19 @@ import type { ApprovalRequest, ProposedEdit } from '../ui';
 import { changeHunks } from './edit/change-hunks';
 import { unifiedDiff } from './edit/unified-diff';
 
-/** A proposed file change, prepared once: the diff a person reads, and the texts and hunks a diff editor shows. */
+/** A proposed file change, prepared once: the diff a person reads (and its line counts), and the texts and hunks a diff editor shows. */
 export interface ProposedChange {
   diff: string;
+  added: number;
+  removed: number;
   change: ProposedEdit;
 }
 
 /** The change from `before` to `after` of the file at `path` (absolute), shown as `shown`. */
 export function proposedChange(path: string, shown: string, before: string, after: string, creates = false): ProposedChange {
   const change: ProposedEdit = { path, before, after, hunks: changeHunks(before, after), ...(creates ? { creates: true as const } : {}) };
-  return { diff: unifiedDiff(before, after, shown).text, change };
+  const diff = unifiedDiff(before, after, shown);
+  return { diff: diff.text, added: diff.added, removed: diff.removed, change };
 }
 
 /**

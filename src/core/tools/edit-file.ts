@@ -11,8 +11,7 @@ import { parseRegression } from './edit/parse-check';
 import { assertEditableSize } from './edit/size-limit';
 import { unifiedDiff } from './edit/unified-diff';
 import { fileTracker } from './file-time-tracker';
-import type { ProposedEdit } from '../ui';
-import { changeHunks } from './edit/change-hunks';
+import { proposedChange, type ProposedChange } from './approval-subject';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveInWorkspace } from '../files/workspace-path';
 
@@ -40,7 +39,7 @@ export const editFileTool: Tool<typeof schema> = {
   schema,
   async approval(args, ctx) {
     const preview = await previewEdit(ctx.workspaceRoot, args);
-    return { kind: 'file', path: args.file_path, ...(preview ? { proposed: { diff: preview.diff, change: preview.change } } : {}) };
+    return { kind: 'file', path: args.file_path, ...(preview ? { proposed: preview } : {}) };
   },
   async run(args, ctx) {
     const absolute = resolveInWorkspace(ctx.workspaceRoot, args.file_path);
@@ -110,15 +109,14 @@ async function prepareEdit(workspaceRoot: string, absolute: string, shown: strin
 export async function previewEdit(
   workspaceRoot: string,
   rawArgs: unknown,
-): Promise<{ diff: string; added: number; removed: number; change: ProposedEdit } | undefined> {
+): Promise<ProposedChange | undefined> {
   const parsed = schema.safeParse(rawArgs);
   if (!parsed.success) return undefined;
   try {
     const absolute = resolveInWorkspace(workspaceRoot, parsed.data.file_path);
     const shown = displayPath(workspaceRoot, absolute);
     const { decoded, plan } = await prepareEdit(workspaceRoot, absolute, shown, parsed.data);
-    const diff = unifiedDiff(decoded.text, plan.text, shown);
-    return { diff: diff.text, added: diff.added, removed: diff.removed, change: { path: absolute, before: decoded.text, after: plan.text, hunks: changeHunks(decoded.text, plan.text) } };
+    return proposedChange(absolute, shown, decoded.text, plan.text);
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Agent } from '../core/agent/agent';
 import { createMainAgent, type MainAgentOptions } from '../core/agent/create-agent';
+import { AgentSession } from '../core/session/agent-session';
 import { createStreamTerminalPort } from '../core/process/stream-terminal';
 import { configureSecretEnv, holdSecretEnv } from '../core/process/child-env';
 import { configureSecretLocations } from '../core/files/secret-locations';
@@ -13,7 +14,6 @@ import { tightenOpendevHome } from '../core/config/private-home';
 import { PROVIDER_ENV, PROVIDER_LABELS, type ProviderSettings } from '../core/config/provider-settings';
 import type { RoleSettings } from '../core/config/model-role-settings';
 import { MissingApiKeyError } from '../core/llm/create-provider';
-import { SessionRecorder } from '../core/session/session-recorder';
 import { SessionStore, type LoadedSession } from '../core/session/session-store';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { HELP } from './help';
@@ -34,12 +34,10 @@ interface Setup {
   workspaceRoot: string;
   settings: ProviderSettings;
   roles: RoleSettings;
+  /** The run's conversation: its agent (built, resumed, renewed after /clear) and its saving. */
+  session: AgentSession<never>;
+  /** The agent the run starts with. */
   agent: Agent;
-  /** A fresh agent with the same settings and a session id of its own (the conversation /clear starts). */
-  newAgent: () => Promise<Agent>;
-  /** Stops saving `agent`'s messages (it was replaced). */
-  unfollow: () => void;
-  recorder: SessionRecorder;
   resumed: LoadedSession | undefined;
   /** The effective settings and their sources, for /config. */
   settingsReport: SettingsReport;
@@ -69,13 +67,13 @@ async function main(argv: string[]): Promise<number> {
     return reportSetupError(err);
   }
   if (typeof setup === 'number') return setup;
-  const { options, agent, recorder, roles, settingsReport } = setup;
+  const { options, agent, session, roles, settingsReport } = setup;
   const commands = createSlashCommands({ settings: () => settingsReport });
   const models = describeRoles(roles);
 
   if (options.prompt === undefined) {
-    // The REPL disposes the agent it ends with (after /clear, another one with a session of its own).
-    return runRepl({ agent, recorder, commands, models, greeting: greeting(setup), newAgent: setup.newAgent, unfollow: setup.unfollow });
+    // The REPL ends the session with the run (after /clear, another agent with a session of its own).
+    return runRepl({ session, commands, models, greeting: greeting(setup) });
   }
 
   const controller = new AbortController();
@@ -92,10 +90,10 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   try {
-    const code = await endingSession(agent, runPrintMode({
+    const code = await endingSession(session, runPrintMode({
       agent,
       options: { ...options, prompt: options.prompt },
-      recorder,
+      recorder: session.recorder!,
       commands,
       models,
       stdout: (text) => void process.stdout.write(text),
@@ -159,15 +157,20 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
   };
   // A resumed conversation keeps its id: its undo history, scratch folder and hooks' session_id go on.
   // What the untrusted folder was not allowed to do is told once, at the first turn (-p: stderr and stream-json).
-  const notices = trust.notices.map((text) => ({ text, level: 'warning' as const }));
-  const agent = await createMainAgent({ ...agentOptions, notices, ...(resumed ? { sessionId: resumed.record.meta.id } : {}) });
-  const cost = resumed?.record.meta.cost;
-  if (resumed) agent.restore(resumed.messages, cost ? { ...cost, usd: cost.usd } : undefined);
-  const recorder = new SessionRecorder(store, workspaceRoot, resumed?.record, { titles: resolved.sessionTitles, onProblem: warn });
-  const unfollow = recorder.follow(agent); // each message is saved as it joins the conversation
-  const newAgent = () => createMainAgent(agentOptions);
+  let notices = trust.notices.map((text) => ({ text, level: 'warning' as const }));
+  const session = new AgentSession<never>({
+    // A build that fails throws (no key, bad settings): the run reports it and exits.
+    build: async ({ sessionId }) => {
+      const agent = await createMainAgent({ ...agentOptions, notices, ...(sessionId ? { sessionId } : {}) });
+      notices = [];
+      return { agent };
+    },
+    saving: { store, workingDir: workspaceRoot, titles: () => resolved.sessionTitles, onProblem: warn },
+  });
+  const ready = resumed ? await session.resume(resumed) : await session.ready();
+  if (!('agent' in ready)) throw new Error('the agent could not be built');
   // -p's headless UI answers approvals by this level, so it must be the layered one.
-  return { options: { ...options, approval: resolved.approval }, workspaceRoot, settings, roles, agent, newAgent, unfollow, recorder, resumed, settingsReport: resolved.report };
+  return { options: { ...options, approval: resolved.approval }, workspaceRoot, settings, roles, session, agent: ready.agent, resumed, settingsReport: resolved.report };
 }
 
 /** Before anything is written there: an older install's OPENDEV_HOME is made private, with a note (one stat when it already is). */
@@ -189,11 +192,11 @@ function greeting({ settings, workspaceRoot, resumed, agent }: Setup): string {
 }
 
 /** The session ends with the run: SessionEnd hooks and the agent's services shut down, not awaited (finish() bounds the exit). */
-async function endingSession<T>(agent: Agent, run: Promise<T>): Promise<T> {
+async function endingSession<T>(session: AgentSession<never>, run: Promise<T>): Promise<T> {
   try {
     return await run;
   } finally {
-    void agent.dispose().catch(() => undefined);
+    void session.dispose();
   }
 }
 

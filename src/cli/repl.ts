@@ -1,18 +1,14 @@
 import type { Agent } from '../core/agent/agent';
 import type { ModelInfo, SlashCommandRegistry } from '../core/commands/slash-commands';
-import type { SessionRecorder } from '../core/session/session-recorder';
+import type { AgentSession } from '../core/session/agent-session';
 import { startReadlineRepl } from '../terminal-ui/readline-repl';
 
 export interface ReplDeps {
-  agent: Agent;
-  recorder: SessionRecorder;
+  /** The run's conversation: its agent, renewed after /clear, and its saving. */
+  session: AgentSession<never>;
   commands: SlashCommandRegistry;
   models: readonly ModelInfo[];
   greeting: string;
-  /** A fresh agent, with a session id of its own, for the conversation /clear starts; absent: /clear keeps the agent. */
-  newAgent?: () => Promise<Agent>;
-  /** Stops the recorder following `agent` (it was replaced after /clear). */
-  unfollow?: () => void;
 }
 
 /**
@@ -20,37 +16,29 @@ export interface ReplDeps {
  * typed while the agent works are queued into the turn; with piped input they run in order after
  * it (so `printf 'task\n1\n' | opendev` answers the menu with 1). Ctrl+C goes to the session.
  * After /clear the conversation goes on with a new agent (a session of its own, as in VS Code);
- * the session ends with the run: the agent in use then is disposed (SessionEnd hooks, its servers).
+ * the session ends with the run (SessionEnd hooks, its servers, a last save).
  */
 export async function runRepl(deps: ReplDeps): Promise<number> {
+  const { session } = deps;
   const tty = (process.stdin.isTTY ?? false) && (process.stdout.isTTY ?? false);
-  let current = deps.agent;
-  let unfollow = deps.unfollow;
   const nextAgent = async (reason: 'line' | 'clear', shown: unknown): Promise<{ agent: Agent; models: readonly ModelInfo[] } | undefined> => {
-    if (reason !== 'clear' || !deps.newAgent || shown !== current) return undefined;
-    let fresh: Agent;
+    if (reason !== 'clear' || shown !== session.agent) return undefined;
+    let ready;
     try {
-      fresh = await deps.newAgent();
+      ready = await session.renew();
     } catch (err) {
       process.stderr.write(`opendev: a new agent could not be built (${(err as Error).message}); the new conversation goes on with the one this session had.\n`);
       return undefined;
     }
-    const previous = current;
-    fresh.setThinkingLevel(previous.thinkingLevel); // a /thinking choice holds for the whole run
-    fresh.clear({ after: previous }); // SessionStart hooks hear that this session began with /clear, after the old one's SessionEnd
-    unfollow?.();
-    unfollow = deps.recorder.follow(fresh);
-    current = fresh;
-    void previous.dispose().catch(() => undefined);
-    return { agent: fresh, models: deps.models };
+    return 'agent' in ready ? { agent: ready.agent, models: deps.models } : undefined;
   };
   const repl = startReadlineRepl({
     input: process.stdin,
     output: process.stdout,
     terminal: tty,
-    agent: deps.agent,
+    agent: session.agent!,
     commands: deps.commands,
-    recorder: deps.recorder,
+    recorder: session.recorder!,
     models: deps.models,
     front: 'cli',
     greeting: deps.greeting,
@@ -64,6 +52,6 @@ export async function runRepl(deps: ReplDeps): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     // Not awaited: the exit bounds it (main's finish()).
-    void current.dispose().catch(() => undefined);
+    void session.dispose();
   }
 }

@@ -7,7 +7,8 @@ import { describeRoles } from '../core/config/role-overrides';
 import type { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { MissingApiKeyError } from '../core/llm/create-provider';
 import type { CommandTerminalPort } from '../core/host';
-import type { AgentSource } from './chat-agent';
+import type { AgentBuilder } from '../core/session/agent-session';
+import type { ChatEntry } from '../shared/protocol';
 import type { FolderTrustPrompts } from './folder-trust';
 import { vscodeNotebookPort } from './notebook-port';
 import { openExternally } from './external-opener';
@@ -25,6 +26,9 @@ import {
 } from './settings';
 import { saveSandboxHost } from './sandbox-hosts';
 import { vscodeSymbolPort } from './symbol-port';
+
+/** The editor's agent builder: what cannot be built is told as a chat entry (a setup card, an error). */
+export type AgentSource = AgentBuilder<ChatEntry>;
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
  * (the controller gives the entry its id). `terminal` shows the commands the agent runs; `trust`

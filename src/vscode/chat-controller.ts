@@ -3,7 +3,9 @@ import type { ThinkingLevel } from '../core/config/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
 import type { AnswerMessage, ChatEntry, ChatEntryOf, ContextView, ExtensionToWebview, ImageUpload, SlashCompletion } from '../shared/protocol';
-import { ChatAgent, type AgentSource } from './chat-agent';
+import { AgentSession, type Ready } from '../core/session/agent-session';
+import type { SessionRecord, SessionStore } from '../core/session/session-store';
+import type { AgentSource } from './agent-source';
 import { ChatHistory, type HistoryHost } from './chat-history';
 import { ChatInput, imageChips, type BackgroundTaskPort, type MentionPort } from './chat-input';
 import { ChatLiveState } from './chat-live-state';
@@ -35,13 +37,13 @@ export interface ChatControllerOptions {
  * One chat: the transcript the webview shows, the agent behind it, the running turn and the
  * live state around it (todos, cost, mode, open requests). It is the single source of truth;
  * the webview only renders what it is sent and answers the cards it is shown. It coordinates:
- * the agent's lifecycle (chat-agent), what the user types (chat-input), the saved sessions and
+ * the agent's lifecycle (the core's AgentSession), what the user types (chat-input), the saved sessions and
  * restore points (chat-history), and the live state (chat-live-state).
  */
 export class ChatController {
   private readonly entries = new Transcript();
   private readonly requests: PendingRequests;
-  private readonly agents: ChatAgent;
+  private readonly session: AgentSession<ChatEntry>;
   private readonly input: ChatInput;
   private readonly history: ChatHistory;
   private readonly live = new ChatLiveState(this.entries);
@@ -52,19 +54,23 @@ export class ChatController {
   private idleWaiters: Array<() => void> = [];
   /** Bumped by New Chat: whatever an older turn still reports is dropped. */
   private generation = 0;
-  private mode: AgentMode = 'normal';
-  private level: ThinkingLevel | undefined;
 
   constructor(
     agentSource: AgentSource,
     private readonly options: ChatControllerOptions = {},
   ) {
-    this.level = options.thinkingLevel;
     this.requests = new PendingRequests(this.entries, options.editReview);
-    this.agents = new ChatAgent(agentSource, {
-      adopted: (agent) => this.adopt(agent),
-      problem: (entry) => this.entries.upsert({ ...entry, id: this.entries.newId() }),
+    this.session = new AgentSession({
+      build: agentSource,
+      ...(options.sessions ? { saving: options.sessions.saving } : {}),
+      ...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+      // A new agent took its place: the view gets its mode, thinking level and sandbox state.
+      onAgent: (agent) => {
+        this.emitAgentState();
+        this.live.followSandbox(agent);
+      },
     });
+    options.sessions?.attach(this.session);
     this.input = new ChatInput(this.entries, options, (text, level) => this.notice(text, level));
     this.history = new ChatHistory(this.historyHost());
     options.tasks?.onDidChange(() => this.entries.emit({ type: 'tasks', tasks: this.options.tasks?.running() ?? [] }));
@@ -77,7 +83,7 @@ export class ChatController {
 
   /** The chat's agent, built now if needed (the MCP view needs its servers); undefined when it cannot be, and the chat says why. */
   agentNow(): Promise<Agent | undefined> {
-    return this.agents.ready();
+    return this.readyAgent(this.session.ready());
   }
 
   get busy(): boolean {
@@ -86,7 +92,7 @@ export class ChatController {
 
   /** The agent the chat runs on (undefined before the first message and after New Chat or /clear). */
   get agent(): Agent | undefined {
-    return this.agents.current;
+    return this.session.agent;
   }
 
   transcript(): readonly ChatEntry[] {
@@ -118,11 +124,11 @@ export class ChatController {
   }
 
   get currentMode(): AgentMode {
-    return this.agent?.mode ?? this.mode;
+    return this.session.mode;
   }
 
   get currentThinkingLevel(): ThinkingLevel {
-    return this.agent?.thinkingLevel ?? this.level ?? 'off';
+    return this.session.thinkingLevel ?? 'off';
   }
 
   /**
@@ -177,11 +183,9 @@ export class ChatController {
 
   /** Forgets the conversation; the next message starts a fresh agent with the current settings. */
   newChat(): void {
-    this.mode = this.currentMode;
     this.generation++;
     this.halt();
-    this.agents.drop();
-    this.options.sessions?.newConversation();
+    this.session.drop();
     this.entries.clear();
     this.live.reset();
     this.input.followUps.reset();
@@ -213,7 +217,7 @@ export class ChatController {
   /** Stops everything at once (the extension shuts down). */
   dispose(): void {
     this.halt();
-    this.agents.dispose();
+    void this.session.dispose();
   }
 
   /**
@@ -222,8 +226,7 @@ export class ChatController {
    * `stillHolds` says the agent already runs as the new settings say (a host it allows for the session, saved).
    */
   invalidateAgent(stillHolds?: (agent: Agent) => boolean): void {
-    if (this.agent && stillHolds?.(this.agent)) return;
-    this.agents.invalidate();
+    this.session.invalidate(stillHolds);
   }
 
   /** An answer to a card, from the view (already validated against the protocol). */
@@ -242,8 +245,7 @@ export class ChatController {
   }
 
   setMode(mode: AgentMode): void {
-    this.mode = mode;
-    this.agent?.setMode(mode);
+    this.session.setMode(mode);
     this.emitAgentState();
   }
 
@@ -255,8 +257,7 @@ export class ChatController {
 
   /** The `opendev.thinkingLevel` setting changed: applies to the agent, mid-conversation too. */
   setThinkingLevel(level: ThinkingLevel): void {
-    this.level = level;
-    this.agent?.setThinkingLevel(level);
+    this.session.setThinkingLevel(level);
     this.emitAgentState();
   }
 
@@ -276,7 +277,7 @@ export class ChatController {
     const followUps = this.input.followUps;
     this.setRunning(controller);
     try {
-      const agent = await this.agents.ready();
+      const agent = await this.readyAgent(this.session.ready());
       const input = agent && live() ? await this.input.forTurn(agent, entry, images, live) : undefined;
       if (!agent || !input || !live()) {
         if (live()) followUps.drop();
@@ -288,7 +289,7 @@ export class ChatController {
       this.winding = controller;
       if (live()) {
         this.reportOutcome(result);
-        await this.options.sessions?.afterTurn(agent);
+        await this.saveTurn();
       }
       return result;
     } catch (err) {
@@ -309,7 +310,7 @@ export class ChatController {
       this.notice(`/${name} cannot run while OpenDev is working. Wait for it to finish, or press Stop.`, 'warning', command);
       return undefined;
     }
-    const agent = await this.agents.ready();
+    const agent = await this.readyAgent(this.session.ready());
     if (!agent) return undefined;
     const generation = this.generation;
     let result;
@@ -317,9 +318,9 @@ export class ChatController {
       result = await slash.run(command, {
         agent,
         front: 'vscode',
-        ...(this.agents.models ? { models: this.agents.models } : {}),
+        ...(this.session.models ? { models: this.session.models } : {}),
         ...(this.options.workingDir ? { workingDir: this.options.workingDir } : {}),
-        ...this.options.sessions?.commandContext(),
+        ...this.savedSession(),
         // A question card in the chat, as for ask_user (/init asks before replacing OPENDEV.md).
         askUser: (questions, signal) => this.requests.questions(questions, signal),
       });
@@ -328,17 +329,15 @@ export class ChatController {
       return undefined;
     }
     if (generation !== this.generation) return undefined;
-    if (result.newSession) {
-      // A new conversation is a new session: the next message gets an agent (and an id) of its own.
-      this.mode = agent.mode;
-      this.options.sessions?.newConversation();
-      this.agents.renew();
-    }
+    // A new conversation is a new session: a fresh agent (and id) of its own.
+    const renewed = result.newSession ? await this.session.renew() : undefined;
+    if (generation !== this.generation) return undefined;
     if (result.clearScreen || result.newSession) {
       this.entries.clear();
       this.input.followUps.reset();
     }
     if (result.newSession) this.live.reset();
+    if (renewed && 'problem' in renewed) this.showProblem(renewed.problem);
     if (result.output.trim()) this.notice(result.output, result.error ? 'warning' : 'info', command);
     this.syncFromAgent();
     await this.history.refreshSteps(); // /undo changes which steps are undone
@@ -351,13 +350,33 @@ export class ChatController {
     return this.runTurn(result.runPrompt.trim());
   }
 
-  /** A new agent took its place: the session follows it, it gets the chat's mode and thinking level, the view its sandbox state. */
-  private adopt(agent: Agent): void {
-    this.options.sessions?.follow(agent);
-    agent.setMode(this.mode);
-    if (this.level) agent.setThinkingLevel(this.level);
-    this.emitAgentState();
-    this.live.followSandbox(agent);
+  /**
+   * The agent a message or command runs on; undefined when none could be built (the chat says
+   * why: no message runs on an agent the settings no longer describe) or New Chat came first.
+   */
+  private async readyAgent(ready: Promise<Ready<ChatEntry>>): Promise<Agent | undefined> {
+    const outcome = await ready;
+    if ('problem' in outcome) this.showProblem(outcome.problem);
+    return 'agent' in outcome ? outcome.agent : undefined;
+  }
+
+  private showProblem(problem: ChatEntry): void {
+    this.entries.upsert({ ...problem, id: this.entries.newId() });
+  }
+
+  /** The full save at the end of a turn; a failure is told, never thrown (the conversation is in memory). */
+  private async saveTurn(): Promise<void> {
+    try {
+      await this.session.save();
+    } catch (err) {
+      this.options.sessions?.saving.onProblem((err as Error).message);
+    }
+  }
+
+  /** What slash commands need of the saved session (/sessions, /clear). */
+  private savedSession(): { sessions?: SessionStore; session?: SessionRecord; workingDir?: string } {
+    const recorder = this.session.recorder;
+    return recorder ? { sessions: recorder.store, workingDir: recorder.workingDir, ...(recorder.current ? { session: recorder.current } : {}) } : {};
   }
 
   private historyHost(): HistoryHost {
@@ -368,7 +387,7 @@ export class ChatController {
       agent: () => this.agent,
       generation: () => this.generation,
       newChat: () => this.newChat(),
-      ensureAgent: (options) => this.agents.ready(options),
+      resume: (loaded) => this.readyAgent(this.session.resume(loaded)),
       showAgentState: () => {
         this.syncFromAgent();
         this.entries.emit(this.snapshot());
@@ -387,10 +406,7 @@ export class ChatController {
       usage: (usage) => this.live.addUsage(usage),
       context: (info) => this.live.setContext(info),
       recordEdit: (change) => this.options.editReview?.recordEdit(change),
-      mode: (mode) => {
-        this.mode = mode;
-        this.emitAgentState();
-      },
+      mode: () => this.emitAgentState(),
     });
   }
 
@@ -398,7 +414,6 @@ export class ChatController {
   private syncFromAgent(): void {
     const agent = this.agent;
     if (!agent) return;
-    this.mode = agent.mode;
     this.emitAgentState();
     this.live.syncFrom(agent);
   }

@@ -1,4 +1,5 @@
 import type { Agent } from '../core/agent/agent';
+import type { LoadedSession } from '../core/session/session-store';
 import type { ChatEntry } from '../shared/protocol';
 import type { ChatSessions } from './chat-sessions';
 import { stepMarks } from './step-marks';
@@ -15,8 +16,8 @@ export interface HistoryHost {
   /** Bumped by New Chat: work begun before it is dropped. */
   generation(): number;
   newChat(): void;
-  /** The chat's agent, built under `sessionId` when there is none yet; undefined when it cannot be (said in the chat). */
-  ensureAgent(options: { sessionId: string }): Promise<Agent | undefined>;
+  /** Continues `loaded` in the chat's session: its agent, or undefined when none could be built (said in the chat). */
+  resume(loaded: LoadedSession): Promise<Agent | undefined>;
   /** The agent's own state (mode, todos, cost) into the view, then a full snapshot. */
   showAgentState(): void;
   notice(text: string, level?: 'info' | 'warning'): void;
@@ -75,9 +76,8 @@ export class ChatHistory {
     }
     this.chat.newChat();
     const generation = this.chat.generation();
-    const agent = await this.chat.ensureAgent({ sessionId: id });
+    const agent = await this.chat.resume(loaded);
     if (!agent || generation !== this.chat.generation()) return false;
-    sessions.resume(loaded, agent);
     const { title } = loaded.record.meta;
     const notice: ChatEntry = { kind: 'notice', id: entries.newId(), text: `Resumed session ${id}${title ? ` "${title}"` : ''} (${loaded.messages.length} messages): OpenDev remembers the conversation.` };
     // One snapshot, not an upsert per entry: a long session reaches the view in a single message.

@@ -1,8 +1,6 @@
-import type { Agent } from '../core/agent/agent';
-import type { CommandContext } from '../core/commands/command-registry';
+import type { AgentSession, SessionSaving } from '../core/session/agent-session';
 import { readFirstPrompt } from '../core/session/first-prompt';
 import { sessionFiles } from '../core/session/session-record';
-import { SessionRecorder } from '../core/session/session-recorder';
 import type { LoadedSession, SessionMeta, SessionStore } from '../core/session/session-store';
 import type { SessionTitles } from '../core/config/session-titles-setting';
 import type { SessionSummary } from '../shared/protocol';
@@ -15,13 +13,13 @@ export interface ChatSessionsOptions {
 }
 
 /**
- * The chat's sessions: the conversation saved as it goes (each message as it joins, a full save at
- * the end of every turn), a new session for New Chat, and resuming an earlier one. The same files
- * as the CLI's, so `opendev --continue` picks up a conversation begun in the editor and back.
+ * The project's saved sessions, as the chat sees them: where its conversation is saved (the chat's
+ * AgentSession writes it), the list for the history view, deleting one, reading one to resume. The
+ * same files as the CLI's, so `opendev --continue` picks up a conversation begun in the editor and back.
  */
 export class ChatSessions {
-  private recorder: SessionRecorder;
-  private unfollow: (() => void) | undefined;
+  /** The chat's own session, being written. */
+  private live: AgentSession<unknown> | undefined;
   /** First prompts read from the transcripts of sessions saved before the metadata kept them. */
   private readonly olderPrompts = new Map<string, string>();
 
@@ -29,47 +27,26 @@ export class ChatSessions {
     readonly store: SessionStore,
     readonly workingDir: string,
     private readonly options: ChatSessionsOptions,
-  ) {
-    this.recorder = this.newRecorder();
+  ) {}
+
+  /** Where the chat's conversation is saved. */
+  get saving(): SessionSaving {
+    return { store: this.store, workingDir: this.workingDir, titles: this.options.titles, onProblem: this.options.onProblem };
+  }
+
+  /** The chat's session, whose id is the current one (the chat attaches it once). */
+  attach(session: AgentSession<unknown>): void {
+    this.live = session;
   }
 
   /** The session being written, if any. */
   get currentId(): string | undefined {
-    return this.recorder.id;
+    return this.live?.id;
   }
 
-  /**
-   * Follows the chat's new agent: one rebuilt for new settings carries the conversation on in the
-   * same session; one that starts empty starts a new session.
-   */
-  follow(agent: Agent): void {
-    this.unfollow?.();
-    if (agent.messages.length === 0 && this.recorder.current) this.recorder.detach();
-    this.unfollow = this.recorder.follow(agent);
-  }
-
-  /** The full save at the end of a turn; a failure is told, never thrown (the conversation is in memory). */
-  async afterTurn(agent: Agent): Promise<void> {
-    try {
-      await this.recorder.save(agent);
-    } catch (err) {
-      this.options.onProblem((err as Error).message);
-    }
-  }
-
-  /**
-   * New Chat or /clear: the old agent is gone (what it still reports must not reach the new
-   * session); the next message starts a new session, under the id of the agent built for it.
-   */
-  newConversation(): void {
-    this.unfollow?.();
-    this.unfollow = undefined;
-    this.recorder.detach();
-  }
-
-  /** What slash commands need (/sessions, /clear). */
-  commandContext(): Pick<CommandContext, 'sessions' | 'session' | 'workingDir'> {
-    return { sessions: this.store, ...(this.recorder.current ? { session: this.recorder.current } : {}), workingDir: this.workingDir };
+  /** Resolves when queued writes and titles are done (tests, shutdown). */
+  settled(): Promise<void> {
+    return this.live?.settled() ?? Promise.resolve();
   }
 
   list(): Promise<SessionMeta[]> {
@@ -101,36 +78,12 @@ export class ChatSessions {
     return this.store.load(id, this.workingDir);
   }
 
-  /** Continues a loaded session in `agent` (built with its id): conversation and cost back, the recorder writes on. */
-  resume(loaded: LoadedSession, agent: Agent): void {
-    const cost = loaded.record.meta.cost;
-    agent.restore(loaded.messages, cost ? { ...cost, usd: cost.usd } : undefined);
-    this.unfollow?.();
-    this.recorder.dispose();
-    this.recorder = this.newRecorder(loaded);
-    this.unfollow = this.recorder.follow(agent);
-  }
-
-  /** Resolves when queued writes and titles are done (tests, shutdown). */
-  settled(): Promise<void> {
-    return this.recorder.settled();
-  }
-
-  dispose(): void {
-    this.unfollow?.();
-    this.recorder.dispose();
-  }
-
   private async olderPrompt(meta: SessionMeta): Promise<string> {
     const known = this.olderPrompts.get(meta.id);
     if (known !== undefined) return known;
     const text = await readFirstPrompt(sessionFiles(this.store.projectDir(this.workingDir), meta.id).transcript);
     this.olderPrompts.set(meta.id, text);
     return text;
-  }
-
-  private newRecorder(loaded?: LoadedSession): SessionRecorder {
-    return new SessionRecorder(this.store, this.workingDir, loaded?.record, { titles: this.options.titles(), onProblem: this.options.onProblem });
   }
 }
 

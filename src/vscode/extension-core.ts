@@ -136,7 +136,6 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
       folderTrust.recheck();
     }),
     { dispose: () => chat.dispose() },
-    { dispose: () => sessions?.dispose() },
     terminals,
     agentTerminals,
     vscode.commands.registerCommand('opendev.openTerminal', () => agentTerminals.open()),

@@ -1,19 +1,18 @@
 import { PassThrough, Writable } from 'node:stream';
 import * as vscode from 'vscode';
 import type { Agent } from '../../core/agent/agent';
-import { carryConversation } from '../../core/agent/carry-conversation';
+import { AgentSession } from '../../core/session/agent-session';
 import type { ThinkingLevel } from '../../core/config/thinking-level';
 import type { ModelInfo, SlashCommandRegistry } from '../../core/commands/slash-commands';
 import type { CommandTerminalPort } from '../../core/host';
 import { createStreamTerminalPort } from '../../core/process/stream-terminal';
-import { SessionRecorder } from '../../core/session/session-recorder';
 import type { SessionStore } from '../../core/session/session-store';
 import type { SessionTitles } from '../../core/config/session-titles-setting';
 import type { AgentMode, ContextInfo } from '../../core/ui';
 import { style } from '../../terminal-ui/ansi';
 import { startReadlineRepl, type ReadlineRepl } from '../../terminal-ui/readline-repl';
 import type { ChatEntry, ContextView } from '../../shared/protocol';
-import type { AgentSource } from '../chat-agent';
+import type { AgentSource } from '../agent-source';
 import { contextAfter, costView } from '../chat-live-state';
 import { sandboxView } from '../status/sandbox-view';
 import type { FrontEndStatus } from '../status/status-text';
@@ -23,7 +22,7 @@ export interface AgentTerminalOptions {
   name: string;
   workingDir: string;
   /** Builds this terminal's own agent (under `sessionId` when given); `port` shows the commands it runs (here, inline). */
-  buildAgent: (port: CommandTerminalPort, options?: { sessionId?: string }) => ReturnType<AgentSource>;
+  buildAgent: (port: CommandTerminalPort, options: { sessionId?: string }) => ReturnType<AgentSource>;
   /** The chat's registry: the same slash commands in both front ends. */
   commands: SlashCommandRegistry;
   /** Where sessions are saved (the chat's store); without it nothing is saved. */
@@ -39,6 +38,7 @@ export interface AgentTerminalOptions {
 }
 
 type Phase = 'building' | 'problem' | 'running' | 'closed';
+type Built = { agent: Agent; models?: readonly ModelInfo[] };
 
 /**
  * One "OpenDev Agent" terminal tab: a pseudoterminal running the shared terminal front end (the
@@ -53,12 +53,8 @@ export class AgentTerminal implements vscode.Disposable {
   private readonly keys = new PassThrough();
   private readonly output: Writable & { columns: number; rows: number };
   private phase: Phase = 'building';
-  private agent: Agent | undefined;
-  private models: readonly ModelInfo[] | undefined;
-  private recorder: SessionRecorder | undefined;
-  private unfollow: (() => void) | undefined;
-  /** The settings changed: the next line runs on an agent built with them. */
-  private stale = false;
+  /** This tab's conversation: its agent, rebuilt, renewed and saved as in the chat. */
+  private readonly session: AgentSession<ChatEntry>;
   private busy = false;
   private context: ContextView | undefined;
   /** Builds this tab's agents; commands they run show inline. */
@@ -85,27 +81,31 @@ export class AgentTerminal implements vscode.Disposable {
     );
     this.terminal = vscode.window.createTerminal({ name: options.name, pty: this.pty, iconPath: new vscode.ThemeIcon('hubot'), isTransient: true });
     this.port = this.commandPort();
+    const { store } = options;
+    this.session = new AgentSession({
+      build: (build) => this.tryBuild(build),
+      ...(store ? { saving: { store, workingDir: options.workingDir, titles: options.titles, onProblem: (text) => this.write(`${style(`! ${text}`, 'yellow', true)}\n`) } } : {}),
+      onAgent: (agent) => this.followed(agent),
+    });
+  }
+
+  private get agent(): Agent | undefined {
+    return this.session.agent;
   }
 
   /** Builds the agent (retrying on Enter while it cannot: no key, bad settings) and runs the session until it ends. */
   async run(): Promise<void> {
-    const agent = await this.buildAgent();
+    const agent = await this.firstAgent();
     if (!agent || this.closed) return;
-    if (this.options.store) {
-      this.recorder = new SessionRecorder(this.options.store, this.options.workingDir, undefined, {
-        titles: this.options.titles(),
-        onProblem: (text) => this.write(`${style(`! ${text}`, 'yellow', true)}\n`),
-      });
-    }
-    this.adopt(agent.agent, agent.models);
     this.phase = 'running';
+    const recorder = this.session.recorder;
     this.repl = startReadlineRepl({
       input: this.keys,
       output: this.output,
       terminal: true,
       agent: agent.agent,
       commands: this.options.commands,
-      ...(this.recorder ? { recorder: this.recorder } : {}),
+      ...(recorder ? { recorder } : {}),
       ...(agent.models ? { models: agent.models } : {}),
       front: 'vscode',
       greeting: this.greeting(agent.agent, agent.models),
@@ -135,7 +135,7 @@ export class AgentTerminal implements vscode.Disposable {
   }
 
   get sessionId(): string | undefined {
-    return this.recorder?.id;
+    return this.session.id;
   }
 
   get mode(): AgentMode | undefined {
@@ -159,12 +159,12 @@ export class AgentTerminal implements vscode.Disposable {
    * conversation carried over in the same session (a turn that runs now finishes on the old one).
    */
   invalidate(stillHolds?: (agent: Agent) => boolean): void {
-    if (this.agent && !stillHolds?.(this.agent)) this.stale = true;
+    this.session.invalidate(stillHolds);
   }
 
   /** The `opendev.thinkingLevel` setting changed: it applies at once, as in the chat. */
   setThinkingLevel(level: ThinkingLevel): void {
-    this.agent?.setThinkingLevel(level);
+    this.session.setThinkingLevel(level);
   }
 
   /** Stops the session and disposes the agent after a last save; resolves when that is done. */
@@ -174,15 +174,9 @@ export class AgentTerminal implements vscode.Disposable {
     this.retry?.();
     this.repl?.close();
     this.keys.end();
-    const agent = this.agent;
-    const recorder = this.recorder;
     this.ending = (async () => {
-      // Interrupts a running turn, kills background tasks, runs SessionEnd hooks.
-      await agent?.dispose().catch(() => undefined);
-      // The conversation as the interrupted turn left it (each message was saved as it joined).
-      if (agent && recorder && agent.messages.length > 0) await recorder.save(agent).catch(() => undefined);
-      await recorder?.settled();
-      recorder?.dispose();
+      // A running turn stops, background tasks go, SessionEnd hooks run, then a last save.
+      await this.session.dispose();
       this.pty.dispose();
     })();
     return this.ending;
@@ -209,41 +203,25 @@ export class AgentTerminal implements vscode.Disposable {
 
   /**
    * Between turns (ReplSession.nextAgent): after /clear a fresh agent, so the new conversation is
-   * a session of its own; after a settings change one built with them, carrying the conversation
-   * over under the same session id. A rebuild that fails is told, and the tab goes on as it was.
+   * a session of its own; after a settings change one built with them, the conversation carried
+   * over. A build that fails is told, and the tab goes on with the agent it had.
    */
-  private async nextAgent(reason: 'line' | 'clear', current: unknown): Promise<{ agent: Agent; models?: readonly ModelInfo[] } | undefined> {
-    const previous = this.agent;
-    if (!previous || current !== previous || (reason === 'line' && !this.stale)) return undefined;
-    const built = await this.tryBuild(reason === 'line' && previous.sessionId ? { sessionId: previous.sessionId } : {});
-    if (this.closed) {
-      if ('agent' in built) void built.agent.dispose().catch(() => undefined);
+  private async nextAgent(reason: 'line' | 'clear', current: unknown): Promise<Built | undefined> {
+    if (current !== this.agent || (reason === 'line' && !this.session.stale)) return undefined;
+    const ready = reason === 'clear' ? await this.session.renew() : await this.session.ready();
+    if (this.closed || 'superseded' in ready) return undefined;
+    if ('problem' in ready) {
+      const goesOn = reason === 'clear' ? 'The new conversation goes on with the agent this tab had.' : `The new settings could not be applied: this tab goes on with ${describeModel(this.session.models) || 'the agent it had'}, and tries again at your next message.`;
+      this.write(`${describeProblem(ready.problem)}\n${style(goesOn, 'yellow', true)}\n`);
       return undefined;
     }
-    if ('problem' in built) {
-      const goesOn = reason === 'clear' ? 'The new conversation goes on with the agent this tab had.' : `The new settings could not be applied: this tab goes on with ${describeModel(this.models) || 'the agent it had'}, and tries again at your next message.`;
-      this.write(`${describeProblem(built.problem)}\n${style(goesOn, 'yellow', true)}\n`);
-      return undefined;
-    }
-    if (reason === 'clear') {
-      built.agent.clear({ after: previous }); // SessionStart hooks hear that this session began with /clear, after the old one's SessionEnd
-      this.context = undefined;
-    } else {
-      carryConversation(previous, built.agent);
-      this.write(`${style(`Settings changed: OpenDev now runs ${describeModel(built.models) || 'with them'}; the conversation goes on.`, 'dim', true)}\n`);
-    }
-    this.stale = false;
-    this.adopt(built.agent, built.models);
-    void previous.dispose().catch(() => undefined);
-    return built;
+    if (ready.change === 'renewed') this.context = undefined;
+    if (ready.change === 'rebuilt') this.write(`${style(`Settings changed: OpenDev now runs ${describeModel(this.session.models) || 'with them'}; the conversation goes on.`, 'dim', true)}\n`);
+    return ready.change ? { agent: ready.agent, ...(this.session.models ? { models: this.session.models } : {}) } : undefined;
   }
 
-  /** The agent this tab runs on from now: its messages are saved as they join, the status bar follows it. */
-  private adopt(agent: Agent, models: readonly ModelInfo[] | undefined): void {
-    this.unfollow?.();
-    this.agent = agent;
-    this.models = models;
-    this.unfollow = this.recorder?.follow(agent);
+  /** The agent this tab runs on from now: the status bar follows it. */
+  private followed(agent: Agent): void {
     this.options.onStatus?.();
     // The status bar says whether its commands run sandboxed once the sandbox has looked.
     if (agent.sandbox && !agent.sandbox.knownStatus) void agent.sandbox.status().then(() => this.options.onStatus?.(), () => undefined);
@@ -255,7 +233,7 @@ export class AgentTerminal implements vscode.Disposable {
     this.options.onStatus?.();
   }
 
-  private async tryBuild(options: { sessionId?: string }): Promise<Awaited<ReturnType<AgentSource>>> {
+  private async tryBuild(options: { sessionId?: string }): ReturnType<AgentSource> {
     try {
       return await this.options.buildAgent(this.port, options);
     } catch (err) {
@@ -263,16 +241,14 @@ export class AgentTerminal implements vscode.Disposable {
     }
   }
 
-  private async buildAgent(): Promise<{ agent: Agent; models?: readonly ModelInfo[] } | undefined> {
+  /** The tab's first agent, retried on Enter while it cannot be built (no key, bad settings); undefined once the tab is closed. */
+  private async firstAgent(): Promise<Built | undefined> {
     for (;;) {
-      const built = await this.tryBuild({});
-      if (this.closed) {
-        if ('agent' in built) void built.agent.dispose().catch(() => undefined);
-        return undefined;
-      }
-      if ('agent' in built) return built;
+      const ready = await this.session.ready();
+      if (this.closed || 'superseded' in ready) return undefined;
+      if ('agent' in ready) return { agent: ready.agent, ...(this.session.models ? { models: this.session.models } : {}) };
       this.phase = 'problem';
-      this.write(`${describeProblem(built.problem)}\n${style('Press Enter to try again, or close this tab.', 'dim', true)}\n`);
+      this.write(`${describeProblem(ready.problem)}\n${style('Press Enter to try again, or close this tab.', 'dim', true)}\n`);
       await new Promise<void>((resolve) => (this.retry = resolve));
       this.retry = undefined;
       if (this.closed) return undefined;

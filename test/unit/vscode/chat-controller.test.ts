@@ -9,7 +9,8 @@ import type { ThinkingLevel } from '../../../src/core/config/thinking-level';
 import type { ChatEntry, ChatEntryOf, ExtensionToWebview } from '../../../src/shared/protocol';
 import { ChatController, type ChatControllerOptions } from '../../../src/vscode/chat-controller';
 import { builtinSlashPort } from '../../../src/vscode/slash-port';
-import type { ChatSessions } from '../../../src/vscode/chat-sessions';
+import { ChatSessions } from '../../../src/vscode/chat-sessions';
+import { SessionStore } from '../../../src/core/session/session-store';
 import { FakeProvider, lastUserText, toolResults, type ScriptedTurn } from '../../fixtures/fake-provider';
 
 const workspace = join(__dirname, '../../../../test/fixtures/workspace');
@@ -438,8 +439,14 @@ describe('ChatController (the chat view model, without VS Code)', () => {
       let release!: () => void;
       const saving = new Promise<void>((resolve) => (release = resolve));
       let saves = 0;
-      // Only what a turn uses of the sessions: the first save holds until the test lets it go.
-      const sessions = { follow() {}, newConversation() {}, afterTurn: () => (saves++ === 0 ? saving : Promise.resolve()) } as unknown as ChatSessions;
+      // The end of the turn's full save holds until the test lets it go.
+      const store = new SessionStore({ home: mkdtempSync(join(tmpdir(), 'opendev-chat-saving-')) });
+      const sync = store.sync.bind(store);
+      store.sync = async (...args) => {
+        if (saves++ === 0) await saving;
+        return sync(...args);
+      };
+      const sessions = new ChatSessions(store, workspace, { titles: () => 'first-prompt', onProblem: (t) => assert.fail(t) });
       const chat = controller({ sessions });
       const first = chat.send('go');
       await fake.waitForRequests(1);

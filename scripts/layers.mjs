@@ -8,7 +8,7 @@ export const CORE_LAYERS = [
   { name: 'contracts', folders: ['.'] }, // messages, the UI and host ports, tool results, templates
   { name: 'settings and files', folders: ['config', 'files'] },
   { name: 'models', folders: ['llm', 'packages', 'trust'] },
-  { name: 'processes', folders: ['syntax', 'shell', 'process', 'sandbox'] },
+  { name: 'processes', folders: ['syntax', 'shell', 'process', 'git', 'sandbox'] },
   { name: 'what tools use', folders: ['images', 'todos', 'web'] },
   { name: 'tools', folders: ['tools', 'subagents'] },
   { name: 'around tool calls and context', folders: ['safety', 'hooks', 'undo', 'mcp', 'context', 'memory', 'mentions', 'skills'] },

@@ -1,4 +1,4 @@
-import { childProcess } from '../lazy-builtins';
+import { runGit } from '../git/run-git';
 import { childEnv } from '../process/child-env';
 import { repositoryGitPrograms } from '../safety/repository-git-programs';
 
@@ -6,6 +6,8 @@ import { repositoryGitPrograms } from '../safety/repository-git-programs';
 export const MAX_DIFF_CHARS = 30_000;
 const HEAD_TAIL = 12_000;
 const TIMEOUT_MS = 10_000;
+/** More than a diff can show: past it, git is stopped rather than held in memory. */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /**
  * A folder's own .git/config can name programs git runs while it reads (an fsmonitor, a textconv
@@ -13,13 +15,11 @@ const TIMEOUT_MS = 10_000;
  */
 const NO_REPOSITORY_PROGRAMS = ['-c', 'core.fsmonitor=false'];
 
-function git(cwd: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    childProcess().execFile('git', [...NO_REPOSITORY_PROGRAMS, ...args], { cwd, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: childEnv({ GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }) }, (err, stdout, stderr) => {
-      if (err) reject(new Error((stderr || err.message).trim().split('\n')[0] || 'git failed'));
-      else resolve(stdout);
-    });
-  });
+async function git(cwd: string, args: string[]): Promise<string> {
+  const run = await runGit([...NO_REPOSITORY_PROGRAMS, ...args], { cwd, timeoutMs: TIMEOUT_MS, maxStdoutBytes: MAX_OUTPUT_BYTES, env: childEnv({ GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }) });
+  if (run.code === 0) return run.stdout.toString('utf8');
+  const reason = run.killed ? 'git was stopped (time limit or output cap)' : `git ${args[0]} failed (exit ${run.code})`;
+  throw new Error((run.stderr || reason).trim().split('\n')[0] || 'git failed');
 }
 
 /**

@@ -1,6 +1,6 @@
-import { childProcess } from '../lazy-builtins';
-import { devNull, setPriority } from 'node:os';
+import { devNull } from 'node:os';
 import { delimiter } from 'node:path';
+import { runGit, type GitRun, type RunGitOptions } from '../git/run-git';
 import { childEnv } from '../process/child-env';
 
 /** Where a shadow-git command runs: OpenDev's own repository, the user's files as its work tree. */
@@ -11,26 +11,10 @@ export interface ShadowGitTarget {
   indexFile: string;
 }
 
-export interface GitRun {
-  code: number;
-  stdout: Buffer;
-  stderr: string;
-  /** Killed by the hard timeout or the abort signal. */
-  killed: boolean;
-}
-
-export interface GitRunOptions {
-  input?: string | Buffer;
-  /** Killed after this long (a runaway snapshot never lives forever); default 60 s. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /** Run at the lowest CPU priority (housekeeping that must not slow the user's work). */
-  lowPriority?: boolean;
+export interface GitRunOptions extends Omit<RunGitOptions, 'cwd' | 'env' | 'maxStdoutBytes'> {
   /** Object stores read besides the repository's own (a damaged store set aside); never written to. */
   alternates?: readonly string[];
 }
-
-const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * Every file git writes in the shadow repository is the user's alone (0600, folders 0700, read-only
@@ -79,41 +63,10 @@ export function shadowGitEnv(target: ShadowGitTarget, base: NodeJS.ProcessEnv = 
 
 /** Runs `git <args>` against the shadow repository; never throws for a non-zero exit (the caller decides). */
 export function runShadowGit(target: ShadowGitTarget, args: readonly string[], options: GitRunOptions = {}): Promise<GitRun> {
-  return new Promise((resolve) => {
-    const env = shadowGitEnv(target);
-    if (options.alternates?.length) env.GIT_ALTERNATE_OBJECT_DIRECTORIES = options.alternates.join(delimiter);
-    const child = childProcess().spawn('git', [...PRIVATE_REPOSITORY, ...DURABLE_OBJECTS, ...args], { cwd: target.workTree, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    if (options.lowPriority && child.pid !== undefined) {
-      try {
-        setPriority(child.pid, 19);
-      } catch {
-        // not permitted here: it runs at normal priority
-      }
-    }
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let killed = false;
-    const kill = () => {
-      killed = true;
-      child.kill('SIGKILL');
-    };
-    const timer = setTimeout(kill, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    options.signal?.addEventListener('abort', kill, { once: true });
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => err.push(d));
-    child.stdin.on('error', () => {}); // git may exit before reading its input
-    child.on('error', (e) => finish(127, Buffer.from(''), `git could not start: ${e.message}`));
-    child.on('close', (code) => finish(code ?? 1, Buffer.concat(out), Buffer.concat(err).toString('utf8')));
-    let done = false;
-    function finish(code: number, stdout: Buffer, stderr: string): void {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', kill);
-      resolve({ code: killed ? 137 : code, stdout, stderr, killed });
-    }
-    child.stdin.end(options.input ?? '');
-  });
+  const { alternates, ...run } = options;
+  const env = shadowGitEnv(target);
+  if (alternates?.length) env.GIT_ALTERNATE_OBJECT_DIRECTORIES = alternates.join(delimiter);
+  return runGit([...PRIVATE_REPOSITORY, ...DURABLE_OBJECTS, ...args], { ...run, cwd: target.workTree, env });
 }
 
 /** NUL-separated git output (`-z`) as strings. */

@@ -1,3 +1,4 @@
+import { GIT_NOT_FOUND } from '../git/run-git';
 import { SerialQueue } from '../serial-queue';
 import { ShadowGitError } from './shadow-git';
 import type { ShadowRepo } from './shadow-repo';
@@ -60,7 +61,7 @@ export class SnapshotScheduler {
       return await this.taker.take(run);
     } catch (err) {
       if (this.signal.aborted) return undefined;
-      if (err instanceof ShadowGitError && err.run.code === 127) {
+      if (err instanceof ShadowGitError && err.run.code === GIT_NOT_FOUND) {
         this.disabled = err.message;
         this.warn(`Undo is off for this session: ${err.message}.`);
         return undefined;

@@ -11,10 +11,10 @@ export type HeaderValues = Record<string, unknown>;
 export function readYamlHeader(header: string): { values: HeaderValues } | { error: string } {
   const first = readYaml(header);
   if ('values' in first) return first;
-  // Files written for other tools often say `description: Use when: …`, which YAML refuses (a map
-  // inside a plain value) but their readers, and ours before yaml, take as text: read so, and any
-  // error left is the one to report.
-  const quoted = quoteColonValues(header);
+  // Files written for other tools often say `description: Use when: …` (or start a value with @ or
+  // a backquote), which YAML refuses but their readers, and ours before yaml, take as text: read so,
+  // and any error left is the one to report.
+  const quoted = quoteTextValues(header);
   return quoted === header ? first : readYaml(quoted);
 }
 
@@ -57,15 +57,18 @@ function describeError(error: YAMLError, header: string): string {
   return `line ${lineNumber}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
 }
 
-/** Top-level `key: value` lines whose plain value holds ": " (or ends with ":"), the value single-quoted; a ` #` comment dropped. */
-function quoteColonValues(header: string): string {
+/**
+ * Top-level `key: value` lines whose plain value holds ": " (or ends with ":") or starts with a
+ * character YAML reserves (@ ` %), the value single-quoted; a ` #` comment dropped.
+ */
+function quoteTextValues(header: string): string {
   return header
     .split('\n')
     .map((line) => {
-      const match = /^([A-Za-z_][\w-]*):[ \t]+([^\s"'[{|>&*!%@`#].*)$/.exec(line);
+      const match = /^([A-Za-z_][\w-]*):[ \t]+([^\s"'[{|>&*!#].*)$/.exec(line);
       if (!match) return line;
       const value = match[2]!.replace(/[ \t]+#.*$/, '').trimEnd();
-      return /:([ \t]|$)/.test(value) ? `${match[1]}: '${value.replace(/'/g, "''")}'` : line;
+      return /:([ \t]|$)/.test(value) || /^[@`%]/.test(value) ? `${match[1]}: '${value.replace(/'/g, "''")}'` : line;
     })
     .join('\n');
 }

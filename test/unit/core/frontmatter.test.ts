@@ -34,9 +34,10 @@ describe('frontmatter', () => {
     assert.deepEqual(values('# only a comment'), {});
   });
 
-  it('takes a plain value with ": " in it as text, as other tools do, and drops its trailing comment', () => {
+  it('takes a plain value with ": " in it or starting with @ or ` as text, as other tools do, and drops its trailing comment', () => {
     assert.deepEqual(values('name: x\ndescription: Use when: the user asks # a note\ntools: [a]'), { name: 'x', description: 'Use when: the user asks', tools: ['a'] });
     assert.deepEqual(values("description: It's: quoted too"), { description: "It's: quoted too" });
+    assert.deepEqual(values('description: @reviewer checks `src/`\nmodel: `fast`'), { description: '@reviewer checks `src/`', model: '`fast`' });
     assert.match(error('description: Use when: x\nname: [open'), /^line 2: Flow sequence/, 'the error left once that value is text');
   });
 

@@ -125,14 +125,32 @@ async function writeToolParameters() {
   }
 }
 
+/**
+ * dist/template-frontmatter.json: the headers of templates/ as the yaml package reads them
+ * (src/core/frontmatter.ts looks a header up there before loading yaml), read here by that same code.
+ */
+async function writeTemplateFrontmatter() {
+  const contents = "module.exports = require('./src/core/frontmatter').deriveTemplateFrontmatter;";
+  const generator = 'dist/template-frontmatter-gen.js';
+  await esbuild.build({ ...node, stdin: { contents, resolveDir: '.', loader: 'ts', sourcefile: 'template-frontmatter.ts' }, outfile: generator, sourcemap: false, plugins: [lazyBundles()] });
+  try {
+    const derive = (await import(`${pathToFileURL(resolve(generator)).href}?${Date.now()}`)).default;
+    writeFileSync('dist/template-frontmatter.json', `${JSON.stringify(derive(resolve('templates')))}\n`);
+  } finally {
+    rmSync(generator, { force: true });
+  }
+}
+
 if (watch) {
-  // A rebuild would leave the file stale: without it the registry derives the schemas itself.
+  // A rebuild would leave the files stale: without them the registry derives the schemas itself,
+  // and every frontmatter header is read by yaml.
   rmSync('dist/tool-parameters.json', { force: true });
+  rmSync('dist/template-frontmatter.json', { force: true });
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[esbuild] watching…');
 } else {
   if (!production) rmSync('out', { recursive: true, force: true });
   await Promise.all(builds.map((b) => esbuild.build(b)));
-  await writeToolParameters();
+  await Promise.all([writeToolParameters(), writeTemplateFrontmatter()]);
 }

@@ -64,8 +64,10 @@ export function packageFiles(target, { root, dist, scratch }) {
   for (const name of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) add(join(root, name), name);
   for (const dir of ['templates', 'media']) for (const file of walk(join(root, dir))) add(file, relative(root, file));
   for (const name of shippedBundles(dist)) add(join(dist, name), `dist/${name}`);
-  // The built-in tools' JSON schemas the build derived (src/core/tools/builtin-parameters.ts).
+  // What the build derived: the built-in tools' JSON schemas (src/core/tools/builtin-parameters.ts)
+  // and the templates' frontmatter (src/core/frontmatter.ts).
   if (existsSync(join(dist, 'tool-parameters.json'))) add(join(dist, 'tool-parameters.json'), 'dist/tool-parameters.json');
+  if (existsSync(join(dist, 'template-frontmatter.json'))) add(join(dist, 'template-frontmatter.json'), 'dist/template-frontmatter.json');
   for (const pkg of runtimePackages(target, root)) {
     const dir = join(pkg.nativeOf ? ensureNativePackage(root, pkg.nativeOf, pkg.name) : join(root, 'node_modules'), pkg.name);
     if (!existsSync(join(dir, 'package.json'))) throw new Error(`${pkg.name} is not installed (npm ci)`);

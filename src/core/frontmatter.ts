@@ -1,17 +1,13 @@
 /**
  * YAML frontmatter, the header of the markdown files users and templates write (custom agents,
- * skills, prompt sections): a `---` line, `key: value` lines, a closing `---` line, then the body.
+ * skills, prompt sections): a `---` line, YAML (`key: value` lines), a closing `---` line, then the
+ * body. Each caller checks the fields it reads with zod (`asText` for the ones that want text).
  */
-
-export type YamlValue = string | string[];
-
-export interface FrontmatterOptions {
-  /**
-   * Keys holding a nested map (`metadata:` then indented `key: value` lines, as Claude Code's
-   * SKILL.md files may have) are left out of the values instead of failing the whole header.
-   */
-  skipNestedMaps?: boolean;
-}
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import * as z from 'zod';
+import { readYamlHeader, type HeaderValues } from './frontmatter-yaml';
 
 /** The header and body of a markdown file; an error (for the user) when the header is missing or unclosed. */
 export function splitFrontmatter(text: string): { header: string; body: string } | { error: string } {
@@ -23,64 +19,58 @@ export function splitFrontmatter(text: string): { header: string; body: string }
 }
 
 /**
- * The YAML subset these files use: `key: value` (plain, 'single' or "double" quoted), inline lists
- * `[a, b]`, block lists (`key:` then `- item` lines), block scalars (`key: |` or `>`), `#` comments.
+ * The header's fields as YAML reads them: strings, numbers, booleans, null (`key:` with no value),
+ * lists and maps; or an error naming the line of the header and what is wrong.
  */
-export function parseFrontmatter(text: string, options: FrontmatterOptions = {}): { values: Record<string, YamlValue> } | { error: string } {
-  const values: Record<string, YamlValue> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '' || line.trim().startsWith('#')) continue;
-    const kv = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:(?:\s+(.*))?$/.exec(line.replace(/\s+$/, ''));
-    if (!kv) return { error: `line ${i + 1} is not "key: value": ${line.trim().slice(0, 60)}` };
-    const key = kv[1]!;
-    const rest = (kv[2] ?? '').trim();
-    if (key in values) return { error: `line ${i + 1}: "${key}" is set twice` };
+export function parseFrontmatter(header: string): { values: HeaderValues } | { error: string } {
+  const known = builtHeaders()?.get(header);
+  return known !== undefined ? { values: JSON.parse(known) as HeaderValues } : readYamlHeader(header);
+}
 
-    if (rest === '' || rest === '|' || rest === '>' || rest === '|-' || rest === '>-') {
-      const block: string[] = [];
-      while (i + 1 < lines.length && (lines[i + 1]!.trim() === '' || /^\s/.test(lines[i + 1]!))) block.push(lines[++i]!);
-      while (block.length > 0 && block[block.length - 1]!.trim() === '') block.pop();
-      if (rest === '') {
-        const items = block.filter((l) => l.trim() !== '');
-        if (items.length > 0 && items.every((l) => /^\s*-\s/.test(l) || /^\s*-$/.test(l))) {
-          values[key] = items.map((l) => unquote(l.replace(/^\s*-\s?/, '').trim()));
-        } else if (items.length > 0) {
-          if (options.skipNestedMaps) continue;
-          return { error: `"${key}" is followed by indented lines that are not "- item" list entries` };
-        } else values[key] = '';
-      } else {
-        const indent = Math.min(...block.filter((l) => l.trim() !== '').map((l) => /^\s*/.exec(l)![0].length));
-        const dedented = block.map((l) => l.slice(Number.isFinite(indent) ? indent : 0));
-        values[key] = rest.startsWith('|') ? dedented.join('\n') : dedented.map((l) => l.trim()).join(' ').replace(/\s+/g, ' ').trim();
+/**
+ * A field read as text: YAML's other scalars as they were written (`model: 4` is "4", `x: true`
+ * "true", `x:` with no value ""), so users need not quote them; lists and maps are left for `schema` to refuse.
+ */
+export function asText<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (value === null ? '' : typeof value === 'number' || typeof value === 'boolean' ? String(value) : value), schema);
+}
+
+/**
+ * The headers of templates/ as YAML reads them, read at build time (esbuild.config.mjs writes this
+ * file beside the bundles): every run reads some 30 of them before its first request, and the yaml
+ * package would add a tenth to `opendev -p`'s time to it. A header is looked up by its exact text,
+ * so an edited template or a user's file is read by yaml as any other. Without the file (the tests'
+ * per-file build, `--watch`) every header is.
+ */
+export const TEMPLATE_FRONTMATTER_FILE = 'template-frontmatter.json';
+
+let built: Map<string, string> | null | undefined;
+
+/** Header text → its values as JSON; undefined when the build wrote no file. */
+function builtHeaders(): Map<string, string> | undefined {
+  if (built === undefined) {
+    const file = join(__dirname, TEMPLATE_FRONTMATTER_FILE);
+    const entries = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
+    built = entries ? new Map(Object.entries(entries).map(([header, values]) => [header, JSON.stringify(values)])) : null;
+  }
+  return built ?? undefined;
+}
+
+/** Every header of the markdown files below `dir` that yaml reads without error (and JSON keeps as is), by its text. */
+export function deriveTemplateFrontmatter(dir: string): Record<string, HeaderValues> {
+  const headers: Record<string, HeaderValues> = {};
+  const visit = (folder: string): void => {
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) visit(path);
+      else if (name.endsWith('.md')) {
+        const parts = splitFrontmatter(readFileSync(path, 'utf8'));
+        if ('error' in parts) continue;
+        const parsed = readYamlHeader(parts.header);
+        if ('values' in parsed && isDeepStrictEqual(JSON.parse(JSON.stringify(parsed.values)), parsed.values)) headers[parts.header] = parsed.values;
       }
-      continue;
     }
-    if (rest.startsWith('[')) {
-      if (!rest.endsWith(']')) return { error: `line ${i + 1}: the list for "${key}" is not closed with ]` };
-      const inner = rest.slice(1, -1).trim();
-      values[key] = inner === '' ? [] : inner.split(',').map((s) => unquote(s.trim()));
-      continue;
-    }
-    const quote = rest[0];
-    if ((quote === '"' || quote === "'") && !(rest.length > 1 && rest.endsWith(quote))) {
-      return { error: `line ${i + 1}: unterminated quoted value for "${key}"` };
-    }
-    values[key] = unquote(stripComment(rest));
-  }
-  return { values };
-}
-
-function stripComment(value: string): string {
-  if (value.startsWith('"') || value.startsWith("'")) return value;
-  return value.replace(/\s+#.*$/, '');
-}
-
-function unquote(value: string): string {
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
-    return value.slice(1, -1).replace(/\\"/g, '"').replace(/\\n/g, '\n').replace(/\\\\/g, '\\');
-  }
-  if (value.length >= 2 && value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1).replace(/''/g, "'");
-  return value;
+  };
+  visit(dir);
+  return headers;
 }

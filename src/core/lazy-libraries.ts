@@ -7,6 +7,7 @@ import type * as HtmlLibs from '../vendor/html';
 import type * as McpSdk from '../vendor/mcp-sdk';
 import type * as OpenAiSdk from '../vendor/openai';
 import type * as SandboxRuntime from '../vendor/sandbox-runtime';
+import type * as YamlLibrary from '../vendor/yaml';
 
 /** The OpenAI SDK: an OpenAI or OpenAI-compatible provider, an embeddings endpoint. */
 export const openAiSdk = (): typeof OpenAiSdk => require('../vendor/openai');
@@ -22,3 +23,6 @@ export const htmlLibs = (): typeof HtmlLibs => require('../vendor/html');
 
 /** The command sandbox's library (ESM: its facade imports it): the first sandbox check. */
 export const sandboxRuntimeLibrary = (): typeof SandboxRuntime => require('../vendor/sandbox-runtime');
+
+/** The YAML parser: the first frontmatter header the build has not read (a user's skill or agent). */
+export const yamlLibrary = (): typeof YamlLibrary => require('../vendor/yaml');

@@ -20,7 +20,7 @@ export function parseSkillFile(text: string, origin: SkillFileOrigin): { skill?:
   const { file } = origin;
   const parts = splitFrontmatter(text);
   if ('error' in parts) return { warnings: [`${file}: ${parts.error}`] };
-  const fields = parseFrontmatter(parts.header, { skipNestedMaps: true });
+  const fields = parseFrontmatter(parts.header);
   if ('error' in fields) return { warnings: [`${file}: invalid frontmatter: ${fields.error}`] };
   const parsed = SkillFrontmatterSchema.safeParse(fields.values);
   if (!parsed.success) return { warnings: [`${file}: ${parsed.error.issues.map((i) => i.message).join('; ')}`] };

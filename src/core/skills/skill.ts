@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { asText } from '../frontmatter';
 
 /** The tool that loads a skill's body; the prompt names it only when there are skills. */
 export const INVOKE_SKILL_TOOL = 'invoke_skill';
@@ -36,15 +37,18 @@ export const SKILL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  * `license`, `metadata` …) are accepted and ignored.
  */
 export const SkillFrontmatterSchema = z.object({
-  name: z
-    .string({ error: '"name" must be a single line of text' })
-    .trim()
-    .regex(SKILL_NAME_PATTERN, { error: 'invalid "name" (letters, digits, - _ and .; starts with a letter or digit; at most 64 characters)' })
-    .optional(),
-  description: z
-    .string({ error: (issue) => (issue.input === undefined ? '"description" is required (the index shows it so the agent knows when to load the skill)' : '"description" must be text') })
-    .trim()
-    .min(1, { error: '"description" is empty (the index shows it so the agent knows when to load the skill)' }),
+  name: asText(
+    z
+      .string({ error: '"name" must be a single line of text' })
+      .trim()
+      .regex(SKILL_NAME_PATTERN, { error: 'invalid "name" (letters, digits, - _ and .; starts with a letter or digit; at most 64 characters)' }),
+  ).optional(),
+  description: asText(
+    z
+      .string({ error: (issue) => (issue.input === undefined ? '"description" is required (the index shows it so the agent knows when to load the skill)' : '"description" must be text') })
+      .trim()
+      .min(1, { error: '"description" is empty (the index shows it so the agent knows when to load the skill)' }),
+  ),
 });
 export type SkillFrontmatter = z.infer<typeof SkillFrontmatterSchema>;
 

@@ -3,20 +3,20 @@
 // ones (templates/subagents) are read by this one parser.
 import { basename } from 'node:path';
 import * as z from 'zod';
-import { parseFrontmatter, splitFrontmatter } from '../frontmatter';
+import { asText, parseFrontmatter, splitFrontmatter } from '../frontmatter';
 import { MAIN_AGENT_ONLY_TOOLS, SUBAGENT_MAX_ITERATIONS, type SubagentSource, type SubagentSpec } from './specs';
 
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9 _-]{0,63}$/;
 
-const text = z.string().transform((value) => value.trim() || undefined);
-const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
-/** The frontmatter of an agent file (values as the YAML subset gives them: strings and lists of strings). */
+const text = asText(z.string()).transform((value) => value.trim() || undefined);
+const flag = asText(z.enum(['true', 'false'])).transform((value) => value === 'true');
+/** The frontmatter of an agent file; keys it does not name (a `metadata:` map …) are ignored. */
 const AgentHeaderSchema = z.object({
   name: text.optional(),
   description: text.optional(),
-  tools: z.union([z.array(z.string()), z.string().transform((list) => list.split(','))], { error: 'must be a list or a comma-separated string' }).optional(),
+  tools: asText(z.union([z.array(asText(z.string())), z.string().transform((list) => list.split(','))], { error: 'must be a list or a comma-separated string' })).optional(),
   model: text.optional(),
-  max_iterations: z.string().optional(),
+  max_iterations: asText(z.string()).optional(),
 });
 /** Built-in agents (templates/subagents) may say more than a project or user file is allowed to claim. */
 const BuiltinHeaderSchema = AgentHeaderSchema.extend({

@@ -1,14 +1,14 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import * as z from 'zod';
-import { parseFrontmatter } from '../../frontmatter';
+import { asText, parseFrontmatter } from '../../frontmatter';
 import { SECTION_CONDITIONS } from './section-condition';
 
 /** A section file's frontmatter: what the composer needs to decide on it without reading its body. */
 export const SectionMetadataSchema = z.object({
-  name: z.string().trim().min(1),
-  priority: z.coerce.number().finite(),
+  name: asText(z.string().trim().min(1)),
+  priority: asText(z.coerce.number().finite()),
   condition: z.enum(SECTION_CONDITIONS, { error: (issue) => `unknown condition ${JSON.stringify(issue.input)} (one of: ${SECTION_CONDITIONS.join(', ')})` }),
-  cacheable: z.enum(['true', 'false']).transform((v) => v === 'true'),
+  cacheable: asText(z.enum(['true', 'false'])).transform((v) => v === 'true'),
 });
 export type SectionMetadata = z.infer<typeof SectionMetadataSchema>;
 

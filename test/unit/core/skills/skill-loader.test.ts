@@ -78,6 +78,26 @@ describe('Skills loader: tiers, layouts and problems', () => {
     assert.equal(catalog.warnings.length, 9, catalog.warnings.join('\n'));
   });
 
+  it('reads real YAML: a number or boolean where text is wanted, nested maps and lists ignored, YAML errors named', () => {
+    const dir = claudeSkills(d);
+    put(dir, '2024/SKILL.md', '---\nname: 2024\ndescription: Use when looking back at 2024.\n---\nYear.\n');
+    put(dir, 'yes/SKILL.md', '---\ndescription: true\n---\nYes.\n');
+    const meta = '---\nname: pdf\ndescription: Use when: filling PDF forms\nallowed-tools: [Read, Bash]\nmetadata:\n  author: someone\n  tags:\n    - pdf\n  limits: { pages: 10 }\n---\nFill.\n';
+    put(dir, 'pdf/SKILL.md', meta);
+    const listed = put(dir, 'listed/SKILL.md', '---\nname: [a, b]\ndescription: Use when x.\n---\nX.\n');
+    const broken = put(dir, 'broken/SKILL.md', '---\nname: broken\ndescription: [Use when x.\n---\nX.\n');
+    const twice = put(dir, 'twice/SKILL.md', '---\nname: twice\ndescription: Use when x.\nname: again\n---\nX.\n');
+    const catalog = load();
+    assert.deepEqual(catalog.skills.map((s) => s.name).sort(), ['2024', 'pdf', 'yes']);
+    assert.equal(catalog.get('2024')!.description, 'Use when looking back at 2024.');
+    assert.equal(catalog.get('yes')!.description, 'true');
+    assert.equal(catalog.get('pdf')!.description, 'Use when: filling PDF forms');
+    const warning = (file: string) => catalog.warnings.find((w) => w.startsWith(file)) ?? '';
+    assert.match(warning(listed), /"name" must be a single line of text/);
+    assert.match(warning(broken), /invalid frontmatter: line 2: Flow sequence/);
+    assert.match(warning(twice), /invalid frontmatter: line 3: "name" is set twice/);
+  });
+
   it('a missing folder is no problem; no skills at all is an empty catalog', () => {
     const catalog = load();
     assert.equal(catalog.size, 0);

@@ -100,6 +100,33 @@ describe('custom agents', () => {
     assert.match(warnings.join('\n'), /listed\.md: "name" /);
   });
 
+  it('reads real YAML: numbers and booleans as text, max_iterations as a number, tools in three forms, extra maps ignored', () => {
+    write(projectDir(), 'four.md', '---\nname: Four\ndescription: 42\nmodel: 4\nmax_iterations: 30\ntools: read_file, search\n---\nFour.\n');
+    write(projectDir(), 'flow.md', '---\nname: Flow\ndescription: Use when: a flow list\ntools: [read_file, search]\nmetadata:\n  owner: me\n---\nFlow.\n');
+    write(projectDir(), 'block.md', '---\nname: Block\ndescription: a block list\ntools:\n  - read_file\n  - search\nmax_iterations: "12"\n---\nBlock.\n');
+    const { specs, warnings } = loadCustomAgents({ workspaceRoot: workspace, home });
+    assert.deepEqual(warnings, []);
+    const four = findSpec(specs, 'Four')!;
+    assert.deepEqual([four.description, four.model, four.maxIterations], ['42', '4', 30]);
+    for (const name of ['Four', 'Flow', 'Block']) assert.deepEqual(findSpec(specs, name)!.allowedTools, ['read_file', 'search'], name);
+    assert.equal(findSpec(specs, 'Flow')!.description, 'Use when: a flow list');
+    assert.equal(findSpec(specs, 'Block')!.maxIterations, 12);
+  });
+
+  it('a value YAML cannot read or of the wrong type is a warning naming the file and what is wrong', () => {
+    write(projectDir(), 'a-map.md', '---\nname: a\ndescription:\n  text: x\n---\nA.\n');
+    write(projectDir(), 'b-tools.md', '---\nname: b\ndescription: x\ntools: { read_file: true }\n---\nB.\n');
+    write(projectDir(), 'c-tab.md', '---\nname: c\n\tdescription: x\n---\nC.\n');
+    write(projectDir(), 'd-iterations.md', '---\nname: d\ndescription: x\nmax_iterations: 2.5\n---\nD.\n');
+    const { specs, warnings } = loadCustomAgents({ workspaceRoot: workspace, home });
+    const byFile = (f: string) => warnings.find((w) => w.includes(f)) ?? '';
+    assert.match(byFile('a-map.md'), /a-map\.md: "description" /);
+    assert.match(byFile('b-tools.md'), /b-tools\.md: "tools" must be a list or a comma-separated string/);
+    assert.match(byFile('c-tab.md'), /c-tab\.md: invalid frontmatter: line 2: Tabs are not allowed as indentation/);
+    assert.match(byFile('d-iterations.md'), /max_iterations must be a whole number from 1 to 200; using 15/);
+    assert.deepEqual(specs.map((s) => s.name), ['d']);
+  });
+
   it('uses OPENDEV_HOME for user agents by default', () => {
     const saved = process.env.OPENDEV_HOME;
     process.env.OPENDEV_HOME = home;

@@ -110,6 +110,18 @@ describe('PromptComposer', () => {
     assert.ok(warnings.some((w) => /bare\.md/.test(w)) && warnings.some((w) => /late\.md.*priority/.test(w)), warnings.join('\n'));
   });
 
+  it('takes a quoted priority or cacheable flag as well as a bare one, and names a wrong one', () => {
+    const root = templatesWith({ bare: { priority: 2, condition: 'always', cacheable: true, body: 'Bare.' } });
+    writeFileSync(join(root, 'system', 'sections', 'quoted.md'), '---\nname: quoted\npriority: "1"\ncondition: always\ncacheable: "false"\n---\nQuoted.\n');
+    writeFileSync(join(root, 'system', 'sections', 'yes.md'), '---\nname: yes\npriority: 3\ncondition: always\ncacheable: yes\n---\nYes.\n');
+    writeFileSync(join(root, 'system', 'sections', 'open.md'), '---\nname: open\npriority: [3\ncondition: always\ncacheable: true\n---\nOpen.\n');
+    process.env.OPENDEV_TEMPLATES_DIR = root;
+    const warnings: string[] = [];
+    assert.deepEqual(composer(warnings).composeTwoPart({}), { stable: 'I am the identity.\n\nBare.', dynamic: 'Quoted.' });
+    assert.equal(warnings.length, 2, warnings.join('\n'));
+    assert.ok(warnings.some((w) => /yes\.md.*cacheable/.test(w)) && warnings.some((w) => /open\.md.*invalid frontmatter: line 3: Flow sequence .* end with a \]/.test(w)), warnings.join('\n'));
+  });
+
   it('a missing section file is simply absent from the prompt', () => {
     const root = templatesWith({
       one: { priority: 1, condition: 'always', cacheable: true, body: 'One.' },

@@ -190,13 +190,14 @@ function untrack(pid) {
 }
 
 /**
- * Starts a VS Code server (TESTING.md §2). The extension host inherits `env`.
- * @param {{ serverRoot: string, port?: number, env?: Record<string,string>, userSettings?: object, dataDir?: string }} options
+ * Starts a VS Code server (TESTING.md §2). The extension host inherits `env`. `defaultFolder` is the
+ * folder the plain base address opens (a URL's own `?folder=` still wins).
+ * @param {{ serverRoot: string, port?: number, env?: Record<string,string>, userSettings?: object, dataDir?: string, defaultFolder?: string }} options
  * @returns {Promise<{ port: number, baseUrl: string, dataDir: string, logFile: string,
  *   workbenchUrl: (o?: { folder?: string, extensionDevelopmentPath?: string, extensionTestsPath?: string }) => string,
  *   stop: () => Promise<void> }>}
  */
-export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSettings = {}, dataDir } = {}) {
+export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSettings = {}, dataDir, defaultFolder } = {}) {
   if (!serverRoot) throw new Error('startVSCodeServer: serverRoot is required (from ensureVSCodeServer())');
   dataDir = dataDir ? resolve(dataDir) : mkdtempSync(join(tmpdir(), 'opendev-vscode-'));
   mkdirSync(dataDir, { recursive: true });
@@ -219,6 +220,7 @@ export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSe
     '--without-connection-token', '--accept-server-license-terms', '--disable-telemetry',
     '--server-data-dir', join(dataDir, 'server'), '--user-data-dir', join(dataDir, 'user'),
     '--extensions-dir', join(dataDir, 'extensions'),
+    ...(defaultFolder ? ['--default-folder', resolve(defaultFolder)] : []),
   ];
   // detached: its own process group, so stop() also ends the extension host and pty host it forks.
   const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', fd, fd], detached: true });

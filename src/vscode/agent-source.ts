@@ -25,6 +25,7 @@ import {
   readWebSettings,
 } from './settings';
 import { saveSandboxHost } from './sandbox-hosts';
+import { readShellSettings } from './shell-settings';
 import { vscodeSymbolPort } from './symbol-port';
 
 /** The editor's agent builder: what cannot be built is told as a chat entry (a setup card, an error). */
@@ -64,6 +65,8 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
         host: { terminal, ripgrepPath: bundledRipgrep(), symbols, notebooks, openExternal: openExternally },
         web: readWebSettings(),
         sandbox: readSandboxSettings(),
+        // The user's terminal shell and terminal.integrated.env: commands see the environment their terminal has.
+        shell: readShellSettings(folderTrust.projectTrusted),
         // "Always allow" a blocked host: saved to the user's opendev.sandbox.network.allow.
         sandboxHosts: saveSandboxHost,
         // node-pty from our own node_modules first, else the copy VS Code ships.

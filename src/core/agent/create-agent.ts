@@ -30,6 +30,7 @@ import { undoBudgetFromEnv } from '../undo/undo-budget-env';
 import { UndoManager, type UndoSettings } from '../undo/undo-manager';
 import type { ToolLifecycle } from '../tools/tool-lifecycle';
 import { ProcessManager, type ProcessManagerOptions } from '../process/process-manager';
+import { SessionShell, type ShellSettings } from '../process/session-shell';
 import { loadCustomAgents } from '../subagents/custom-agents';
 import { BUILTIN_SUBAGENTS } from '../subagents/builtin-agents';
 import { mergeSpecs, subagentSystemPrompt, subagentTools, type SubagentSpec } from '../subagents/specs';
@@ -112,6 +113,11 @@ export interface MainAgentOptions {
   notices?: ReadonlyArray<{ text: string; level: 'info' | 'warning' }>;
   /** The OS sandbox commands run in (settings `sandbox.*`); default: none, commands run as the user (tests, benchmarks). */
   sandbox?: SandboxSettings;
+  /**
+   * The user's shell and their terminal environment: commands run in it with the environment their
+   * profile sets up (read once, by the first command). Absent: bash with our own environment (tests, benchmarks).
+   */
+  shell?: ShellSettings;
   /** Saves a host the user allowed "always" to their `sandbox.network.allow`; absent: it holds for the session. */
   sandboxHosts?: (host: string) => Promise<void>;
   /** Told about every model call of the session (subagents', memory's and titles' too) with its purpose: bench/cost. */
@@ -168,6 +174,8 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const scratchDir = join(opendevPaths(options.home ?? resolveOpendevHome()).scratchDir, sessionId);
   // Commands run in the OS sandbox (looked up once the first request has left, or by the first command), told once how they run.
   const sandbox = options.sandbox && createSessionSandbox(options, { projectTrusted, readableDirs: () => [dirname(scratchDir), ...(services.skillDirs ?? [])], ui: relay.ui, afterFirstAnswer });
+  // The user's shell: chosen now, their profile read by the first command (a failure is told once).
+  const shell = options.shell && new SessionShell(options.shell, (text) => relay.ui.onNotice?.(text, 'warning'));
   // The user's and the project's hooks (settings files read once, now): the session's agents and its compactions.
   const hooksConfig = loadHooksConfig({ workspaceRoot: options.workspaceRoot, opendevHome: options.home, projectTrusted });
   const services: SessionServices = {
@@ -181,7 +189,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
     cost: new CostTracker(),
     host: options.host,
     // One process manager per session: the main agent's and its subagents' commands and tasks.
-    processes: new ProcessManager({ home: options.home, ...options.processes, ...(sandbox ? { sandbox } : {}) }),
+    processes: new ProcessManager({ home: options.home, ...options.processes, ...(sandbox ? { sandbox } : {}), ...(shell ? { shell } : {}) }),
     files: new FileTimeTracker(),
     // Danger and permission rules (OPENDEV_HOME and .opendev/permissions.json), then the level; decisions to audit.jsonl.
     lifecycle: sessionApprovalGate(registry, () => approvalLevel, {
@@ -189,6 +197,8 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
       workspaceRoot: options.workspaceRoot,
       projectTrusted,
       ...(sandbox ? { sandboxed: () => sandbox.active() } : {}),
+      // cmd.exe or PowerShell (Windows without Git Bash): the reader cannot judge their lines.
+      ...(shell && !shell.judgeable ? { foreignShell: shell.choice.file } : {}),
     }),
     hooks: sessionHooks(hooksConfig, options, sessionId, relay.ui, registry),
   };

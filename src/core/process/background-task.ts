@@ -6,6 +6,7 @@ import { HeadTailBuffer, LineTail } from './output-buffer';
 import { groupAlive, shellCommand, signalGroup, terminateGroup, trackGroup, untrackGroup } from './process-group';
 import type { PtyModule } from './pty-loader';
 import { collapseCarriageReturns, TerminalTextCleaner } from './terminal-text';
+import type { ResolvedShell } from './session-shell';
 
 export type TaskState = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'KILLED';
 
@@ -35,6 +36,8 @@ export interface BackgroundTaskOptions {
   command: string;
   /** The line the shell runs when it is not `command` itself (the sandbox's wrapper around it). */
   launch?: string;
+  /** The session's shell and the environment its profile set up; absent: bash and our own environment. */
+  shell?: ResolvedShell;
   cwd: string;
   env: Record<string, string>;
   outputFile: string;
@@ -150,14 +153,16 @@ export class BackgroundTask {
 
   /** Starts the process; throws when it cannot be spawned. */
   start(): void {
-    const { file, args } = shellCommand(this.options.launch ?? this.options.command);
-    const env = childEnv(this.options.env);
+    const line = this.options.launch ?? this.options.command;
+    const shell = this.options.shell;
+    const { file, args } = shell ? { file: shell.file, args: shell.args(line) } : shellCommand(line);
+    const env = childEnv(this.options.env, shell?.env);
     if (this.options.pty) {
       // node-pty may report the exit before the last output, and closes the terminal 200 ms after the
       // exit whether its output has been read or not (after a stall on a loaded machine, it has not:
       // the last 4 KB were lost). So the shell prints a marker after the command (in order, after all
       // output) and does not exit until told that the marker has arrived; the task ends after both.
-      const marked = isWindows ? args : [...args.slice(0, -1), `${DONE_MARKER_TRAP}\n${args[args.length - 1]}`];
+      const marked = isWindows || (shell && shell.family !== 'posix') ? args : [...args.slice(0, -1), `${DONE_MARKER_TRAP}\n${args[args.length - 1]}`];
       const proc = this.options.pty.spawn(file, marked, { name: 'xterm-256color', cols: PTY_COLS, rows: PTY_ROWS, cwd: this.options.cwd, env });
       this.info.pid = proc.pid;
       let released = false;

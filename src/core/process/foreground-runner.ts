@@ -4,6 +4,7 @@ import { afterExitGrace } from './exit-grace';
 import { HeadTailBuffer } from './output-buffer';
 import { groupAlive, shellCommand, terminateGroup, trackGroup, untrackGroup } from './process-group';
 import { collapseCarriageReturns, TerminalTextCleaner } from './terminal-text';
+import type { ResolvedShell } from './session-shell';
 
 /** How a foreground command ended. */
 export type ForegroundStatus = 'exited' | 'idle_timeout' | 'timeout' | 'aborted' | 'spawn_error';
@@ -12,6 +13,8 @@ export interface ForegroundRequest {
   command: string;
   /** The line the shell runs when it is not `command` itself (the sandbox's wrapper around it). */
   launch?: string;
+  /** The session's shell and the environment its profile set up; absent: bash and our own environment. */
+  shell?: ResolvedShell;
   cwd: string;
   /** Added to the inherited environment (which has no secret variables: see child-env.ts). */
   env: Record<string, string>;
@@ -68,10 +71,11 @@ export function runForeground(req: ForegroundRequest): Promise<ForegroundOutcome
     let absoluteTimer: NodeJS.Timeout | undefined;
     let drain: { cancel(): void } | undefined;
 
-    const { file, args } = shellCommand(req.launch ?? req.command);
+    const line = req.launch ?? req.command;
+    const { file, args } = req.shell ? { file: req.shell.file, args: req.shell.args(line) } : shellCommand(line);
     const child = childProcess().spawn(file, args, {
       cwd: req.cwd,
-      env: childEnv(req.env),
+      env: childEnv(req.env, req.shell?.env),
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,

@@ -9,6 +9,7 @@ import { runForeground, type ForegroundOutcome } from './foreground-runner';
 import { signalGroup, groupAlive, untrackGroup } from './process-group';
 import { loadPty, type PtyModule } from './pty-loader';
 import type { CommandSandbox } from '../sandbox/command-sandbox';
+import type { ResolvedShell, SessionShell } from './session-shell';
 
 /** Every limit of run_command and the background tasks (appendix E and I); tests shorten them. */
 export interface ProcessLimits {
@@ -64,6 +65,8 @@ export interface ProcessManagerOptions {
   ptyPaths?: readonly string[];
   /** The OS sandbox the session's commands run in (run_command wraps them); absent: they run as the user. */
   sandbox?: CommandSandbox;
+  /** The user's shell and the environment their profile sets up (read once, by the first command); absent: bash and our own environment. */
+  shell?: SessionShell;
 }
 
 export type TaskListener = (info: TaskInfo) => void;
@@ -106,10 +109,16 @@ export class ProcessManager {
     return this.options.sandbox;
   }
 
+  /** The session's shell, its environment read from the profile the first time this is asked; undefined when the session has none. */
+  get shell(): SessionShell | undefined {
+    return this.options.shell;
+  }
+
   async runForeground(req: {
     command: string;
     /** What the shell runs instead of `command` (the sandbox's wrapper). */
     launch?: string;
+    shell?: ResolvedShell;
     cwd: string;
     env: Record<string, string>;
     /** Overrides the absolute limit (capped at maxAbsoluteMs); the idle limit grows with it. */
@@ -125,6 +134,7 @@ export class ProcessManager {
     const outcome = await runForeground({
       command: req.command,
       ...(req.launch ? { launch: req.launch } : {}),
+      ...(req.shell ? { shell: req.shell } : {}),
       cwd: req.cwd,
       env: req.env,
       idleMs,
@@ -151,6 +161,7 @@ export class ProcessManager {
     command: string;
     /** What the shell runs instead of `command` (the sandbox's wrapper). */
     launch?: string;
+    shell?: ResolvedShell;
     cwd: string;
     env: Record<string, string>;
     promotedBy?: string;
@@ -167,6 +178,7 @@ export class ProcessManager {
       id,
       command: req.command,
       ...(req.launch ? { launch: req.launch } : {}),
+      ...(req.shell ? { shell: req.shell } : {}),
       cwd: req.cwd,
       env: req.env,
       outputFile: join(this.tasksDir, `${id}.log`),

@@ -24,6 +24,8 @@ export interface ApprovalGateOptions {
   audit?: AuditLog;
   /** Whether commands run in the OS sandbox now (core/sandbox); default: they do not. */
   sandboxed?: () => Promise<boolean>;
+  /** Commands run in a shell the POSIX reader cannot judge (cmd.exe, PowerShell): its name; each command then asks. */
+  foreignShell?: string;
 }
 
 type Before = { proceed: true; call: ReviewedToolCall } | { proceed: false; result: ToolResult };
@@ -74,7 +76,7 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
         const outside = outsideOf(s);
         return judgeCall(
           { tool: call.name, subject: s, args: argumentsObject(c), autoApproveEdits: ctx.mode.autoApproveEdits },
-          { rules: permissions.rules(), level: level(), workspaceRoot: ctx.workspaceRoot, sandboxed: sandboxActive && !outside, ...(outside ? { outsideSandbox: outside } : {}), ...(ctx.readableDirs ? { readableDirs: ctx.readableDirs } : {}) },
+          { rules: permissions.rules(), level: level(), workspaceRoot: ctx.workspaceRoot, sandboxed: sandboxActive && !outside, ...(outside ? { outsideSandbox: outside } : {}), ...(options.foreignShell ? { foreignShell: options.foreignShell } : {}), ...(ctx.readableDirs ? { readableDirs: ctx.readableDirs } : {}) },
         );
       };
       const audit = (entry: Omit<AuditEntry, 'time' | 'tool' | 'level' | 'summary'>, c: ToolCall) => {
@@ -177,12 +179,13 @@ export function approvalGate(registry: ToolRegistry, level: () => ApprovalLevel,
 export function sessionApprovalGate(
   registry: ToolRegistry,
   level: () => ApprovalLevel,
-  where: { home: string; workspaceRoot: string; projectTrusted?: boolean; sandboxed?: () => Promise<boolean> },
+  where: { home: string; workspaceRoot: string; projectTrusted?: boolean; sandboxed?: () => Promise<boolean>; foreignShell?: string },
 ): ApprovalGate {
   return approvalGate(registry, level, {
     permissions: PermissionStore.load(where),
     audit: new AuditLog(auditLogFile(where.home, where.workspaceRoot)),
     ...(where.sandboxed ? { sandboxed: where.sandboxed } : {}),
+    ...(where.foreignShell ? { foreignShell: where.foreignShell } : {}),
   });
 }
 

@@ -25,6 +25,7 @@ export function judgeCall(call: CallFacts, ctx: JudgeContext): Judgement {
   const { subject } = call;
   if (subject.kind === 'command') {
     const context = { ...ctx, tool: call.tool };
+    if (ctx.foreignShell) return inForeignShell(judgeCommand(subject.command, { ...context, sandboxed: false }), ctx.foreignShell);
     if (subject.sandbox && !ctx.outsideSandbox) return judgeCommand(subject.command, context);
     // Outside the sandbox: judged as if there were none, and a person decides, at every level.
     const judgement = judgeCommand(subject.command, { ...context, sandboxed: false });
@@ -58,6 +59,13 @@ function unsandboxedServer(judgement: Judgement, why: string): Judgement {
   const reason = `${why}, so it runs outside the sandbox, with your access to every file and host`;
   const parts = judgement.parts?.map((v): PartVerdict => (v.action === 'allow' && v.decidedBy !== 'rule' ? { ...v, action: 'ask', decidedBy: 'boundary', boundaryKind: 'unsandboxed', reason } : v));
   return { ...judgement, action: 'ask', decidedBy: 'boundary', boundaryKind: 'unsandboxed', reason, ...(parts ? { parts } : {}) };
+}
+
+/** A line for a shell the reader cannot read: what it says may not be what runs, so a person decides each one. */
+function inForeignShell(judgement: Judgement, shell: string): Judgement {
+  if (judgement.action === 'deny') return judgement;
+  const reason = `it runs in ${shell}, whose command lines OpenDev cannot judge, so each command asks`;
+  return { ...judgement, action: 'ask', decidedBy: 'rule', rule: { id: 'default:hidden-command', source: 'default' }, reason, askAlways: true };
 }
 
 /** A file path as rules see it: workspace-relative with `/` (absolute when outside), and absolute. */

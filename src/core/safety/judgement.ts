@@ -52,6 +52,12 @@ export interface JudgeContext {
    * reachable). Nothing contains it, so it asks at every level unless a rule allows it exactly.
    */
   outsideSandbox?: string;
+  /**
+   * Commands run in this shell (cmd.exe, PowerShell on Windows without Git Bash), whose lines the
+   * POSIX reader cannot judge: the danger rules still refuse what they recognise, and everything
+   * else asks a person, at every level, whatever a rule allows.
+   */
+  foreignShell?: string;
 }
 
 export function ruleRef(rule: PermissionRule): { id: string; source: RuleSource } {

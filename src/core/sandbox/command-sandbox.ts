@@ -29,8 +29,8 @@ export interface SandboxedLaunch {
 /** The runtime as the sandbox uses it; tests of the fallback give one that is unavailable. */
 export interface SandboxRuntimePort {
   availability(): Promise<SandboxAvailability>;
-  /** `shown` is the command as the model wrote it (violations name it), `command` what runs. */
-  wrap(command: string, policy: SandboxPolicy, id: string, shown: string): Promise<string>;
+  /** `shown` is the command as the model wrote it (violations name it), `command` what runs, `shell` the program that runs it inside (default: bash). */
+  wrap(command: string, policy: SandboxPolicy, id: string, shown: string, shell?: string): Promise<string>;
   violationLines(id: string): string[];
   release(id: string): void;
 }
@@ -110,8 +110,12 @@ export class CommandSandbox {
     });
   }
 
-  /** Wraps a command; undefined when it cannot run sandboxed (off or unavailable: the caller runs it as before). */
-  async wrap(command: string, cwd: string): Promise<SandboxedLaunch | undefined> {
+  /**
+   * Wraps a command; undefined when it cannot run sandboxed (off or unavailable: the caller runs it
+   * as before). `shell` runs it inside (the session's, with the environment its profile set up,
+   * which passes through the wrapper as the command's environment: nothing is read or written for it).
+   */
+  async wrap(command: string, cwd: string, shell?: string): Promise<SandboxedLaunch | undefined> {
     const status = await this.status();
     if (status.state !== 'active') return undefined;
     const policy = status.policy;
@@ -121,7 +125,7 @@ export class CommandSandbox {
     // also sends localhost past the proxy, where nothing answers (each command has its own network):
     // through the proxy, a local server the user allowed (127.0.0.1:3000) can be reached.
     const temp = quoteShellWord(this.tempDir!);
-    const line = await this.runtime.wrap(`export TMPDIR=${temp} TMP=${temp} TEMP=${temp}; unset no_proxy NO_PROXY; ${command}`, policy, id, command);
+    const line = await this.runtime.wrap(`export TMPDIR=${temp} TMP=${temp} TEMP=${temp}; unset no_proxy NO_PROXY; ${command}`, policy, id, command, shell);
     let finished = false;
     return {
       line,
@@ -176,12 +180,12 @@ function libraryRuntime(options: SandboxRuntimeOptions = {}): SandboxRuntimePort
   };
   return {
     availability: async () => (await runtime()).availability,
-    async wrap(command, policy, id, shown) {
+    async wrap(command, policy, id, shown, shell) {
       const { manager } = await runtime();
       manager.registerCommandNetworkLists(id, { allowedDomains: policy.network });
       running++;
       try {
-        return await manager.wrapWithSandbox(command, shellCommand('').file, {
+        return await manager.wrapWithSandbox(command, shell ?? shellCommand('').file, {
           filesystem: { allowWrite: policy.writable, denyWrite: policy.readOnly, denyRead: policy.unreadable, allowRead: policy.readable },
         }, undefined, { commandId: id, commandText: shown });
       } catch (err) {

@@ -8,6 +8,7 @@ import { defaultProcessManager, type ProcessManager } from '../process/process-m
 import { ViewStream } from '../process/view-stream';
 import { describeTask, formatDuration, oneLine, plural, stateText } from '../process/task-format';
 import type { TaskInfo } from '../process/background-task';
+import type { ResolvedShell } from '../process/session-shell';
 import type { CommandSandbox, SandboxedLaunch } from '../sandbox/command-sandbox';
 import type { SandboxViolation } from '../sandbox/sandbox-violations';
 import { serverOutsideSandbox } from '../sandbox/outside-sandbox';
@@ -64,11 +65,13 @@ export const runCommandTool: Tool<typeof schema> = {
     const prepared = prepareCommand(command);
     const processes = ctx.processes ?? defaultProcessManager();
     const background = args.background === true || prepared.promotedBy !== undefined;
+    // The user's shell and what their profile sets up (PATH from nvm, pyenv…): read once, by the session's first command.
+    const shell = await processes.shell?.resolve();
     // The sandbox wraps it unless the user approved running it outside (the approval step asked).
     const server = (await processes.sandbox?.active()) ? serverOutsideSandbox(prepared.command) : undefined;
     if (server) prepared.notes.push(`Runs outside the sandbox: ${server}.`);
-    const launch = args.sandbox === false || server ? undefined : await wrapInSandbox(processes.sandbox, prepared.command, ctx.workspaceRoot);
-    const run: Launch = { command: prepared.command, env: { ...prepared.env, ...launch?.env }, notes: prepared.notes, ...(launch ? { sandboxed: launch } : {}) };
+    const launch = args.sandbox === false || server ? undefined : await wrapInSandbox(processes.sandbox, prepared.command, ctx.workspaceRoot, shell?.file);
+    const run: Launch = { command: prepared.command, env: { ...prepared.env, ...launch?.env }, notes: prepared.notes, ...(launch ? { sandboxed: launch } : {}), ...(shell ? { shell } : {}) };
     try {
       return background
         ? await runBackground(processes, run, prepared.promotedBy, ctx)
@@ -86,12 +89,13 @@ interface Launch {
   env: Record<string, string>;
   notes: string[];
   sandboxed?: SandboxedLaunch;
+  shell?: ResolvedShell;
 }
 
-async function wrapInSandbox(sandbox: CommandSandbox | undefined, command: string, cwd: string): Promise<SandboxedLaunch | undefined> {
+async function wrapInSandbox(sandbox: CommandSandbox | undefined, command: string, cwd: string, shell: string | undefined): Promise<SandboxedLaunch | undefined> {
   if (!sandbox) return undefined;
   try {
-    return await sandbox.wrap(command, cwd);
+    return await sandbox.wrap(command, cwd, shell);
   } catch (err) {
     // Never quietly unsandboxed: the model may ask to run it outside (sandbox: false), which asks the user.
     throw new ToolError('other', `The sandbox could not prepare the command: ${(err as Error).message}. Nothing ran.`);
@@ -109,7 +113,7 @@ async function runInForeground(processes: ProcessManager, run: Launch, timeoutSe
   const view = shown && new ViewStream(shown, { maxChars: VIEW_MAX_CHARS });
   let outcome: ForegroundOutcome;
   try {
-    outcome = await processes.runForeground({ command, ...(run.sandboxed ? { launch: run.sandboxed.line } : {}), cwd: ctx.workspaceRoot, env, timeoutMs: requestedMs, signal: ctx.signal, view });
+    outcome = await processes.runForeground({ command, ...(run.sandboxed ? { launch: run.sandboxed.line } : {}), ...(run.shell ? { shell: run.shell } : {}), cwd: ctx.workspaceRoot, env, timeoutMs: requestedMs, signal: ctx.signal, view });
   } catch (err) {
     run.sandboxed?.finish('');
     throw err;
@@ -178,13 +182,14 @@ function summarize(ok: boolean, how: string, output: string, lines: number): str
 }
 
 async function runBackground(processes: ProcessManager, run: Launch, promotedBy: string | undefined, ctx: ToolExecutionContext): Promise<ToolResult> {
-  const { command, env, notes, sandboxed } = run;
+  const { command, env, notes, sandboxed, shell } = run;
   const terminal = ctx.host?.terminal;
   let started: TaskInfo;
   try {
     started = processes.startBackground({
       command,
       ...(sandboxed ? { launch: sandboxed.line } : {}),
+      ...(shell ? { shell } : {}),
       cwd: ctx.workspaceRoot,
       env,
       ...(promotedBy ? { promotedBy } : {}),

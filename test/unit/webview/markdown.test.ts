@@ -145,4 +145,20 @@ describe('markdown in the chat view (production build)', function () {
     assert.equal(await page.evaluate(() => window.table === document.querySelector('.entry.assistant table')), true, 'the finished table kept its node');
     await page.close();
   });
+
+  it('an answer streamed in small deltas ends drawn exactly as the whole answer drawn at once', async () => {
+    const text = [
+      '### Plan', '', 'Intro with **bold** and `src/app.ts:3`.', '', '- one', '- two', '', '- three, same list', '',
+      '```ts', 'const a = 1;', '', 'const b = 2;', '```', '', '> quoted', '', ANSWER, '', '1. first', '2. second', '', 'The end.',
+    ].join('\n');
+    const page = await openView();
+    await send(page, snapshot([{ kind: 'assistant', id: 'a1', text: '' }, { kind: 'assistant', id: 'a2', text }]));
+    await page.locator('.entry.assistant').nth(1).getByText('The end.').waitFor();
+    for (let i = 0; i < text.length; i += 7) await send(page, { type: 'textDelta', id: 'a1', delta: text.slice(i, i + 7) });
+    await page.locator('.entry.assistant').first().getByText('The end.').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.entry.assistant code.hljs').length === 2);
+    const [streamed, whole] = (await page.evaluate(() => [...document.querySelectorAll('.entry.assistant')].map((e: any) => e.innerHTML))) as string[];
+    assert.equal(streamed, whole);
+    await page.close();
+  });
 });

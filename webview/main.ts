@@ -4,6 +4,7 @@ import { ExtensionToWebviewSchema, type BackgroundTaskView, type ChatEntry, type
 import { renderActivity } from './activity';
 import { Composer } from './composer';
 import { handleCodeCopy } from './copy-code';
+import { handleLinks } from './open-links';
 import { renderEntry, updateText, type RenderContext } from './entries';
 import { formatContext, formatCost, renderTodos } from './status';
 import { vscode, type PersistedState } from './vscode-api';
@@ -75,6 +76,7 @@ const post = (message: WebviewToExtension) => {
   vscode.postMessage(message);
 };
 handleCodeCopy(transcript, post);
+handleLinks(transcript, post);
 const composer = new Composer(app, post, () => {
   persist(false);
   reportDraft();

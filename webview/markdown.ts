@@ -1,148 +1,100 @@
-import { codeBlock } from './code-block';
+import { Lexer, type Token, type Tokens } from 'marked';
+import { blockNodes, codeClosed } from './markdown-blocks';
+import { appendInline } from './markdown-inline';
 
 /**
- * A small, safe markdown subset for answers, traces and plans: fenced code blocks (highlighted,
- * with a copy button), headings, bullet and numbered lists, block quotes, paragraphs with inline
- * code, bold and italics, and line breaks. Everything goes through textContent (highlighting
- * rebuilds its spans itself), so model output can never inject markup into the webview; links stay
- * plain text.
+ * Markdown for answers, traces and plans: parsed by marked's lexer (CommonMark + GFM: tables, task
+ * lists, strikethrough, autolinked URLs), drawn by markdown-blocks.ts and markdown-inline.ts, which
+ * build every node themselves from the tokens. No HTML string is ever produced or parsed, so there is
+ * nothing to sanitise: raw HTML in an answer is shown as text, and a link is one only when its
+ * destination passes a strict check (web links by scheme, workspace paths). Single newlines are line
+ * breaks, as models mean them.
  *
- * Streaming calls this again for every delta with the whole text so far: the parts that did not
- * change since the last call (prose, closed code blocks) keep their nodes, so only the growing tail
- * is rebuilt. A code block is highlighted once its closing fence has arrived, never while it grows.
+ * Streaming calls this again for every delta with the whole text so far. Only the text from the last
+ * block boundary nothing after it can move is lexed again (`relex`), and only the top-level blocks
+ * whose source changed are rebuilt: the
+ * unchanged prefix (prose, closed code blocks, tables) keeps its nodes, so only the growing tail is
+ * drawn. A code block is highlighted once its closing fence has arrived, never while it grows.
  */
 export function renderMarkdown(target: HTMLElement, text: string): void {
   const before = shown.get(target) ?? [];
   // Only a prefix of unchanged parts can stay, and only if nothing else rewrote the element meanwhile.
   let keep = before.every((part) => part.nodes.every((n) => n.parentNode === target)) ? 0 : -1;
   const now: Part[] = [];
-  const fenced = text.split(/^```/m);
-  fenced.forEach((source, index) => {
-    const closed = index < fenced.length - 1;
-    const key = index % 2 === 0 ? `prose:${source}` : `${closed ? 'closed' : 'open'}:${source}`;
-    const same = before[index];
-    if (keep === index && same?.key === key) {
+  for (const token of topLevel(target, text)) {
+    const key = `${token.type}:${token.raw.replace(/\n+$/, '')}`;
+    const same = before[now.length];
+    if (keep === now.length && same?.key === key) {
       now.push(same);
       keep++;
-    } else now.push({ key, nodes: index % 2 === 1 ? [codeBlock(source, closed)] : source.trim() ? blocks(source) : [] });
-  });
+    } else now.push({ key, nodes: blockNodes(token) });
+  }
   keep = Math.max(0, keep);
   const last = now.slice(0, keep).flatMap((p) => p.nodes).at(-1);
-  // Everything after the last part kept goes; the new parts follow it.
+  // Everything after the last node kept goes; the new parts follow it.
   if (last) while (last.nextSibling) last.nextSibling.remove();
   else target.replaceChildren();
   target.append(...now.slice(keep).flatMap((p) => p.nodes));
   shown.set(target, now);
 }
 
-/** One fenced code block or the prose between two, as rendered, keyed by its source. */
+/** Inline markdown (code, bold, italics, links) appended to `target`: one-line texts such as a status. */
+export function renderInline(target: HTMLElement, text: string): void {
+  appendInline(target, Lexer.lexInline(text, OPTIONS));
+}
+
+/** One top-level block as rendered, keyed by its type and source. */
 interface Part {
   key: string;
   nodes: Node[];
 }
 
 const shown = new WeakMap<HTMLElement, Part[]>();
+const OPTIONS = { gfm: true, breaks: true } as const;
 
-const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
-const BULLET = /^(\s*)[-*+]\s+(.*)$/;
-const NUMBERED = /^(\s*)(\d+)[.)]\s+(.*)$/;
-const QUOTE = /^\s{0,3}>\s?(.*)$/;
+/** The blocks, without the blank space between them (it draws nothing and would shift the keys). */
+function topLevel(target: HTMLElement, text: string): Token[] {
+  const tokens = relex(lexed.get(target), text);
+  lexed.set(target, { text, tokens });
+  return tokens.filter((t) => t.type !== 'space' && t.type !== 'def');
+}
 
-/** Splits prose into blocks line by line: a heading, a list or a quote ends the paragraph before it. */
-function blocks(text: string): HTMLElement[] {
-  const out: HTMLElement[] = [];
-  let para: string[] = [];
-  let list: { el: HTMLElement; ordered: boolean } | undefined;
-  let quote: string[] = [];
-  const flushPara = () => {
-    if (para.join('').trim()) out.push(paragraph(para.join('\n')));
-    para = [];
-  };
-  const flushList = () => (list = undefined);
-  const flushQuote = () => {
-    if (quote.length > 0) {
-      const q = document.createElement('blockquote');
-      q.append(paragraph(quote.join('\n')));
-      out.push(q);
-    }
-    quote = [];
-  };
-  for (const line of text.split('\n')) {
-    const heading = HEADING.exec(line);
-    const bullet = BULLET.exec(line);
-    const numbered = NUMBERED.exec(line);
-    const quoted = QUOTE.exec(line);
-    if (!quoted) flushQuote();
-    if (heading) {
-      flushPara();
-      flushList();
-      const level = Math.min(6, heading[1]!.length + 2); // h3…h6: headings inside a chat stay modest
-      const el = document.createElement(`h${level}`);
-      inline(el, heading[2]!);
-      out.push(el);
-    } else if (bullet || numbered) {
-      flushPara();
-      const ordered = !bullet;
-      if (!list || list.ordered !== ordered) {
-        list = { el: document.createElement(ordered ? 'ol' : 'ul'), ordered };
-        if (numbered && numbered[2] !== '1') list.el.setAttribute('start', numbered[2]!);
-        out.push(list.el);
+/** The text last drawn in an element and its top-level tokens (their raws cover the text). */
+interface Lexed {
+  text: string;
+  tokens: Token[];
+}
+
+const lexed = new WeakMap<HTMLElement, Lexed>();
+
+/**
+ * The tokens of `text`, reusing those of the text drawn before up to a hard boundary: a block that
+ * starts a line after a blank line, unindented, after a block that nothing later can extend (not a
+ * list, which a later item joins; not an open code fence). Lexing from there gives what lexing the
+ * whole text gives, so a streamed answer is not lexed again from its start at every delta.
+ */
+export function relex(before: Lexed | undefined, text: string): Token[] {
+  // A reference definition applies to the whole text: then it is lexed whole.
+  if (before && !before.tokens.some((t) => t.type === 'def')) {
+    let offset = 0;
+    const starts = before.tokens.map((t) => ((offset += t.raw.length), offset - t.raw.length));
+    if (offset === before.text.length) {
+      // Never the last block: it may still be growing.
+      for (let i = before.tokens.length - 2; i >= 2; i--) {
+        const start = starts[i]!;
+        const prev = before.tokens[i - 2]!;
+        const boundary =
+          before.tokens[i - 1]!.type === 'space' &&
+          /^\S/.test(before.tokens[i]!.raw) &&
+          prev.type !== 'list' &&
+          prev.type !== 'def' &&
+          (prev.type !== 'code' || codeClosed(prev as Tokens.Code));
+        if (boundary && text.length > start && text.startsWith(before.text.slice(0, start + 1))) {
+          return [...before.tokens.slice(0, i), ...Lexer.lex(text.slice(start), OPTIONS)];
+        }
       }
-      const li = document.createElement('li');
-      const indent = (bullet ?? numbered)![1]!.length;
-      if (indent >= 2) li.className = 'nested';
-      inline(li, bullet ? bullet[2]! : numbered![3]!);
-      list.el.append(li);
-    } else if (quoted) {
-      flushPara();
-      flushList();
-      quote.push(quoted[1]!);
-    } else if (!line.trim()) {
-      flushPara();
-      flushList();
-    } else if (list && /^\s{2,}\S/.test(line)) {
-      // A continuation line of the last list item.
-      const last = list.el.lastElementChild as HTMLElement;
-      last.append(document.createElement('br'));
-      inline(last, line.trim());
-    } else {
-      flushList();
-      para.push(line);
     }
   }
-  flushPara();
-  flushQuote();
-  return out;
+  return Lexer.lex(text, OPTIONS);
 }
 
-function paragraph(text: string): HTMLElement {
-  const p = document.createElement('p');
-  inline(p, text.trim());
-  return p;
-}
-
-/** Inline code, bold, italics and line breaks, appended to `target`. */
-export function renderInline(target: HTMLElement, text: string): void {
-  inline(target, text);
-}
-
-function inline(target: HTMLElement, text: string): void {
-  const tokens = text.split(/(`[^`\n]+`|\*\*[^*\n]+\*\*|(?<![\w*])\*[^*\n\s][^*\n]*\*(?![\w*])|\n)/);
-  for (const token of tokens) {
-    if (!token) continue;
-    if (token === '\n') target.append(document.createElement('br'));
-    else if (token.startsWith('`') && token.endsWith('`') && token.length > 2) {
-      const code = document.createElement('code');
-      code.textContent = token.slice(1, -1);
-      target.append(code);
-    } else if (token.startsWith('**') && token.endsWith('**') && token.length > 4) {
-      const strong = document.createElement('strong');
-      strong.textContent = token.slice(2, -2);
-      target.append(strong);
-    } else if (token.startsWith('*') && token.endsWith('*') && token.length > 2) {
-      const em = document.createElement('em');
-      em.textContent = token.slice(1, -1);
-      target.append(em);
-    } else target.append(document.createTextNode(token));
-  }
-}

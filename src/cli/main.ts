@@ -28,6 +28,7 @@ import { readCliSettingsFiles, resolveCliSettings } from './settings-from-env';
 import type { SettingsReport } from '../core/config/settings-report';
 import { describeRoles } from '../core/config/role-overrides';
 import { cliVersion } from './version';
+import { markdownAnsi } from '../terminal-ui/markdown-lines';
 
 interface Setup {
   options: CliOptions;
@@ -98,6 +99,8 @@ async function main(argv: string[]): Promise<number> {
       models,
       stdout: (text) => void process.stdout.write(text),
       stderr,
+      // A person reading a terminal gets the markdown drawn; anything else gets it as written.
+      ...(process.stdout.isTTY && !env.NO_COLOR ? { formatAnswer: markdownAnsi } : {}),
       signal: controller.signal,
     }));
     return interrupts > 0 && code === EXIT.ok ? EXIT.interrupted : code;

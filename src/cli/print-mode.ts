@@ -22,6 +22,12 @@ export interface PrintModeDeps {
   models: readonly ModelInfo[];
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /**
+   * The text answer as a terminal shows it (markdown drawn in colour), when stdout is one. Absent
+   * (a pipe, a file, NO_COLOR): the answer is printed as the model wrote it, plain markdown that
+   * scripts can parse.
+   */
+  formatAnswer?: (text: string) => string;
   /** Aborted on Ctrl+C (SIGINT). */
   signal: AbortSignal;
 }
@@ -100,7 +106,9 @@ function output(deps: PrintModeDeps, json: PrintResult, emit: ((e: StreamEvent) 
       deps.stdout(`${JSON.stringify(json)}\n`);
       break;
     case 'text':
-      if (text) deps.stdout(text.endsWith('\n') ? text : `${text}\n`);
+      if (!text) break;
+      if (deps.formatAnswer) deps.stdout(deps.formatAnswer(text));
+      else deps.stdout(text.endsWith('\n') ? text : `${text}\n`);
       break;
   }
 }

@@ -4,6 +4,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type * as AnthropicSdk from '../vendor/anthropic';
 import type * as HtmlLibs from '../vendor/html';
+import type * as MarkdownLexer from '../vendor/markdown';
 import type * as McpSdk from '../vendor/mcp-sdk';
 import type * as OpenAiSdk from '../vendor/openai';
 import type * as SandboxRuntime from '../vendor/sandbox-runtime';
@@ -26,3 +27,6 @@ export const sandboxRuntimeLibrary = (): typeof SandboxRuntime => require('../ve
 
 /** The YAML parser: the first frontmatter header the build has not read (a user's skill or agent). */
 export const yamlLibrary = (): typeof YamlLibrary => require('../vendor/yaml');
+
+/** marked's lexer: the first answer a terminal draws in colour. */
+export const markdownLexer = (): typeof MarkdownLexer => require('../vendor/markdown');

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ImageAttachmentSchema, MAX_IMAGES_PER_MESSAGE } from './image-attachment';
+import { LinkTargetSchema } from './link-target';
 
 /**
  * The chat webview ⇄ extension protocol: one discriminated union per direction, validated with
@@ -375,6 +376,8 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('deleteSession'), id: sessionId }),
   /** Copies a code block's text where the view's own clipboard was refused (`vscode.env.clipboard`). */
   z.object({ type: z.literal('copyText'), text: text(2_000_000) }),
+  /** A link in an answer was clicked: a workspace file (opened at the line) or a web address (link-target.ts). */
+  z.object({ type: z.literal('openLink'), target: LinkTargetSchema }),
   /** "Restore to here": the files as they were just before `step` (the view asked the user first). */
   z.object({ type: z.literal('restoreTo'), step: z.int().check(z.positive(), z.maximum(1_000_000)) }),
 ]);

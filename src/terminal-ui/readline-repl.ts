@@ -62,6 +62,7 @@ export function startReadlineRepl(options: ReadlineReplOptions): ReadlineRepl {
         : {}),
     },
     color: terminal,
+    ...(terminal ? { columns: () => output.columns } : {}),
     typeAhead: terminal ? 'inject' : 'queue',
     echoInput: !terminal,
   });

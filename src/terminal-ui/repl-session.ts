@@ -37,6 +37,8 @@ export interface ReplOptions {
   /** Printed once at the start. */
   greeting?: string;
   showThinking?: boolean;
+  /** The terminal's width, when there is one (the answer's unfinished line shows as it arrives). */
+  columns?: () => number | undefined;
   /** Write each line read after its prompt (for input that the terminal does not echo: pipes, tests). */
   echoInput?: boolean;
   /**
@@ -83,7 +85,7 @@ export class ReplSession {
   constructor(private readonly options: ReplOptions) {
     this.agent = options.agent;
     this.models = options.models;
-    this.renderer = new StreamRenderer((t) => options.io.write(t), { color: options.color, showThinking: options.showThinking });
+    this.renderer = new StreamRenderer((t) => options.io.write(t), { color: options.color, showThinking: options.showThinking, columns: options.columns });
     this.commands = options.commands ?? createSlashCommands();
     this.typeAhead = options.typeAhead ?? 'inject';
     this.menuIO = {
@@ -228,7 +230,7 @@ export class ReplSession {
     }
     this.renderer.newline();
     const answer = result.text.trim();
-    if (answer && !this.renderer.streamedText.includes(answer)) this.renderer.line(answer);
+    if (answer && !this.renderer.streamedText.includes(answer)) this.renderer.answer(answer);
     this.showOutcome(result);
     await this.save();
   }

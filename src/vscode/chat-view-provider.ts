@@ -4,6 +4,7 @@ import { WebviewToExtensionSchema, type ExtensionToWebview, type WebviewToExtens
 import type { ChatController } from './chat-controller';
 import { CHAT_VIEW_ID } from './chat-view-id';
 import { REVIEW_COMMANDS } from './diff-approval/review-commands';
+import { openLinkTarget } from './open-link';
 
 /**
  * Context keys the view sets for its keybindings (Escape = Stop, Shift+Tab = Switch Mode).
@@ -173,6 +174,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case 'restoreTo':
         void this.chat.restoreTo(message.step);
         return;
+      case 'openLink':
+        void this.openLink(message.target);
+        return;
+    }
+  }
+
+  private async openLink(target: Extract<WebviewToExtension, { type: 'openLink' }>['target']): Promise<void> {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    try {
+      const problem = await openLinkTarget(target, folders);
+      if (!problem) return;
+      this.log.warn(`Did not open a link from the chat: ${problem}`);
+      void vscode.window.showWarningMessage(`OpenDev: ${problem}`);
+    } catch (err) {
+      this.log.warn(`Could not open a link from the chat: ${String(err)}`);
     }
   }
 

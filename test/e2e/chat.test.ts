@@ -9,6 +9,16 @@ import { FakeProvider, lastUserText, toolResults } from '../fixtures/fake-provid
  */
 
 const ANSWER = 'math.ts exports `PI`, `add` and `subtract`.';
+const TABLE_ANSWER = [
+  'The exports of [math.ts](math.ts#L7):',
+  '',
+  '| Name | Line |',
+  '|------|-----:|',
+  '| `PI` | 1 |',
+  '| `add` | `math.ts:3` |',
+  '',
+  'More at https://example.com/math.',
+].join('\n');
 
 describe('chat view (end to end)', function () {
   this.timeout(180_000);
@@ -16,6 +26,7 @@ describe('chat view (end to end)', function () {
     responder: (req) => {
       if (toolResults(req).length > 0) return { text: ANSWER, chunkDelayMs: 150 };
       if (/math\.ts/.test(lastUserText(req))) return { toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] };
+      if (lastUserText(req) === 'list the exports as a table') return { text: TABLE_ANSWER, chunkDelayMs: 20 };
       if (lastUserText(req) === 'take your time') return { text: 'one two three four five six', chunkDelayMs: 2_000 };
       return { text: `echo: ${lastUserText(req)}` };
     },
@@ -89,6 +100,24 @@ describe('chat view (end to end)', function () {
     assert.doesNotMatch((await chat.locator('.entry.assistant').last().textContent()) ?? '', /six/);
     await ask('ping');
     await chat.locator('.entry.assistant', { hasText: 'echo: ping' }).waitFor();
+  });
+
+  it('draws a table and links in an answer; a workspace link opens the file at its line', async () => {
+    await ask('list the exports as a table');
+    const answer = chat.locator('.entry.assistant', { hasText: 'More at' });
+    await answer.locator('table tbody tr').nth(1).waitFor();
+    assert.deepEqual(await answer.locator('th').allTextContents(), ['Name', 'Line']);
+    assert.deepEqual(await answer.locator('tbody td').allTextContents(), ['PI', '1', 'add', 'math.ts:3']);
+    assert.deepEqual(await answer.locator('a.md-link').allTextContents(), ['math.ts', 'math.ts:3', 'https://example.com/math']);
+    await wb.screenshot('chat-table-links');
+
+    await answer.locator('a.md-link', { hasText: 'math.ts:3' }).click();
+    await wb.page.locator('.tab.active', { hasText: 'math.ts' }).waitFor();
+    await wb.page.locator('.statusbar-item', { hasText: /Ln 3, Col 1/ }).waitFor();
+    await answer.locator('a.md-link', { hasText: /^math\.ts$/ }).click();
+    await wb.page.locator('.statusbar-item', { hasText: /Ln 7, Col 1/ }).waitFor();
+    await wb.screenshot('chat-link-opened');
+    await host.runCommand(wb.page, 'View: Close All Editors');
   });
 
   it('keeps the conversation when the view is hidden and shown again', async () => {

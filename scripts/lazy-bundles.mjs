@@ -34,9 +34,9 @@ export const CODE_CACHED = new Set(['cli-main.js', 'vendor/openai.js', 'vendor/a
 
 /**
  * Core modules an entry bundle may take in: they import nothing but Node's own modules (the CLI's
- * entry finds the code cache under the OpenDev home).
+ * entry finds the code cache under the OpenDev home, and `--version` reads the one version number).
  */
-const LEAN_CORE = new Set(['src/core/config/opendev-home.ts']);
+const LEAN_CORE = new Set(['src/core/config/opendev-home.ts', 'src/core/version.ts']);
 
 /**
  * The esbuild plugin for the Node bundles (all of them in dist/). With `lean`, the bundle must not

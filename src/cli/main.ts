@@ -13,7 +13,7 @@ import { opendevPaths, resolveOpendevHome } from '../core/config/opendev-home';
 import { tightenOpendevHome } from '../core/config/private-home';
 import { PROVIDER_ENV, PROVIDER_LABELS, type ProviderSettings } from '../core/config/provider-settings';
 import type { RoleSettings } from '../core/config/model-role-settings';
-import { MissingApiKeyError } from '../core/llm/create-provider';
+import { MissingApiKeyError, MissingBaseUrlError } from '../core/llm/create-provider';
 import { SessionStore, type LoadedSession } from '../core/session/session-store';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { HELP } from './help';
@@ -37,8 +37,11 @@ interface Setup {
   roles: RoleSettings;
   /** The run's conversation: its agent (built, resumed, renewed after /clear) and its saving. */
   session: AgentSession<never>;
-  /** The agent the run starts with. */
-  agent: Agent;
+  /**
+   * The agent the run starts with, built (or resumed) on the first call; throws what stops it (no
+   * key, no server address). Not called for a command that needs no model (`-p /help`).
+   */
+  agent: () => Promise<Agent>;
   resumed: LoadedSession | undefined;
   /** The effective settings and their sources, for /config. */
   settingsReport: SettingsReport;
@@ -68,13 +71,31 @@ async function main(argv: string[]): Promise<number> {
     return reportSetupError(err);
   }
   if (typeof setup === 'number') return setup;
-  const { options, agent, session, roles, settingsReport } = setup;
+  const { options, session, roles, settingsReport } = setup;
   const commands = createSlashCommands({ settings: () => settingsReport });
   const models = describeRoles(roles);
 
   if (options.prompt === undefined) {
+    // Without a key (or a server address) the session still starts: /help, /models, /config… need no
+    // model. A task says again what is missing.
+    const firstAgent = async (): Promise<Agent | undefined> => {
+      try {
+        return await setup.agent();
+      } catch (err) {
+        const problem = setupProblem(err);
+        if (problem === undefined) throw err;
+        warn(problem);
+        return undefined;
+      }
+    };
+    let agent: Agent | undefined;
+    try {
+      agent = await firstAgent();
+    } catch (err) {
+      return reportSetupError(err);
+    }
     // The REPL ends the session with the run (after /clear, another agent with a session of its own).
-    return runRepl({ session, commands, models, greeting: greeting(setup) });
+    return runRepl({ session, commands, models, agent, firstAgent, greeting: greeting(setup, agent) });
   }
 
   const controller = new AbortController();
@@ -83,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
     interrupts++;
     if (interrupts === 1) {
       controller.abort();
-      agent.interrupt();
+      session.agent?.interrupt();
       return;
     }
     warn('interrupted again; exiting now.');
@@ -92,9 +113,9 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGINT', onSigint);
   try {
     const code = await endingSession(session, runPrintMode({
-      agent,
+      agent: setup.agent,
       options: { ...options, prompt: options.prompt },
-      recorder: session.recorder!,
+      recorder: () => session.recorder!,
       commands,
       models,
       stdout: (text) => void process.stdout.write(text),
@@ -104,6 +125,9 @@ async function main(argv: string[]): Promise<number> {
       signal: controller.signal,
     }));
     return interrupts > 0 && code === EXIT.ok ? EXIT.interrupted : code;
+  } catch (err) {
+    // The agent could not be built (no key, no server address): said as the usage problem it is.
+    return reportSetupError(err);
   } finally {
     process.off('SIGINT', onSigint);
   }
@@ -172,10 +196,15 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     },
     saving: { store, workingDir: workspaceRoot, titles: () => resolved.sessionTitles, onProblem: warn },
   });
-  const ready = resumed ? await session.resume(resumed) : await session.ready();
-  if (!('agent' in ready)) throw new Error('the agent could not be built');
+  let first: Promise<Agent> | undefined;
+  const agent = () =>
+    (first ??= (async () => {
+      const ready = resumed ? await session.resume(resumed) : await session.ready();
+      if (!('agent' in ready)) throw new Error('the agent could not be built');
+      return ready.agent;
+    })());
   // -p's headless UI answers approvals by this level, so it must be the layered one.
-  return { options: { ...options, approval: resolved.approval }, workspaceRoot, settings, roles, session, agent: ready.agent, resumed, settingsReport: resolved.report };
+  return { options: { ...options, approval: resolved.approval }, workspaceRoot, settings, roles, session, agent, resumed, settingsReport: resolved.report };
 }
 
 /** Before anything is written there: an older install's OPENDEV_HOME is made private, with a note (one stat when it already is). */
@@ -184,10 +213,12 @@ async function privateHome(env: NodeJS.ProcessEnv): Promise<void> {
   if (note) warn(note);
 }
 
-function greeting({ settings, workspaceRoot, resumed, agent }: Setup): string {
+function greeting({ settings, workspaceRoot, resumed }: Setup, agent: Agent | undefined): string {
   const lines = [
     `OpenDev ${cliVersion()} · ${settings.model} (${settings.provider}) · ${workspaceRoot}`,
-    `Thinking ${agent.thinkingLevel}. Type a task, or /help for commands. Shift+Tab switches plan mode; Ctrl+C stops the agent; Ctrl+C twice or /exit quits.`,
+    agent
+      ? `Thinking ${agent.thinkingLevel}. Type a task, or /help for commands. Shift+Tab switches plan mode; Ctrl+C stops the agent; Ctrl+C twice or /exit quits.`
+      : 'No model yet (see above): tasks wait for it; /help, /models, /config and /sessions work now. /exit quits.',
   ];
   if (resumed) {
     const m = resumed.record.meta;
@@ -205,13 +236,27 @@ async function endingSession<T>(session: AgentSession<never>, run: Promise<T>): 
   }
 }
 
-function reportSetupError(err: unknown): number {
+/** What keeps the agent from being built that the user fixes in the configuration (exit 2); undefined for anything else. */
+function setupProblem(err: unknown): string | undefined {
   if (err instanceof MissingApiKeyError) {
     const vars = PROVIDER_ENV[err.provider];
-    stderr(
-      `opendev: no API key for ${PROVIDER_LABELS[err.provider]}. Set ${vars.apiKey}` +
-        ` (and ${vars.baseUrl} for a different endpoint), or choose another provider with --provider.\n`,
+    return `no API key for ${PROVIDER_LABELS[err.provider]}. Set ${vars.apiKey} (and ${vars.baseUrl} for a different endpoint), or choose another provider with --provider.`;
+  }
+  if (err instanceof MissingBaseUrlError) {
+    // Without an address the SDK would send the key to api.openai.com: never silently.
+    const variable = PROVIDER_ENV[err.provider].baseUrl;
+    return (
+      `the ${err.provider} provider needs the server's address. Set ${variable} (for example http://localhost:11434/v1 for Ollama)` +
+      ` or "baseUrl" in settings.json, or choose another provider with --provider.`
     );
+  }
+  return undefined;
+}
+
+function reportSetupError(err: unknown): number {
+  const problem = setupProblem(err);
+  if (problem !== undefined) {
+    stderr(`opendev: ${problem}\n`);
     return EXIT.usage;
   }
   if (err instanceof UsageError) {

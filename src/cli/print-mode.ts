@@ -15,9 +15,11 @@ import { createHeadlessUI } from './headless-ui';
 import { commandResultJson, turnResultJson, type PrintResult, type StreamEvent } from './stream-events';
 
 export interface PrintModeDeps {
-  agent: Agent;
+  /** Builds the agent when the prompt needs one (not for `-p /help`); throws when it cannot be built. */
+  agent: () => Promise<Agent>;
   options: CliOptions & { prompt: string };
-  recorder: SessionRecorder;
+  /** What saves the run's session: read once the agent is built, since a resumed session brings its own. */
+  recorder: () => SessionRecorder;
   commands: SlashCommandRegistry;
   models: readonly ModelInfo[];
   stdout: (text: string) => void;
@@ -45,49 +47,52 @@ export async function runPrintMode(deps: PrintModeDeps): Promise<number> {
   const warn = (text: string) => deps.stderr(`opendev: ${text}\n`);
 
   let prompt = options.prompt;
+  // A command that needs no model (/help, /models, /config…) runs without an agent, so without a key.
+  const agent = isSlashCommand(prompt) && !deps.commands.needsAgent(prompt) ? undefined : await deps.agent();
   if (isSlashCommand(prompt)) {
     const name = parseSlashCommand(prompt)!.name;
     const result = await deps.commands.run(prompt, {
-      agent: deps.agent,
-      sessions: deps.recorder.store,
-      session: deps.recorder.current,
+      ...(agent ? { agent } : {}),
+      sessions: deps.recorder().store,
+      session: deps.recorder().current,
       front: 'cli',
-      workingDir: deps.recorder.workingDir,
+      workingDir: deps.recorder().workingDir,
       models: deps.models,
     });
-    if (result.newSession) deps.recorder.detach();
-    if (!result.runPrompt || result.error) return finishCommand(deps, name, result, emit);
+    if (result.newSession) deps.recorder().detach();
+    if (!result.runPrompt || result.error) return finishCommand(deps, agent, name, result, emit);
     if (result.output && options.outputFormat === 'text' && options.verbose) deps.stderr(`${result.output}\n`);
     prompt = result.runPrompt;
   } else {
     prompt = escapedPrompt(prompt);
   }
 
+  const turnAgent = agent ?? (await deps.agent());
   const progress = options.verbose ? new StreamRenderer(deps.stderr, { color: false }) : undefined;
   const allow = { outsideWorkspace: options.allowOutsideWorkspace, riskyCommands: options.allowRiskyCommands, unsandboxed: options.allowUnsandboxed };
   const ui = createHeadlessUI({ approval: options.approval, allow, emit, progress, warn });
   let result: TurnResult;
   try {
-    result = await deps.agent.runTurn(prompt, ui, deps.signal);
+    result = await turnAgent.runTurn(prompt, ui, deps.signal);
   } finally {
     progress?.newline();
   }
 
   let sessionId: string | undefined;
   try {
-    sessionId = (await deps.recorder.save(deps.agent))?.meta.id;
+    sessionId = (await deps.recorder().save(turnAgent))?.meta.id;
   } catch (err) {
     warn(`warning: could not save the session: ${(err as Error).message}`);
   }
   if (options.verbose && sessionId) warn(`session ${sessionId} (continue it with opendev --continue or --resume ${sessionId})`);
 
-  const json = turnResultJson(result, deps.agent.cost(), sessionId);
+  const json = turnResultJson(result, turnAgent.cost(), sessionId);
   output(deps, json, emit, result.text);
   return exitCode(result, warn);
 }
 
-function finishCommand(deps: PrintModeDeps, name: string, result: CommandResult, emit: ((e: StreamEvent) => void) | undefined): number {
-  const json = commandResultJson(name, result, deps.agent.cost(), deps.recorder.id);
+function finishCommand(deps: PrintModeDeps, agent: Agent | undefined, name: string, result: CommandResult, emit: ((e: StreamEvent) => void) | undefined): number {
+  const json = commandResultJson(name, result, agent?.cost(), deps.recorder().id);
   if (result.error && deps.options.outputFormat === 'text') {
     deps.stderr(`opendev: ${result.output}\n`);
     return result.error === 'usage' ? EXIT.usage : EXIT.failure;

@@ -9,6 +9,10 @@ export interface ReplDeps {
   commands: SlashCommandRegistry;
   models: readonly ModelInfo[];
   greeting: string;
+  /** The agent the run starts with; undefined when it cannot be built (no key): the commands that need no model still run. */
+  agent: Agent | undefined;
+  /** Tries again when a line needs the agent; says why on stderr and resolves undefined when it still cannot be built. */
+  firstAgent: () => Promise<Agent | undefined>;
 }
 
 /**
@@ -22,6 +26,10 @@ export async function runRepl(deps: ReplDeps): Promise<number> {
   const { session } = deps;
   const tty = (process.stdin.isTTY ?? false) && (process.stdout.isTTY ?? false);
   const nextAgent = async (reason: 'line' | 'clear', shown: unknown): Promise<{ agent: Agent; models: readonly ModelInfo[] } | undefined> => {
+    if (shown === undefined) {
+      const agent = await deps.firstAgent();
+      return agent && { agent, models: deps.models };
+    }
     if (reason !== 'clear' || shown !== session.agent) return undefined;
     let ready;
     try {
@@ -36,7 +44,7 @@ export async function runRepl(deps: ReplDeps): Promise<number> {
     input: process.stdin,
     output: process.stdout,
     terminal: tty,
-    agent: session.agent!,
+    ...(deps.agent ? { agent: deps.agent } : {}),
     commands: deps.commands,
     recorder: session.recorder!,
     models: deps.models,

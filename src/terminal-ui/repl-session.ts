@@ -1,6 +1,6 @@
 import type { Agent } from '../core/agent/agent';
 import type { TurnResult } from '../core/agent/turn-result';
-import { createSlashCommands, escapedPrompt, isSlashCommand, parseSlashCommand, type CommandAgent, type CommandContext, type CommandResult, type ModelInfo, type SlashCommandRegistry } from '../core/commands/slash-commands';
+import { createSlashCommands, escapedPrompt, isSlashCommand, parseSlashCommand, type CommandAgent, type CommandContext, type CommandResult, type KeylessContext, type ModelInfo, type SlashCommandRegistry } from '../core/commands/slash-commands';
 import type { SessionRecorder } from '../core/session/session-recorder';
 import type { AgentMode, ContextInfo, UICallback } from '../core/ui';
 import { CLEAR_SCREEN, style } from './ansi';
@@ -19,7 +19,11 @@ export interface TerminalIO {
 }
 
 export interface ReplOptions {
-  agent: ReplAgent;
+  /**
+   * The agent to start with. Without one (no key yet) the commands that need no model run, and
+   * anything else asks `nextAgent` for one first (the host says why it cannot be built).
+   */
+  agent?: ReplAgent;
   input: LineSource;
   io: TerminalIO;
   color: boolean;
@@ -43,11 +47,11 @@ export interface ReplOptions {
   echoInput?: boolean;
   /**
    * Lets the host put another agent in place between turns: before each line typed at the prompt
-   * is acted on (`line`: its settings may have changed) and after /clear (`clear`: the new
-   * conversation may get an agent, and a session, of its own). Resolves to the agent to go on
-   * with and its models (for /models); undefined keeps the current one.
+   * is acted on (`line`: its settings may have changed, or there is no agent yet) and after /clear
+   * (`clear`: the new conversation may get an agent, and a session, of its own). Resolves to the
+   * agent to go on with and its models (for /models); undefined keeps the current one (or none).
    */
-  nextAgent?: (reason: 'line' | 'clear', current: ReplAgent) => Promise<{ agent: ReplAgent; models?: readonly ModelInfo[] } | undefined>;
+  nextAgent?: (reason: 'line' | 'clear', current: ReplAgent | undefined) => Promise<{ agent: ReplAgent; models?: readonly ModelInfo[] } | undefined>;
   /**
    * Told whenever what a status display shows may have changed: a turn started or ended (`busy`),
    * the context meter moved (`context`), the mode switched or a command ran (neither).
@@ -63,7 +67,9 @@ export interface ReplOptions {
  * toggleMode() on Shift+Tab.
  */
 export class ReplSession {
-  private agent: ReplAgent;
+  private agent: ReplAgent | undefined;
+  /** Plan or normal before there is an agent (Shift+Tab works before a key is set too). */
+  private chosenMode: AgentMode = 'normal';
   private models: readonly ModelInfo[] | undefined;
   private readonly renderer: StreamRenderer;
   private readonly commands: SlashCommandRegistry;
@@ -133,7 +139,8 @@ export class ReplSession {
       this.atIdlePrompt = false;
       if (line === undefined) break;
       this.ctrlCAtPrompt = false;
-      if (line.trim()) await this.takeNextAgent('line');
+      // A command that needs no model runs without one: no agent is built for it.
+      if (line.trim() && (this.agent || this.needsAgent(line.trim()))) await this.takeNextAgent('line');
       await this.handle(line);
     }
     this.renderer.newline();
@@ -142,7 +149,7 @@ export class ReplSession {
 
   /** Ctrl+C: cancels an open menu, else stops the running turn; at the prompt, twice in a row quits. */
   interrupt(): void {
-    if (this.turnActive) {
+    if (this.turnActive && this.agent) {
       const what = this.agent.interrupt();
       if (what === 'modal_cancelled') this.renderer.line('(cancelled)', 'dim');
       else if (what === 'interrupted') this.renderer.line('(stopping…)', 'dim');
@@ -165,8 +172,9 @@ export class ReplSession {
    * on a line of its own and puts the prompt back (with what was typed), showing the new mode.
    */
   toggleMode(): AgentMode {
-    const mode: AgentMode = this.agent.mode === 'plan' ? 'normal' : 'plan';
-    this.agent.setMode(mode);
+    const mode: AgentMode = this.mode === 'plan' ? 'normal' : 'plan';
+    this.chosenMode = mode;
+    this.agent?.setMode(mode);
     const shown = this.shownPrompt;
     // A prompt drawn by the transport leaves the cursor after it: end that line first.
     if (shown && this.options.io.prompt) this.renderer.raw('\n');
@@ -179,13 +187,24 @@ export class ReplSession {
     return mode;
   }
 
+  private get mode(): AgentMode {
+    return this.agent?.mode ?? this.chosenMode;
+  }
+
   private idlePrompt(): string {
-    return this.agent.mode === 'plan' ? 'plan › ' : '› ';
+    return this.mode === 'plan' ? 'plan › ' : '› ';
+  }
+
+  /** A prompt, or a command that needs the agent (a model and its key). */
+  private needsAgent(text: string): boolean {
+    return !isSlashCommand(text) || this.commands.needsAgent(text);
   }
 
   private async handle(line: string): Promise<void> {
     const text = line.trim();
     if (!text) return;
+    // Still no agent: the host has said why (no key…) when it was asked for one.
+    if (!this.agent && this.needsAgent(text)) return;
     if (isSlashCommand(text)) return this.runCommand(text);
     await this.runTurn(escapedPrompt(text));
   }
@@ -205,6 +224,8 @@ export class ReplSession {
   private async takeNextAgent(reason: 'line' | 'clear'): Promise<void> {
     const next = await this.options.nextAgent?.(reason, this.agent);
     if (!next) return;
+    // The first agent takes the mode chosen before it existed.
+    if (!this.agent && next.agent.mode !== this.chosenMode) next.agent.setMode(this.chosenMode);
     this.agent = next.agent;
     this.models = next.models;
   }
@@ -215,12 +236,14 @@ export class ReplSession {
   }
 
   private async runTurn(text: string): Promise<void> {
+    const agent = this.agent;
+    if (!agent) return;
     this.turnActive = true;
     this.options.onStatus?.({ busy: true });
     this.renderer.startTurn();
     let result: TurnResult;
     try {
-      result = await this.agent.runTurn(text, this.ui);
+      result = await agent.runTurn(text, this.ui);
     } catch (err) {
       this.renderer.line(`Error: ${(err as Error).message ?? String(err)}`, 'red');
       return;
@@ -232,7 +255,7 @@ export class ReplSession {
     const answer = result.text.trim();
     if (answer && !this.renderer.streamedText.includes(answer)) this.renderer.answer(answer);
     this.showOutcome(result);
-    await this.save();
+    await this.save(agent);
   }
 
   private showOutcome(result: TurnResult): void {
@@ -252,20 +275,20 @@ export class ReplSession {
     }
   }
 
-  private async save(): Promise<void> {
+  private async save(agent: ReplAgent): Promise<void> {
     const recorder = this.options.recorder;
     if (!recorder) return;
     try {
-      await recorder.save(this.agent);
+      await recorder.save(agent);
     } catch (err) {
       this.renderer.line(`! Could not save the session: ${(err as Error).message}`, 'yellow');
     }
   }
 
-  private context(): CommandContext {
+  private context(): KeylessContext {
     const recorder = this.options.recorder;
     return {
-      agent: this.agent,
+      ...(this.agent ? { agent: this.agent } : {}),
       sessions: recorder?.store,
       session: recorder?.current,
       front: this.options.front ?? 'cli',
@@ -291,13 +314,13 @@ export class ReplSession {
       this.showCommandResult({ ...result, clearScreen: false });
       if (result.exit) {
         this.quitting = true;
-        this.agent.interrupt();
+        this.agent?.interrupt();
       }
       return;
     }
-    if (this.agent.inject(escapedPrompt(text))) {
+    if (this.agent?.inject(escapedPrompt(text))) {
       this.renderer.line(`queued: ${text}`, 'dim');
-    } else if (!this.agent.running) {
+    } else if (!this.agent?.running) {
       this.pending.push(line); // the turn just ended: it becomes the next prompt
     } else {
       this.pending.push(line);

@@ -5,7 +5,7 @@ import { createMainAgent } from '../core/agent/create-agent';
 import { PROVIDER_LABELS } from '../core/config/provider-settings';
 import { describeRoles } from '../core/config/role-overrides';
 import type { CapabilityCatalog } from '../core/llm/capabilities/catalog';
-import { MissingApiKeyError } from '../core/llm/create-provider';
+import { MissingApiKeyError, MissingBaseUrlError, missingProviderSetting } from '../core/llm/create-provider';
 import type { CommandTerminalPort } from '../core/host';
 import type { AgentBuilder } from '../core/session/agent-session';
 import type { ChatEntry } from '../shared/protocol';
@@ -84,22 +84,48 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
       trust?.noticesShown(agent.sessionId, folderTrust.notices);
       return { agent, models: describeRoles(outcome.roles, (p) => PROVIDER_LABELS[p]) };
     } catch (err) {
-      if (err instanceof MissingApiKeyError) {
-        // Not an error: the first thing a new user sees. A card with the two ways forward.
-        return {
-          problem: {
-            kind: 'setup',
-            id: '',
-            provider: err.provider,
-            title: `Connect OpenDev to ${PROVIDER_LABELS[err.provider]}`,
-            text: `OpenDev needs an API key for ${PROVIDER_LABELS[err.provider]} to reach the model. "OpenDev: Set API Key" keeps it in VS Code's Secret Storage, never in settings.`,
-          },
-        };
-      }
+      const problem = setupProblemOf(err);
+      if (problem) return { problem };
       throw err;
     }
   };
   return source;
+}
+
+/**
+ * What the chat shows before anything is asked: the setup card (no key yet), or what else keeps
+ * the agent from being built (no server address, an invalid setting); undefined when nothing does.
+ * Reads the settings and Secret Storage only: no agent is built.
+ */
+export async function vscodeSetupCheck(secrets: vscode.SecretStorage): Promise<ChatEntry | undefined> {
+  const outcome = await readProviderSettings(secrets);
+  if (!outcome.ok) return { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' };
+  const missing = missingProviderSetting(outcome.roles.action);
+  return missing && setupProblemOf(missing);
+}
+
+/** A missing key or server address, as the chat words it; undefined for anything else. */
+function setupProblemOf(err: unknown): ChatEntry | undefined {
+  if (err instanceof MissingApiKeyError) {
+    // Not an error: the first thing a new user sees. A card with the two ways forward.
+    return {
+      kind: 'setup',
+      id: '',
+      provider: err.provider,
+      title: `Connect OpenDev to ${PROVIDER_LABELS[err.provider]}`,
+      text: `OpenDev needs an API key for ${PROVIDER_LABELS[err.provider]} to reach the model. "OpenDev: Set API Key" keeps it in VS Code's Secret Storage, never in settings.`,
+    };
+  }
+  if (err instanceof MissingBaseUrlError) {
+    // Without an address the SDK would send the key to api.openai.com: never silently.
+    return {
+      kind: 'error',
+      id: '',
+      text: `The provider is an OpenAI-compatible server, but its address is not set: set "opendev.baseUrl" (for example http://localhost:11434/v1 for Ollama), or choose another provider with "OpenDev: Select Provider".`,
+      action: 'openSettings',
+    };
+  }
+  return undefined;
 }
 
 /** A module VS Code itself ships, under its app root (unpacked from the asar archive, or not packed at all). */

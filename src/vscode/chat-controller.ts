@@ -15,6 +15,7 @@ import type { SlashCommandPort } from './slash-port';
 import { Transcript } from './transcript';
 import { turnUi } from './turn-ui';
 import type { ChatSessions } from './chat-sessions';
+import { ChatSetup, type WaitingQuestion } from './chat-setup';
 
 export interface ChatControllerOptions {
   /** The shared slash-command registry; without it every message goes to the model. */
@@ -31,6 +32,11 @@ export interface ChatControllerOptions {
   tasks?: BackgroundTaskPort;
   /** Edits shown in the diff editor for approval, and finished edits' diffs; without it only the cards show them. */
   editReview?: EditReviewPort;
+  /**
+   * What would keep an agent from being built now (no key…), read without building one: the empty
+   * chat shows it as its setup card. Without it the card appears at the first message.
+   */
+  setupCheck?: () => Promise<ChatEntry | undefined>;
 }
 
 /**
@@ -47,6 +53,7 @@ export class ChatController {
   private readonly input: ChatInput;
   private readonly history: ChatHistory;
   private readonly live = new ChatLiveState(this.entries);
+  private readonly setup: ChatSetup;
   private running: AbortController | undefined;
   /** The running turn's agent has finished: what is sent now starts the next turn, not a follow-up. */
   private winding: AbortController | undefined;
@@ -73,6 +80,11 @@ export class ChatController {
     options.sessions?.attach(this.session);
     this.input = new ChatInput(this.entries, options, (text, level) => this.notice(text, level));
     this.history = new ChatHistory(this.historyHost());
+    this.setup = new ChatSetup(
+      { entries: this.entries, idle: () => !this.running, resume: (question) => void this.runTurn(question.entry.text, question.images, question) },
+      options.setupCheck,
+    );
+    void this.setup.refresh();
     options.tasks?.onDidChange(() => this.entries.emit({ type: 'tasks', tasks: this.options.tasks?.running() ?? [] }));
   }
 
@@ -192,6 +204,7 @@ export class ChatController {
     this.running = undefined;
     this.releaseIdle();
     this.entries.emit(this.snapshot());
+    void this.setup.reset();
   }
 
   /** Continues a saved session of this project in a fresh chat (chat-history). False when it cannot (said in the chat). */
@@ -227,6 +240,13 @@ export class ChatController {
    */
   invalidateAgent(stillHolds?: (agent: Agent) => boolean): void {
     this.session.invalidate(stillHolds);
+    // A key saved, a provider chosen: the setup card goes (or changes) and a waiting question runs.
+    void this.setup.refresh();
+  }
+
+  /** Resolves once the settings were checked again (tests wait on it). */
+  checkSetup(): Promise<void> {
+    return this.setup.refresh();
   }
 
   /** An answer to a card, from the view (already validated against the protocol). */
@@ -261,23 +281,24 @@ export class ChatController {
     this.emitAgentState();
   }
 
-  /** A turn, then the undo history's steps onto its tool cards. */
-  private async runTurn(text: string, images: readonly ImageUpload[] = []): Promise<TurnResult | undefined> {
-    const result = await this.turn(text, images);
+  /** A turn, then the undo history's steps onto its tool cards. `waited`: a question sent before the setup was done. */
+  private async runTurn(text: string, images: readonly ImageUpload[] = [], waited?: WaitingQuestion): Promise<TurnResult | undefined> {
+    const result = await this.turn(text, images, waited);
     if (result) await this.history.refreshSteps();
     return result;
   }
 
-  private async turn(text: string, images: readonly ImageUpload[]): Promise<TurnResult | undefined> {
-    const entry: ChatEntryOf<'user'> = { kind: 'user', id: this.entries.newId(), text, ...(images.length > 0 ? { images: imageChips(images) } : {}) };
-    this.entries.upsert(entry);
+  private async turn(text: string, images: readonly ImageUpload[], waited?: WaitingQuestion): Promise<TurnResult | undefined> {
+    const entry: ChatEntryOf<'user'> = waited?.entry ?? { kind: 'user', id: this.entries.newId(), text, ...(images.length > 0 ? { images: imageChips(images) } : {}) };
+    if (!waited) this.entries.upsert(entry);
+    this.setup.asked();
     const controller = new AbortController();
     const generation = this.generation;
     const live = () => generation === this.generation;
     const followUps = this.input.followUps;
     this.setRunning(controller);
     try {
-      const agent = await this.readyAgent(this.session.ready());
+      const agent = await this.readyAgent(this.session.ready(), { entry, images });
       const input = agent && live() ? await this.input.forTurn(agent, entry, images, live) : undefined;
       if (!agent || !input || !live()) {
         if (live()) followUps.drop();
@@ -310,13 +331,14 @@ export class ChatController {
       this.notice(`/${name} cannot run while OpenDev is working. Wait for it to finish, or press Stop.`, 'warning', command);
       return undefined;
     }
-    const agent = await this.readyAgent(this.session.ready());
-    if (!agent) return undefined;
+    // /help, /models, /config… need no model: they run before a key is set (with the agent when there is one).
+    const agent = slash.needsAgent(command) ? await this.readyAgent(this.session.ready()) : this.agent;
+    if (!agent && slash.needsAgent(command)) return undefined;
     const generation = this.generation;
     let result;
     try {
       result = await slash.run(command, {
-        agent,
+        ...(agent ? { agent } : {}),
         front: 'vscode',
         ...(this.session.models ? { models: this.session.models } : {}),
         ...(this.options.workingDir ? { workingDir: this.options.workingDir } : {}),
@@ -337,7 +359,7 @@ export class ChatController {
       this.input.followUps.reset();
     }
     if (result.newSession) this.live.reset();
-    if (renewed && 'problem' in renewed) this.showProblem(renewed.problem);
+    if (renewed && 'problem' in renewed) this.setup.report(renewed.problem);
     if (result.output.trim()) this.notice(result.output, result.error ? 'warning' : 'info', command);
     this.syncFromAgent();
     await this.history.refreshSteps(); // /undo changes which steps are undone
@@ -354,14 +376,12 @@ export class ChatController {
    * The agent a message or command runs on; undefined when none could be built (the chat says
    * why: no message runs on an agent the settings no longer describe) or New Chat came first.
    */
-  private async readyAgent(ready: Promise<Ready<ChatEntry>>): Promise<Agent | undefined> {
+  private async readyAgent(ready: Promise<Ready<ChatEntry>>, question?: WaitingQuestion): Promise<Agent | undefined> {
     const outcome = await ready;
-    if ('problem' in outcome) this.showProblem(outcome.problem);
+    // One card for what is missing, after the question that waits for it; gone once an agent is built.
+    if ('problem' in outcome) this.setup.report(outcome.problem, question);
+    else if ('agent' in outcome) this.setup.built();
     return 'agent' in outcome ? outcome.agent : undefined;
-  }
-
-  private showProblem(problem: ChatEntry): void {
-    this.entries.upsert({ ...problem, id: this.entries.newId() });
   }
 
   /** The full save at the end of a turn; a failure is told, never thrown (the conversation is in memory). */

@@ -7,7 +7,7 @@ import type { Agent } from '../core/agent/agent';
 import { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { resolveOpendevHome } from '../core/config/opendev-home';
 import { tightenOpendevHome } from '../core/config/private-home';
-import { vscodeAgentSource } from './agent-source';
+import { vscodeAgentSource, vscodeSetupCheck } from './agent-source';
 import { registerFolderTrust } from './folder-trust';
 import { ChatController } from './chat-controller';
 import { ChatViewProvider } from './chat-view-provider';
@@ -81,6 +81,8 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     mentions: new VscodeMentions(folder, terminals),
     tasks: terminals,
     editReview: diffApproval,
+    // No key yet: the empty chat is the setup card, before anything is asked.
+    setupCheck: () => vscodeSetupCheck(context.secrets),
   });
   // Each OpenDev terminal has its own agent (its commands shown inline) and its own session.
   const agentTerminals = new AgentTerminals({

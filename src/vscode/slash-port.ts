@@ -2,8 +2,8 @@ import {
   createSlashCommands,
   escapedPrompt,
   parseSlashCommand,
-  type CommandContext,
   type CommandResult,
+  type KeylessContext,
   type SlashCommandRegistry,
 } from '../core/commands/slash-commands';
 import type { SlashCompletion } from '../shared/protocol';
@@ -14,7 +14,9 @@ export interface SlashCommandPort {
   parse(text: string): { command: string; name: string } | { prompt: string };
   /** Safe to run while the agent works (it does not change the conversation). */
   runsWhileBusy(name: string): boolean;
-  run(text: string, ctx: CommandContext): Promise<CommandResult>;
+  /** The command needs the agent (a model and its key); /help and the other keyless ones do not. */
+  needsAgent(text: string): boolean;
+  run(text: string, ctx: KeylessContext): Promise<CommandResult>;
   complete(prefix: string): SlashCompletion[];
 }
 
@@ -34,6 +36,9 @@ export function slashPort(registry: SlashCommandRegistry): SlashCommandPort {
       // An unknown command only prints "Unknown command…", which is harmless at any time.
       const command = registry.get(name);
       return !command || command.whileRunning === true;
+    },
+    needsAgent(text) {
+      return registry.needsAgent(text);
     },
     run(text, ctx) {
       return registry.run(text, ctx);

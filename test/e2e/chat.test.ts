@@ -48,16 +48,20 @@ describe('chat view (end to end)', function () {
     await input.press('Enter');
   }
 
-  it('opens from the palette with an accessible input and an empty-state hint', async () => {
-    assert.equal(await chat.locator('#empty').isVisible(), true);
-    assert.match((await chat.locator('#empty').textContent()) ?? '', /Ask OpenDev/);
+  it('opens from the palette with an accessible input; without a key the empty chat is the setup card', async () => {
+    await chat.locator('.entry.setup').waitFor();
+    assert.equal(await chat.locator('#empty').isVisible(), false, 'the card takes the empty-state hint\'s place');
+    assert.equal(await chat.locator('vscode-textarea[aria-label="Ask OpenDev"]').count(), 1);
     await wb.screenshot('chat-empty');
   });
 
-  it('without a key, shows a setup card (not an error) whose button opens the key prompt', async () => {
+  it('without a key, shows one setup card (not an error) whose button opens the key prompt; the question then runs', async () => {
     await ask('hello');
     const card = chat.locator('.entry.setup');
-    await card.waitFor();
+    await chat.locator('.entry.user', { hasText: 'hello' }).waitFor();
+    // The empty chat's card becomes the one the question waits for (not a second one).
+    await chat.locator('.entry.setup', { hasText: 'Your message is sent as soon as this is done.' }).waitFor();
+    assert.equal(await card.count(), 1);
     assert.match((await card.locator('.setup-title').textContent()) ?? '', /^Connect OpenDev to OpenAI$/);
     assert.match((await card.textContent()) ?? '', /needs an API key for OpenAI[\s\S]*"OpenDev: Set API Key"/);
     assert.equal(await chat.locator('.entry.error').count(), 0, 'no error styling');
@@ -72,6 +76,11 @@ describe('chat view (end to end)', function () {
     await box.fill('sk-typed-by-user');
     await box.press('Enter');
     await box.waitFor({ state: 'hidden' });
+    // The question that waited runs without being typed again, and the card is gone.
+    await chat.locator('.entry.assistant', { hasText: 'echo: hello' }).waitFor();
+    assert.equal(await card.count(), 0);
+    assert.equal(lastUserText(fake.requests[0]!), 'hello');
+    fake.reset(); // the next test counts its own requests
   });
 
   it('answers "what does math.ts export?" with a tool card and the streamed answer', async () => {

@@ -152,7 +152,7 @@ interface SessionServices {
 
 /**
  * The AgentFactory of the paper, as a function: skills → subagents → main agent, in that order,
- * each ready when built. Throws MissingApiKeyError when the action model has no key.
+ * each ready when built. Throws MissingApiKeyError when the action model has no key, MissingBaseUrlError when its OpenAI-compatible server has no address.
  */
 export async function createMainAgent(options: MainAgentOptions): Promise<Agent> {
   const vars = { WORKSPACE_ROOT: options.workspaceRoot, PLATFORM: platform(), DATE: new Date().toISOString().slice(0, 10) };
@@ -161,7 +161,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home, holdRefresh: (start) => afterFirstAnswer.run(start) });
   await catalog.load();
   const roles = new ModelRoles(options.roles, catalog, { ...(options.onModelCall ? { observe: options.onModelCall } : {}), onAnswer: () => afterFirstAnswer.open() });
-  roles.forRole('action'); // fails now, not at the first message, when the key is missing
+  roles.forRole('action'); // fails now, not at the first message, when the key or the server's address is missing
   const relay = createUiRelay();
   for (const notice of options.notices ?? []) relay.ui.onNotice?.(notice.text, notice.level);
   // The web tools' browser starts on first use and closes with the session (dispose below).

@@ -1,12 +1,13 @@
 // The built-in slash commands. Each one works on the agent and the session store only, so every
-// front end (CLI, OpenDev terminal, VS Code chat) gets the same behaviour.
+// front end (CLI, OpenDev terminal, VS Code chat) gets the same behaviour. Those that need no model
+// (`keyless`: /help, /sessions, /models, /config, /playbook, /exit) run before a key is set.
 import { join } from 'node:path';
 import { THINKING_LEVELS, type ThinkingLevel } from '../config/thinking-level';
 import { formatSettingsReport, type SettingsReport } from '../config/settings-report';
 import { describePlaybook } from '../memory/playbook/describe-playbook';
 import { PLAYBOOK_FILE, playbookPath, PlaybookStore } from '../memory/playbook/playbook-store';
 import type { AgentMode } from '../ui';
-import type { CommandResult, SlashCommand, SlashCommandRegistry } from './command-registry';
+import { keyless, type CommandResult, type SlashCommand, type SlashCommandRegistry } from './command-registry';
 import { formatCompaction, formatCost, formatSessions, formatTodos } from './format';
 import { initCommand } from './init-command';
 import { mcpCommand } from './mcp-command';
@@ -31,7 +32,7 @@ const ok = (output: string, extra: Partial<CommandResult> = {}): CommandResult =
 const usage = (output: string): CommandResult => ({ output, error: 'usage' });
 
 function help(registry: SlashCommandRegistry): SlashCommand {
-  return {
+  return keyless({
     name: 'help',
     summary: 'List the commands, or explain one',
     usage: '/help [command]',
@@ -54,7 +55,7 @@ function help(registry: SlashCommandRegistry): SlashCommand {
         ].join('\n'),
       );
     },
-  };
+  });
 }
 
 const plan: SlashCommand = {
@@ -143,7 +144,7 @@ const undo: SlashCommand = {
   },
 };
 
-const sessions: SlashCommand = {
+const sessions: SlashCommand = keyless({
   name: 'sessions',
   summary: "List this project's saved sessions",
   usage: '/sessions',
@@ -153,9 +154,9 @@ const sessions: SlashCommand = {
     if (!ctx.sessions || !workingDir) return { output: 'Sessions are not saved in this window.', error: 'unavailable' };
     return ok(formatSessions(await ctx.sessions.list(workingDir), ctx.session?.meta.id));
   },
-};
+});
 
-const models: SlashCommand = {
+const models: SlashCommand = keyless({
   name: 'models',
   summary: 'Show the configured models',
   usage: '/models',
@@ -169,7 +170,7 @@ const models: SlashCommand = {
         : 'Change it with OpenDev: Select Model (a "model" in the project\'s .opendev/settings.json takes precedence).') + ' /config shows where each setting comes from.';
     return ok(['Models:', ...lines, hint].join('\n'));
   },
-};
+});
 
 /** What the host gives the built-ins that only it knows (each host layers its settings its own way). */
 export interface BuiltinCommandOptions {
@@ -178,18 +179,18 @@ export interface BuiltinCommandOptions {
 }
 
 function config(options: BuiltinCommandOptions): SlashCommand {
-  return {
+  return keyless({
     name: 'config',
     summary: 'Show the effective settings and where each one comes from',
     usage: '/config',
     whileRunning: true,
     async run(_args, ctx) {
       if (!options.settings) return { output: 'The settings are not known here.', error: 'unavailable' };
-      const sandbox = ctx.agent.sandbox && (await ctx.agent.sandbox.status());
+      const sandbox = ctx.agent?.sandbox && (await ctx.agent.sandbox.status());
       const where = sandbox ? `\n\nCommands run ${sandbox.state === 'active' ? 'sandboxed' : `unsandboxed (${sandbox.state === 'off' ? 'sandbox.enabled is off' : sandbox.reason})`}; /sandbox shows the policy.` : '';
       return ok(formatSettingsReport(await options.settings()) + where);
     },
-  };
+  });
 }
 
 const agents: SlashCommand = {
@@ -226,7 +227,7 @@ const cost: SlashCommand = {
   },
 };
 
-const playbook: SlashCommand = {
+const playbook: SlashCommand = keyless({
   name: 'playbook',
   summary: "Show the project's playbook: the lessons the agent learned here, and the file to edit",
   usage: '/playbook',
@@ -240,9 +241,9 @@ const playbook: SlashCommand = {
     const book = await new PlaybookStore(path, { onWarning: (w) => warnings.push(w) }).read();
     return ok([...warnings, describePlaybook(path, book)].join('\n'));
   },
-};
+});
 
-const exit: SlashCommand = {
+const exit: SlashCommand = keyless({
   name: 'exit',
   summary: 'Leave (the conversation stays saved)',
   usage: '/exit',
@@ -250,7 +251,7 @@ const exit: SlashCommand = {
   async run() {
     return ok('Bye.', { exit: true });
   },
-};
+});
 
 /** Registers the built-in commands, in the order /help lists them. */
 export function registerBuiltinCommands(registry: SlashCommandRegistry, options: BuiltinCommandOptions = {}): SlashCommandRegistry {

@@ -31,6 +31,12 @@ export interface CommandContext {
   askUser?: UICallback['askUser'];
 }
 
+/**
+ * What a command that needs no model gets (/help, /models, /config…): the agent when there is
+ * one, else none, so it works before a key is set. Never a stand-in agent.
+ */
+export type KeylessContext = Omit<CommandContext, 'agent'> & { agent?: CommandAgent };
+
 export interface CommandResult {
   /** What to show the user (may be several lines; no trailing newline needed). */
   output: string;
@@ -58,6 +64,14 @@ export interface SlashCommand {
   /** False for commands that are listed but not built yet. */
   available?: boolean;
   run(args: string, ctx: CommandContext): Promise<CommandResult>;
+  /** Set (by `keyless()`) on a command that runs without an agent: no key, no model needed. */
+  keyless?: (args: string, ctx: KeylessContext) => Promise<CommandResult>;
+}
+
+/** A command that needs no agent: it runs the same with one or without (before a key is set). */
+export function keyless(spec: Omit<SlashCommand, 'run' | 'keyless'> & { run(args: string, ctx: KeylessContext): Promise<CommandResult> }): SlashCommand {
+  const run = (args: string, ctx: KeylessContext) => spec.run(args, ctx);
+  return { ...spec, run, keyless: run };
 }
 
 /** `/name args…` → its parts; undefined when the text is not a command. `//text` is not a command (see `escapedPrompt`). */
@@ -93,14 +107,30 @@ export class SlashCommandRegistry {
     return [...this.commands.values()];
   }
 
-  /** Runs a command line (`/mode plan`). Unknown commands and thrown errors become a `usage` error result. */
-  async run(text: string, ctx: CommandContext): Promise<CommandResult> {
+  /**
+   * Whether a command line needs the agent (and so a model and its key). Unknown commands and
+   * keyless ones do not: a front end runs them without building one.
+   */
+  needsAgent(text: string): boolean {
+    const parsed = parseSlashCommand(text);
+    const command = parsed && this.commands.get(parsed.name);
+    return command ? !command.keyless : false;
+  }
+
+  /**
+   * Runs a command line (`/mode plan`). Unknown commands and thrown errors become a `usage` error
+   * result; without an agent, a command that needs one is `unavailable` (front ends build the agent
+   * first when `needsAgent` says so).
+   */
+  async run(text: string, ctx: KeylessContext): Promise<CommandResult> {
     const parsed = parseSlashCommand(text);
     if (!parsed) return { output: `Not a command: ${text}`, error: 'usage' };
     const command = this.commands.get(parsed.name);
     if (!command) return { output: this.unknown(parsed.name), error: 'usage' };
     try {
-      return await command.run(parsed.args, ctx);
+      if (ctx.agent) return await command.run(parsed.args, { ...ctx, agent: ctx.agent });
+      if (command.keyless) return await command.keyless(parsed.args, ctx);
+      return { output: `/${command.name} needs the model, which is not set up yet.`, error: 'unavailable' };
     } catch (err) {
       return { output: `/${command.name} failed: ${(err as Error).message ?? String(err)}`, error: 'usage' };
     }

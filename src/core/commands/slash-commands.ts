@@ -13,11 +13,13 @@ import { SlashCommandRegistry } from './command-registry';
 export {
   escapedPrompt,
   isSlashCommand,
+  keyless,
   parseSlashCommand,
   SlashCommandRegistry,
   type CommandAgent,
   type CommandContext,
   type CommandResult,
+  type KeylessContext,
   type SlashCommand,
 } from './command-registry';
 

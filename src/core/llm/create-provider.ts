@@ -13,6 +13,27 @@ export class MissingApiKeyError extends Error {
   }
 }
 
+/**
+ * Thrown when an OpenAI-compatible server has no address: without one the SDK would fall back to
+ * api.openai.com, sending the user's key and code where they did not choose. Each host names its setting.
+ */
+export class MissingBaseUrlError extends Error {
+  constructor(readonly provider: ProviderKind) {
+    super(`No base URL is set for ${PROVIDER_LABELS[provider]}.`);
+    this.name = 'MissingBaseUrlError';
+  }
+}
+
+/**
+ * What keeps a provider from being created: its key (OpenAI, Anthropic) or its server's address (an
+ * OpenAI-compatible server, whose key is optional) missing; undefined when nothing does. Hosts ask
+ * it before any agent exists (the chat's setup card), and createProvider throws it.
+ */
+export function missingProviderSetting(settings: ProviderSettings): MissingApiKeyError | MissingBaseUrlError | undefined {
+  if (settings.provider === 'openai-compatible') return settings.baseUrl ? undefined : new MissingBaseUrlError(settings.provider);
+  return settings.apiKey ? undefined : new MissingApiKeyError(settings.provider);
+}
+
 export interface CreateProviderOptions {
   /** Retry policy overrides (tests shrink the backoff); `settings.maxAttempts` wins over `retry.maxAttempts`. */
   retry?: Partial<RetryPolicy>;
@@ -23,19 +44,19 @@ const KEYLESS_PLACEHOLDER = 'not-needed';
 
 export function createProvider(settings: ProviderSettings, options: CreateProviderOptions = {}): LlmProvider {
   const retry: Partial<RetryPolicy> = { ...options.retry, ...(settings.maxAttempts !== undefined ? { maxAttempts: settings.maxAttempts } : {}) };
+  const missing = missingProviderSetting(settings);
+  if (missing) throw missing;
   switch (settings.provider) {
     case 'openai':
-      if (!settings.apiKey) throw new MissingApiKeyError('openai');
-      return new OpenAiProvider({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, retry });
+      return new OpenAiProvider({ apiKey: settings.apiKey!, baseUrl: settings.baseUrl, retry });
     case 'openai-compatible':
       return new OpenAiProvider({
         apiKey: settings.apiKey ?? KEYLESS_PLACEHOLDER,
         baseUrl: settings.baseUrl,
-        label: settings.baseUrl ? `the model server at ${settings.baseUrl}` : PROVIDER_LABELS['openai-compatible'],
+        label: `the model server at ${settings.baseUrl}`,
         retry,
       });
     case 'anthropic':
-      if (!settings.apiKey) throw new MissingApiKeyError('anthropic');
-      return new AnthropicProvider({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, retry });
+      return new AnthropicProvider({ apiKey: settings.apiKey!, baseUrl: settings.baseUrl, retry });
   }
 }

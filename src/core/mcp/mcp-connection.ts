@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { shellCommand } from '../process/process-group';
 import { quoteShellWord } from '../shell/shell-text';
 import type { CommandSandbox, SandboxedLaunch } from '../sandbox/command-sandbox';
+import { opendevVersion } from '../version';
 
 export type McpServerTool = SdkTool;
 type ConnectionState = Exclude<McpServerState, 'disabled'>;
@@ -50,7 +51,8 @@ export interface McpConnectionOptions {
 
 const STDERR_TAIL_CHARS = 2_000;
 
-const CLIENT_INFO = { name: 'opendev', version: '0.1.0' };
+// Servers see the version the user runs (package.json's).
+const CLIENT_INFO = { name: 'opendev', version: opendevVersion() };
 
 export class McpConnection {
   readonly name: string;

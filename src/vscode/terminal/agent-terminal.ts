@@ -37,7 +37,7 @@ export interface AgentTerminalOptions {
   onTyping?: () => void;
 }
 
-type Phase = 'building' | 'problem' | 'running' | 'closed';
+type Phase = 'building' | 'running' | 'closed';
 type Built = { agent: Agent; models?: readonly ModelInfo[] };
 
 /**
@@ -60,7 +60,6 @@ export class AgentTerminal implements vscode.Disposable {
   /** Builds this tab's agents; commands they run show inline. */
   private readonly port: CommandTerminalPort;
   private repl: ReadlineRepl | undefined;
-  private retry: (() => void) | undefined;
   private ending: Promise<void> | undefined;
 
   constructor(private readonly options: AgentTerminalOptions) {
@@ -93,22 +92,26 @@ export class AgentTerminal implements vscode.Disposable {
     return this.session.agent;
   }
 
-  /** Builds the agent (retrying on Enter while it cannot: no key, bad settings) and runs the session until it ends. */
+  /**
+   * Builds the agent and runs the session until it ends. When the agent cannot be built (no key,
+   * bad settings) the tab says why and runs anyway: the commands that need no model work, and each
+   * task tries the build again (so a key set meanwhile is used, without reopening the tab).
+   */
   async run(): Promise<void> {
     const agent = await this.firstAgent();
-    if (!agent || this.closed) return;
+    if (this.closed) return;
     this.phase = 'running';
     const recorder = this.session.recorder;
     this.repl = startReadlineRepl({
       input: this.keys,
       output: this.output,
       terminal: true,
-      agent: agent.agent,
+      ...(agent ? { agent: agent.agent } : {}),
       commands: this.options.commands,
       ...(recorder ? { recorder } : {}),
-      ...(agent.models ? { models: agent.models } : {}),
+      ...(agent?.models ? { models: agent.models } : {}),
       front: 'vscode',
-      greeting: this.greeting(agent.agent, agent.models),
+      greeting: this.greeting(agent?.agent, agent?.models),
       nextAgent: (reason, current) => this.nextAgent(reason, current),
       onStatus: (change) => this.statusChanged(change),
     });
@@ -171,7 +174,6 @@ export class AgentTerminal implements vscode.Disposable {
   dispose(): Promise<void> {
     if (this.ending) return this.ending;
     this.phase = 'closed';
-    this.retry?.();
     this.repl?.close();
     this.keys.end();
     this.ending = (async () => {
@@ -207,6 +209,7 @@ export class AgentTerminal implements vscode.Disposable {
    * over. A build that fails is told, and the tab goes on with the agent it had.
    */
   private async nextAgent(reason: 'line' | 'clear', current: unknown): Promise<Built | undefined> {
+    if (current === undefined) return this.firstAgent();
     if (current !== this.agent || (reason === 'line' && !this.session.stale)) return undefined;
     const ready = reason === 'clear' ? await this.session.renew() : await this.session.ready();
     if (this.closed || 'superseded' in ready) return undefined;
@@ -241,30 +244,18 @@ export class AgentTerminal implements vscode.Disposable {
     }
   }
 
-  /** The tab's first agent, retried on Enter while it cannot be built (no key, bad settings); undefined once the tab is closed. */
+  /** The tab's first agent; undefined (the tab says why: no key, bad settings) when it cannot be built yet, or once the tab is closed. */
   private async firstAgent(): Promise<Built | undefined> {
-    for (;;) {
-      const ready = await this.session.ready();
-      if (this.closed || 'superseded' in ready) return undefined;
-      if ('agent' in ready) return { agent: ready.agent, ...(this.session.models ? { models: this.session.models } : {}) };
-      this.phase = 'problem';
-      this.write(`${describeProblem(ready.problem)}\n${style('Press Enter to try again, or close this tab.', 'dim', true)}\n`);
-      await new Promise<void>((resolve) => (this.retry = resolve));
-      this.retry = undefined;
-      if (this.closed) return undefined;
-      this.phase = 'building';
-    }
+    const ready = await this.session.ready();
+    if (this.closed || 'superseded' in ready) return undefined;
+    if ('agent' in ready) return { agent: ready.agent, ...(this.session.models ? { models: this.session.models } : {}) };
+    this.write(`${describeProblem(ready.problem)}\n${style('Send your task again once that is done; /help and the commands that need no model work now.', 'dim', true)}\n`);
+    return undefined;
   }
 
   private onInput(data: string): void {
     this.options.onTyping?.();
-    if (this.phase === 'building' || this.phase === 'running') {
-      this.keys.write(data);
-      return;
-    }
-    if (this.phase !== 'problem') return;
-    if (data.includes('\r')) this.retry?.();
-    else if (data.includes('\x04') || data.includes('\x03')) this.pty.exit();
+    if (this.phase === 'building' || this.phase === 'running') this.keys.write(data);
   }
 
   /**
@@ -281,11 +272,11 @@ export class AgentTerminal implements vscode.Disposable {
     this.pty.write(text);
   }
 
-  private greeting(agent: Agent, models: readonly ModelInfo[] | undefined): string {
+  private greeting(agent: Agent | undefined, models: readonly ModelInfo[] | undefined): string {
     const model = describeModel(models);
     return [
       style(`OpenDev${model ? ` · ${model}` : ''} · ${this.options.workingDir}`, 'bold', true),
-      `Thinking ${agent.thinkingLevel}. Type a task, or /help for commands. Shift+Tab switches plan mode; Ctrl+C stops the agent; /exit closes this tab.`,
+      `${agent ? `Thinking ${agent.thinkingLevel}. ` : ''}Type a task, or /help for commands. Shift+Tab switches plan mode; Ctrl+C stops the agent; /exit closes this tab.`,
     ].join('\n');
   }
 }

@@ -16,10 +16,10 @@ import { waitForScreen } from '../../helpers/terminal-screen';
 const workspace = join(__dirname, '../../../../test/fixtures/workspace');
 
 /** A REPL over a scripted line queue, its output captured. */
-function harness(agent: ReplAgent, options: Partial<Pick<ReplOptions, 'typeAhead' | 'recorder' | 'nextAgent' | 'onStatus'>> = {}) {
+function harness(agent: ReplAgent | undefined, options: Partial<Pick<ReplOptions, 'typeAhead' | 'recorder' | 'nextAgent' | 'onStatus'>> = {}) {
   const input = new LineQueue();
   let output = '';
-  const repl = new ReplSession({ agent, input, io: { write: (t) => (output += t) }, color: false, echoInput: true, ...options });
+  const repl = new ReplSession({ ...(agent ? { agent } : {}), input, io: { write: (t) => (output += t) }, color: false, echoInput: true, ...options });
   const waitFor = (pattern: RegExp, timeoutMs?: number) => waitForScreen(() => output, pattern, timeoutMs);
   return { input, repl, waitFor, output: () => output };
 }
@@ -40,6 +40,36 @@ describe('ReplSession (terminal-ui) with a real agent and the fake provider', ()
 
   const repeated = (n: number) =>
     Array.from({ length: n }, (_, i) => ({ toolCalls: [{ id: `c${i + 1}`, name: 'read_file', arguments: { file_path: 'math.ts' } }] }));
+
+  it('without an agent (no key yet) runs the commands that need no model, and asks the host for one at the first task', async () => {
+    const asked: Array<'line' | 'clear'> = [];
+    let keySet = false;
+    const { input, repl, waitFor, output } = harness(undefined, {
+      nextAgent: async (reason, current) => {
+        if (current) return undefined; // the agent in place goes on
+        asked.push(reason);
+        return keySet ? { agent } : undefined;
+      },
+    });
+    const done = repl.run();
+    input.push('/help');
+    await waitFor(/Commands \(handled without the model\)/);
+    assert.deepEqual(asked, [], '/help builds no agent');
+    repl.toggleMode(); // plan mode before there is an agent
+    input.push('read math.ts');
+    await waitFor(/› read math\.ts\n[\s\S]*plan › $/);
+    assert.deepEqual(asked, ['line']);
+    assert.equal(fake.requests.length, 0);
+    keySet = true;
+    fake.enqueue({ text: 'Planned.' });
+    input.push('read math.ts');
+    await waitFor(/Planned\./);
+    assert.equal(agent.mode, 'plan', 'the first agent takes the mode chosen before it');
+    assert.deepEqual(asked, ['line', 'line'], 'asked at each task while there was none');
+    input.push('/exit');
+    assert.equal(await done, 0);
+    assert.match(output(), /Bye\./);
+  });
 
   it('shows the approval menu for a doom-loop pause and lets the user allow it once more', async () => {
     fake.enqueue(...repeated(4), { text: 'Finished reading.' });

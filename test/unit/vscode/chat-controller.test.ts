@@ -123,15 +123,77 @@ describe('ChatController (the chat view model, without VS Code)', () => {
     assert.deepEqual(messages.filter((m) => m.type === 'busy').map((m) => m.type === 'busy' && m.busy), [true, false]);
   });
 
-  it('shows the problem from the agent source (e.g. no key) as an error entry with its fix', async () => {
+  it('shows the problem from the agent source (e.g. no key) as one error entry with its fix, after the latest message', async () => {
     const chat = new ChatController(async () => ({ problem: { kind: 'error', id: '', text: 'No API key is set for OpenAI.', action: 'setApiKey' } }));
     await chat.send('hi');
     await chat.send('hi again');
-    const errors = chat.transcript().filter((e) => e.kind === 'error');
-    assert.equal(errors.length, 2, 'each attempt gets its own entry');
-    assert.notEqual(errors[0]!.id, errors[1]!.id);
-    assert.equal(errors[0]!.kind === 'error' && errors[0]!.action, 'setApiKey');
+    assert.deepEqual(chat.transcript().map((e) => e.kind), ['user', 'user', 'error'], 'the card moves, it is not repeated');
+    const error = chat.transcript()[2]!;
+    assert.equal(error.kind === 'error' && error.action, 'setApiKey');
+    assert.match(error.kind === 'error' ? error.text : '', /^No API key is set for OpenAI\. Your message is sent as soon as this is done\.$/);
     assert.equal(chat.busy, false);
+  });
+
+  describe('first run: no provider configured yet', () => {
+    const card: ChatEntry = { kind: 'setup', id: '', provider: 'openai', title: 'Connect OpenDev to OpenAI', text: 'OpenDev needs an API key for OpenAI.' };
+    /** A chat whose agent source and setup check follow `keys.saved`, as the editor's read Secret Storage. */
+    const firstRun = () => {
+      const keys = { saved: false, builds: 0 };
+      const chat = new ChatController(
+        async () => {
+          keys.builds++;
+          if (!keys.saved) return { problem: card };
+          return { agent: await createMainAgent({ roles: { action: { provider: 'openai', model: 'fake-model', apiKey: 'k', baseUrl: fake.openaiBaseUrl } }, workspaceRoot: workspace }) };
+        },
+        { slash: builtinSlashPort(), setupCheck: async () => (keys.saved ? undefined : card) },
+      );
+      return { chat, keys };
+    };
+
+    it('the empty chat is the setup card, before any question, without building an agent', async () => {
+      const { chat, keys } = firstRun();
+      await chat.checkSetup();
+      assert.deepEqual(chat.transcript().map((e) => e.kind), ['setup']);
+      assert.equal(keys.builds, 0);
+      // New Chat: the card again, not an empty chat that fails at the first message.
+      chat.newChat();
+      await chat.checkSetup();
+      assert.deepEqual(chat.transcript().map((e) => e.kind), ['setup']);
+      keys.saved = true;
+      chat.invalidateAgent();
+      await chat.checkSetup();
+      assert.deepEqual(chat.transcript(), [], 'the key is saved: the card goes');
+      chat.dispose();
+    });
+
+    it('a question sent before the key waits under one card, and runs once the key is saved', async () => {
+      const { chat, keys } = firstRun();
+      await chat.checkSetup();
+      await chat.send('what does math.ts export?');
+      assert.deepEqual(chat.transcript().map((e) => e.kind), ['user', 'setup'], 'the empty state card moved under the question');
+      assert.equal(fake.requests.length, 0);
+      fake.enqueue({ text: 'It exports add.' });
+      const busy = new Promise<void>((resolve) => chat.onMessage((m) => m.type === 'busy' && !m.busy && resolve()));
+      keys.saved = true;
+      chat.invalidateAgent(); // what saving a key does
+      await busy;
+      assert.deepEqual(chat.transcript().map((e) => e.kind), ['user', 'assistant'], 'the card is gone and the question was not typed again');
+      assert.equal(lastUserText(fake.requests[0]!), 'what does math.ts export?');
+      chat.dispose();
+    });
+
+    it('runs the commands that need no model without a key, and says what is missing for the others', async () => {
+      const { chat, keys } = firstRun();
+      await chat.send('/help');
+      const help = chat.transcript().at(-1);
+      assert.equal(help?.kind === 'notice' && help.command, '/help');
+      assert.match(help?.kind === 'notice' ? help.text : '', /Commands \(handled without the model\)/);
+      assert.equal(keys.builds, 0, 'no agent was built for /help');
+      await chat.send('/mode plan');
+      assert.equal(chat.transcript().at(-1)?.kind, 'setup');
+      assert.equal(keys.builds, 1);
+      chat.dispose();
+    });
   });
 
   it('reports a provider error in the chat and accepts the next message', async () => {

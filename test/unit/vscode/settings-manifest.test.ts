@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { EDITOR_SETTING_KEYS } from '../../../src/core/config/layered-settings';
 import { BUILTIN_DEFAULTS } from '../../../src/core/config/merge-settings';
 import { parseSettingsObject } from '../../../src/core/config/settings-object';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8'));
 const properties = manifest.contributes.configuration.properties as Record<string, { default?: unknown; enum?: unknown[]; minimum?: number; maximum?: number }>;
@@ -34,5 +36,19 @@ describe('opendev.* settings in package.json', () => {
       assert.deepEqual(parseSettingsObject({ [section]: { [key]: maximum } }, 'f').problems, []);
       assert.equal(parseSettingsObject({ [section]: { [key]: minimum! - 1 } }, 'f').problems.length, 1, `${section}.${key} below its minimum`);
     }
+  });
+  // The Settings UI validates each value against its schema, the default too: an empty default that
+  // fails (a "format": "uri" on "") shows an error before the user typed anything.
+  it('validates only what the user typed: every default passes its own schema, and a bad value does not', () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const schemas = manifest.contributes.configuration.properties as Record<string, object>;
+    for (const [key, schema] of Object.entries(schemas)) {
+      const validate = ajv.compile(schema);
+      assert.ok(validate((schema as { default?: unknown }).default), `${key}: its default fails its own schema: ${ajv.errorsText(validate.errors)}`);
+    }
+    const baseUrl = ajv.compile(schemas['opendev.baseUrl']!);
+    assert.ok(baseUrl('http://localhost:11434/v1'));
+    assert.equal(baseUrl('localhost:11434'), false, 'an address without its scheme is still flagged');
   });
 });

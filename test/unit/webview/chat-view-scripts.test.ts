@@ -1,10 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { locateChromium } from '../../../src/core/web/browser';
+import type { Page } from 'playwright-core';
+import { buildChatView, sendToView, viewSnapshot, type ChatViewPage } from '../../helpers/chat-view-page';
 
 /**
  * The chat view's scripts as the .vsix ships them (the production build): the view stays small,
@@ -16,66 +14,23 @@ import { locateChromium } from '../../../src/core/web/browser';
 // Browser globals inside page callbacks (this file is typechecked without the DOM lib).
 declare const window: any, document: any, MutationObserver: any, requestAnimationFrame: any;
 
-const repo = join(__dirname, '../../../..');
-const NONCE = 'dGVzdC1ub25jZQ==';
 const MAX_VIEW_BYTES = 200 * 1024;
 
-const PAGE = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'nonce-${NONCE}'; script-src 'nonce-${NONCE}'">
-<link rel="stylesheet" href="chat.css" nonce="${NONCE}">
-</head><body><main id="app" data-style-nonce="${NONCE}"></main>
-<script nonce="${NONCE}">window.acquireVsCodeApi = () => ({ postMessage() {}, getState: () => undefined, setState() {} });</script>
-<script nonce="${NONCE}" src="webview.js"></script>
-</body></html>`;
 
-const snapshot = (entries: unknown[]) => ({ type: 'snapshot', entries, busy: false, todos: [], mode: 'normal', thinkingLevel: 'medium' });
 
 describe('the chat view scripts (production build)', function () {
   this.timeout(180_000);
-  let dir: string;
-  let browser: Browser;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'opendev-webview-'));
-    const esbuild = await import('esbuild');
-    const { webviewBuilds } = (await import(pathToFileURL(join(repo, 'scripts/webview-builds.mjs')).href)) as {
-      webviewBuilds(options: { production: boolean; outdir: string }): Array<Record<string, unknown>>;
-    };
-    await Promise.all(webviewBuilds({ production: true, outdir: dir }).map((options) => esbuild.build({ ...options, absWorkingDir: repo })));
-    writeFileSync(join(dir, 'index.html'), PAGE);
-    copyFileSync(join(repo, 'media/chat.css'), join(dir, 'chat.css'));
-    const chromium = locateChromium({ env: process.env });
-    if (!chromium.found) throw new Error(chromium.reason);
-    const { chromium: launcher } = await import('playwright-core');
-    browser = await launcher.launch({ executablePath: chromium.path, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  });
-
-  after(async () => {
-    await browser?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function openView(): Promise<Page> {
-    const page = await browser.newPage();
-    page.setDefaultTimeout(90_000);
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') errors.push(msg.text());
-    });
-    await page.goto(pathToFileURL(join(dir, 'index.html')).href);
-    await page.waitForSelector('#transcript', { state: 'attached' });
-    assert.deepEqual(errors, [], 'the view starts without errors (its CSP included)');
-    return page;
-  }
-
-  const send = (page: Page, message: unknown) => page.evaluate((m: unknown) => window.postMessage(m, '*'), message);
+  let chatView: ChatViewPage;
+  before(async () => (chatView = await buildChatView()));
+  after(() => chatView?.close());
+  const openView = () => chatView.open();
+  const send = sendToView;
+  const snapshot = viewSnapshot;
   const highlighterScripts = (page: Page) => page.evaluate(() => document.querySelectorAll('script[src$="webview-highlight.js"]').length as number);
 
   it('the view script is under 200 KiB; highlight.js is a script of its own', () => {
-    const view = statSync(join(dir, 'webview.js')).size;
-    const highlighter = statSync(join(dir, 'webview-highlight.js')).size;
+    const view = statSync(join(chatView.dir, 'webview.js')).size;
+    const highlighter = statSync(join(chatView.dir, 'webview-highlight.js')).size;
     assert.ok(view < MAX_VIEW_BYTES, `dist/webview.js is ${(view / 1024).toFixed(1)} KiB`);
     assert.ok(highlighter > 50 * 1024, `highlight.js and its grammars are in webview-highlight.js (${(highlighter / 1024).toFixed(1)} KiB)`);
   });

@@ -1,10 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { locateChromium } from '../../../src/core/web/browser';
+import type { Page } from 'playwright-core';
+import { buildChatView, sendToView, viewSnapshot, type ChatViewPage } from '../../helpers/chat-view-page';
 
 /**
  * Markdown in the chat view, as the .vsix ships it (the production build, under the view's CSP, in
@@ -16,19 +12,8 @@ import { locateChromium } from '../../../src/core/web/browser';
 // Browser globals inside page callbacks (this file is typechecked without the DOM lib).
 declare const window: any, document: any;
 
-const repo = join(__dirname, '../../../..');
-const NONCE = 'dGVzdC1ub25jZQ==';
 
-const PAGE = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'nonce-${NONCE}'; script-src 'nonce-${NONCE}'">
-<link rel="stylesheet" href="chat.css" nonce="${NONCE}">
-</head><body><main id="app" data-style-nonce="${NONCE}"></main>
-<script nonce="${NONCE}">window.posted = []; window.acquireVsCodeApi = () => ({ postMessage(m) { window.posted.push(m); }, getState: () => undefined, setState() {} });</script>
-<script nonce="${NONCE}" src="webview.js"></script>
-</body></html>`;
 
-const snapshot = (entries: unknown[]) => ({ type: 'snapshot', entries, busy: false, todos: [], mode: 'normal', thinkingLevel: 'medium' });
 
 const ANSWER = [
   'Summary of **the change**:',
@@ -47,41 +32,12 @@ const ANSWER = [
 
 describe('markdown in the chat view (production build)', function () {
   this.timeout(180_000);
-  let dir: string;
-  let browser: Browser;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'opendev-webview-md-'));
-    const esbuild = await import('esbuild');
-    const { webviewBuilds } = (await import(pathToFileURL(join(repo, 'scripts/webview-builds.mjs')).href)) as {
-      webviewBuilds(options: { production: boolean; outdir: string }): Array<Record<string, unknown>>;
-    };
-    await Promise.all(webviewBuilds({ production: true, outdir: dir }).map((options) => esbuild.build({ ...options, absWorkingDir: repo })));
-    writeFileSync(join(dir, 'index.html'), PAGE);
-    copyFileSync(join(repo, 'media/chat.css'), join(dir, 'chat.css'));
-    const chromium = locateChromium({ env: process.env });
-    if (!chromium.found) throw new Error(chromium.reason);
-    const { chromium: launcher } = await import('playwright-core');
-    browser = await launcher.launch({ executablePath: chromium.path, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  });
-
-  after(async () => {
-    await browser?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function openView(): Promise<Page> {
-    const page = await browser.newPage();
-    page.setDefaultTimeout(90_000);
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
-    await page.goto(pathToFileURL(join(dir, 'index.html')).href);
-    await page.waitForSelector('#transcript', { state: 'attached' });
-    assert.deepEqual(errors, []);
-    return page;
-  }
-
-  const send = (page: Page, message: unknown) => page.evaluate((m: unknown) => window.postMessage(m, '*'), message);
+  let chatView: ChatViewPage;
+  before(async () => (chatView = await buildChatView()));
+  after(() => chatView?.close());
+  const openView = () => chatView.open();
+  const send = sendToView;
+  const snapshot = viewSnapshot;
   const openLinks = (page: Page) => page.evaluate(() => window.posted.filter((m: any) => m.type === 'openLink')) as Promise<unknown[]>;
 
   it('draws a table, task and nested lists and links; raw HTML and unsafe links stay text', async () => {

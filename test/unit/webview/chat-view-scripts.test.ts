@@ -16,16 +16,11 @@ declare const window: any, document: any, MutationObserver: any, requestAnimatio
 
 const MAX_VIEW_BYTES = 200 * 1024;
 
-
-
 describe('the chat view scripts (production build)', function () {
   this.timeout(180_000);
   let chatView: ChatViewPage;
   before(async () => (chatView = await buildChatView()));
   after(() => chatView?.close());
-  const openView = () => chatView.open();
-  const send = sendToView;
-  const snapshot = viewSnapshot;
   const highlighterScripts = (page: Page) => page.evaluate(() => document.querySelectorAll('script[src$="webview-highlight.js"]').length as number);
 
   it('the view script is under 200 KiB; highlight.js is a script of its own', () => {
@@ -36,9 +31,9 @@ describe('the chat view scripts (production build)', function () {
   });
 
   it('at the end of a long chat, the keyboard scrolls up and new output no longer pulls the view back down', async () => {
-    const page = await openView();
+    const page = await chatView.open();
     const entries = Array.from({ length: 400 }, (_, i) => (i % 2 ? { kind: 'assistant', id: `a${i}`, text: `Answer ${i}.` } : { kind: 'user', id: `u${i}`, text: `Question ${i}?` }));
-    await send(page, snapshot(entries));
+    await sendToView(page, viewSnapshot(entries));
     await page.waitForSelector('.entry.assistant >> text=Answer 399.');
     const distanceFromEnd = () => page.evaluate(() => {
       const t = document.getElementById('transcript');
@@ -54,7 +49,7 @@ describe('the chat view scripts (production build)', function () {
     await settled;
     const up = await distanceFromEnd();
     assert.ok(up >= 20, `ArrowUp moved the view up and it stayed there (${up} px from the end)`);
-    await send(page, { type: 'upsert', entry: { kind: 'assistant', id: 'late', text: 'Output that arrives while the user reads.' } });
+    await sendToView(page, { type: 'upsert', entry: { kind: 'assistant', id: 'late', text: 'Output that arrives while the user reads.' } });
     await page.waitForSelector('.entry.assistant >> text=while the user reads');
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     assert.ok((await distanceFromEnd()) > up, 'the new output did not pull the view to the end');
@@ -62,8 +57,8 @@ describe('the chat view scripts (production build)', function () {
   });
 
   it('a chat without code never loads highlight.js', async () => {
-    const page = await openView();
-    await send(page, snapshot([
+    const page = await chatView.open();
+    await sendToView(page, viewSnapshot([
       { kind: 'user', id: 'u1', text: 'hello' },
       { kind: 'assistant', id: 'a1', text: 'Hello! Plain text, `inline code` and **bold**, but no code block.' },
     ]));
@@ -74,8 +69,8 @@ describe('the chat view scripts (production build)', function () {
   });
 
   it('a code block drawn before highlight.js has arrived is coloured when it does, its text unchanged', async () => {
-    const page = await openView();
-    await send(page, snapshot([
+    const page = await chatView.open();
+    await sendToView(page, viewSnapshot([
       { kind: 'assistant', id: 'a1', text: 'Here:\n\n```ts\nconst answer = 42; // the answer\n```\n\nAnd a block without a language:\n\n```\nplain text\n```\n' },
     ]));
     const ts = page.locator('.code-block[data-language="ts"]');
@@ -92,7 +87,7 @@ describe('the chat view scripts (production build)', function () {
   });
 
   it('a streaming block loads highlight.js, so the block is drawn highlighted once, when it closes', async () => {
-    const page = await openView();
+    const page = await chatView.open();
     await page.evaluate(() => {
       window.seenBlocks = [];
       new MutationObserver((records: any[]) => {
@@ -106,10 +101,10 @@ describe('the chat view scripts (production build)', function () {
         }
       }).observe(document.getElementById('transcript'), { childList: true, subtree: true });
     });
-    await send(page, snapshot([{ kind: 'assistant', id: 'a1', text: 'Streaming:\n\n```python\ndef greet(name):\n' }]));
+    await sendToView(page, viewSnapshot([{ kind: 'assistant', id: 'a1', text: 'Streaming:\n\n```python\ndef greet(name):\n' }]));
     await page.waitForSelector('.code-block[data-state="streaming"]');
     await page.waitForFunction(() => window.opendevHighlighter !== undefined);
-    await send(page, { type: 'textDelta', id: 'a1', delta: '    return name\n```\n\nDone.' });
+    await sendToView(page, { type: 'textDelta', id: 'a1', delta: '    return name\n```\n\nDone.' });
     await page.waitForSelector('.entry.assistant >> text=Done.');
     const seen = (await page.evaluate(() => window.seenBlocks)) as Array<{ state: string; highlighted: boolean }>;
     assert.ok(seen.some((b) => b.state === 'streaming' && !b.highlighted), `seen while it streamed, plain: ${JSON.stringify(seen)}`);

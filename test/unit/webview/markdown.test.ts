@@ -12,9 +12,6 @@ import { buildChatView, sendToView, viewSnapshot, type ChatViewPage } from '../.
 // Browser globals inside page callbacks (this file is typechecked without the DOM lib).
 declare const window: any, document: any;
 
-
-
-
 const ANSWER = [
   'Summary of **the change**:',
   '',
@@ -35,14 +32,11 @@ describe('markdown in the chat view (production build)', function () {
   let chatView: ChatViewPage;
   before(async () => (chatView = await buildChatView()));
   after(() => chatView?.close());
-  const openView = () => chatView.open();
-  const send = sendToView;
-  const snapshot = viewSnapshot;
   const openLinks = (page: Page) => page.evaluate(() => window.posted.filter((m: any) => m.type === 'openLink')) as Promise<unknown[]>;
 
   it('draws a table, task and nested lists and links; raw HTML and unsafe links stay text', async () => {
-    const page = await openView();
-    await send(page, snapshot([{ kind: 'assistant', id: 'a1', text: ANSWER }]));
+    const page = await chatView.open();
+    await sendToView(page, viewSnapshot([{ kind: 'assistant', id: 'a1', text: ANSWER }]));
     const entry = page.locator('.entry.assistant');
     await entry.locator('table').waitFor();
     assert.deepEqual(await entry.locator('th').allTextContents(), ['File', 'Lines', 'Status']);
@@ -63,8 +57,8 @@ describe('markdown in the chat view (production build)', function () {
   });
 
   it('a click on a link posts openLink with the file and line, or the web address, and never navigates', async () => {
-    const page = await openView();
-    await send(page, snapshot([{ kind: 'assistant', id: 'a1', text: ANSWER }]));
+    const page = await chatView.open();
+    await sendToView(page, viewSnapshot([{ kind: 'assistant', id: 'a1', text: ANSWER }]));
     const entry = page.locator('.entry.assistant');
     await entry.locator('table').waitFor();
     await entry.locator('a.md-link', { hasText: 'src/app.ts:12' }).click();
@@ -81,21 +75,21 @@ describe('markdown in the chat view (production build)', function () {
   });
 
   it('while an answer streams, complete blocks (the intro, a finished table) keep their nodes; only the tail is rebuilt', async () => {
-    const page = await openView();
-    await send(page, snapshot([{ kind: 'assistant', id: 'a1', text: 'Intro **text**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n' }]));
+    const page = await chatView.open();
+    await sendToView(page, viewSnapshot([{ kind: 'assistant', id: 'a1', text: 'Intro **text**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n' }]));
     const entry = page.locator('.entry.assistant');
     await entry.locator('table').waitFor();
     await page.evaluate(() => {
       const entryEl = document.querySelector('.entry.assistant');
       window.firstP = entryEl.querySelector('p');
     });
-    await send(page, { type: 'textDelta', id: 'a1', delta: '| 3 | 4 |\n\nAfter the table.' });
+    await sendToView(page, { type: 'textDelta', id: 'a1', delta: '| 3 | 4 |\n\nAfter the table.' });
     await entry.getByText('After the table.').waitFor();
     assert.deepEqual(await entry.locator('tbody td').allTextContents(), ['1', '2', '3', '4']);
     await page.evaluate(() => {
       window.table = document.querySelector('.entry.assistant table');
     });
-    await send(page, { type: 'textDelta', id: 'a1', delta: ' More.' });
+    await sendToView(page, { type: 'textDelta', id: 'a1', delta: ' More.' });
     await entry.getByText('After the table. More.').waitFor();
     assert.equal(await page.evaluate(() => window.firstP === document.querySelector('.entry.assistant p')), true, 'the intro kept its node');
     assert.equal(await page.evaluate(() => window.table === document.querySelector('.entry.assistant table')), true, 'the finished table kept its node');
@@ -107,10 +101,10 @@ describe('markdown in the chat view (production build)', function () {
       '### Plan', '', 'Intro with **bold** and `src/app.ts:3`.', '', '- one', '- two', '', '- three, same list', '',
       '```ts', 'const a = 1;', '', 'const b = 2;', '```', '', '> quoted', '', ANSWER, '', '1. first', '2. second', '', 'The end.',
     ].join('\n');
-    const page = await openView();
-    await send(page, snapshot([{ kind: 'assistant', id: 'a1', text: '' }, { kind: 'assistant', id: 'a2', text }]));
+    const page = await chatView.open();
+    await sendToView(page, viewSnapshot([{ kind: 'assistant', id: 'a1', text: '' }, { kind: 'assistant', id: 'a2', text }]));
     await page.locator('.entry.assistant').nth(1).getByText('The end.').waitFor();
-    for (let i = 0; i < text.length; i += 7) await send(page, { type: 'textDelta', id: 'a1', delta: text.slice(i, i + 7) });
+    for (let i = 0; i < text.length; i += 7) await sendToView(page, { type: 'textDelta', id: 'a1', delta: text.slice(i, i + 7) });
     await page.locator('.entry.assistant').first().getByText('The end.').waitFor();
     await page.waitForFunction(() => document.querySelectorAll('.entry.assistant code.hljs').length === 2);
     const [streamed, whole] = (await page.evaluate(() => [...document.querySelectorAll('.entry.assistant')].map((e: any) => e.innerHTML))) as string[];

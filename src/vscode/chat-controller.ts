@@ -332,8 +332,9 @@ export class ChatController {
       return undefined;
     }
     // /help, /models, /config… need no model: they run before a key is set (with the agent when there is one).
-    const agent = slash.needsAgent(command) ? await this.readyAgent(this.session.ready()) : this.agent;
-    if (!agent && slash.needsAgent(command)) return undefined;
+    const needsAgent = slash.needsAgent(command);
+    const agent = needsAgent ? await this.readyAgent(this.session.ready()) : this.agent;
+    if (!agent && needsAgent) return undefined;
     const generation = this.generation;
     let result;
     try {

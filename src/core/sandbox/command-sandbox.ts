@@ -51,6 +51,19 @@ export interface CommandSandboxOptions {
   onWarning?: (message: string) => void;
 }
 
+/**
+ * On Linux the library starts two relays inside the sandbox (the proxy at 127.0.0.1:3128 and SOCKS
+ * at :1080) and gives them 0.3 s to listen before the command runs; on a busy machine socat takes
+ * longer, and the command's first connection is refused ("Failed to connect to localhost port
+ * 3128"). So the command waits until both listen (their LISTEN rows in /proc/net/tcp*, hex ports
+ * 0C38 and 0438), within one generous limit of about 10 s. The runtime always restricts the network
+ * (its allow list is never absent), so the relays always start. POSIX sh: every shell commands run in.
+ */
+const RELAYS_UP =
+  process.platform === 'linux'
+    ? '_od_n=0; while [ "$_od_n" -lt 400 ] && ! { grep -qs \':0C38 [0-9A-F]*:[0-9A-F]* 0A\' /proc/net/tcp /proc/net/tcp6 && grep -qs \':0438 [0-9A-F]*:[0-9A-F]* 0A\' /proc/net/tcp /proc/net/tcp6; }; do sleep 0.025; _od_n=$((_od_n + 1)); done; unset _od_n; '
+    : '';
+
 /** How many violations /sandbox keeps for the session. */
 const MAX_KEPT = 200;
 
@@ -125,7 +138,7 @@ export class CommandSandbox {
     // also sends localhost past the proxy, where nothing answers (each command has its own network):
     // through the proxy, a local server the user allowed (127.0.0.1:3000) can be reached.
     const temp = quoteShellWord(this.tempDir!);
-    const line = await this.runtime.wrap(`export TMPDIR=${temp} TMP=${temp} TEMP=${temp}; unset no_proxy NO_PROXY; ${command}`, policy, id, command, shell);
+    const line = await this.runtime.wrap(`${RELAYS_UP}export TMPDIR=${temp} TMP=${temp} TEMP=${temp}; unset no_proxy NO_PROXY; ${command}`, policy, id, command, shell);
     let finished = false;
     return {
       line,

@@ -208,7 +208,7 @@ describe('commands in the OS sandbox (real bubblewrap)', function () {
     assert.equal(asked[0]!.host, `localhost:${blocked.port}`);
     assert.match(first.output, /run the command again/);
     const second = await runCommandTool.run({ command: `curl -sS http://localhost:${blocked.port}/` }, ctx);
-    assert.match(second.output, /rmtree/, 'the allowed local server answered');
+    assert.match(second.output, /rmtree/, `the allowed local server did not answer:\n${second.output}`);
     assert.ok(sandbox.hostsAllowedThisSession.includes(`127.0.0.1:${blocked.port}`));
   });
 

@@ -49,8 +49,10 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   configureSecretEnv({ extra: readSecretEnvVars() });
   // No tool reads a secret location (keys, credentials); the user may name more.
   configureSecretLocations({ secretPaths: readSecretPaths() });
-  // One "OpenDev" log channel for the extension and the core (provider calls, MCP, hooks, undo, sandbox).
-  const { channel: log, logger } = createOpenDevLog(context);
+  // One "OpenDev" log channel for the extension and the core (provider calls, MCP, hooks, undo, sandbox);
+  // every line, the extension's own too, goes through the logger, which masks keys.
+  const { channel, logger } = createOpenDevLog(context);
+  const log = logger;
   registerPackageDownloads(context, log);
   // An older install's OPENDEV_HOME is made private, once, with a note (one stat when it already is).
   void tightenOpendevHome(resolveOpendevHome()).then((note) => {
@@ -170,7 +172,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     pendingReviews: () => diffApproval.pending(),
     mcpServers,
     projectConfigurationSeen: () => projectConfigurationSeen,
-    logFile: () => vscode.Uri.joinPath(context.logUri, `${log.name}.log`).fsPath,
+    logFile: () => vscode.Uri.joinPath(context.logUri, `${channel.name}.log`).fsPath,
   };
   return { api, view, stop: stopSandboxRuntime };
 }

@@ -41,6 +41,7 @@ export const CliOptionsSchema = z
       .pipe(z.number().int().min(1, '--max-iterations must be at least 1').max(MAX_ITERATIONS_LIMIT, `--max-iterations must be at most ${MAX_ITERATIONS_LIMIT}`))
       .optional(),
     verbose: z.boolean().default(false),
+    debugFile: z.string().trim().min(1, '--debug-file needs a path, e.g. --debug-file opendev.log').optional(),
     allowOutsideWorkspace: z.boolean().default(false),
     allowRiskyCommands: z.boolean().default(false),
     allowUnsandboxed: z.boolean().default(false),
@@ -84,6 +85,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         resume: { type: 'string', short: 'r' },
         'max-iterations': { type: 'string' },
         verbose: { type: 'boolean', short: 'v' },
+        'debug-file': { type: 'string' },
         'allow-outside-workspace': { type: 'boolean' },
         'allow-risky-commands': { type: 'boolean' },
         'allow-unsandboxed': { type: 'boolean' },
@@ -109,6 +111,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     resume: values.resume,
     maxIterations: values['max-iterations'],
     verbose: values.verbose,
+    debugFile: values['debug-file'],
     allowOutsideWorkspace: values['allow-outside-workspace'],
     allowRiskyCommands: values['allow-risky-commands'],
     allowUnsandboxed: values['allow-unsandboxed'],

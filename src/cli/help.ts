@@ -34,6 +34,10 @@ Options:
   -r, --resume <id>           continue a given session (ids: /sessions)
       --max-iterations <n>    the most model steps per prompt (default 50)
   -v, --verbose               show tool calls and reasoning on stderr (with -p)
+      --debug-file <path>     append a log to <path>: every provider request (model, tokens, latency,
+                              retries), MCP servers and tool calls, hooks, undo, trust and sandbox
+                              events, with time and level; keys are masked (OPENDEV_LOG_LEVEL: trace |
+                              debug | info | warn | error, default debug; trace adds the messages sent)
       --version               print the version
   -h, --help                  show this help
 
@@ -51,7 +55,8 @@ Environment:
   OPENDEV_UNDO_BUDGET_MS                   how long a step waits for its undo snapshot (default 2000; past it the step cannot be undone)
   OPENDEV_CHROMIUM                         the Chromium or Chrome the web tools drive (default: found on the machine)
   OPENDEV_WEB_SEARCH_URL                   web_search's endpoint (a SearXNG instance; default DuckDuckGo's HTML page)
-  OPENDEV_HOME                             where sessions and settings live (default ~/.opendev)`;
+  OPENDEV_HOME                             where sessions and settings live (default ~/.opendev)
+  OPENDEV_LOG_LEVEL                        the least level --debug-file writes (default debug)`;
 
 
 /** Printed by `opendev mcp --help`. */

@@ -29,6 +29,7 @@ import type { SettingsReport } from '../core/config/settings-report';
 import { describeRoles } from '../core/config/role-overrides';
 import { cliVersion } from './version';
 import { markdownAnsi } from '../terminal-ui/markdown-lines';
+import { debugFileLogger } from './debug-file';
 
 interface Setup {
   options: CliOptions;
@@ -138,6 +139,9 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
   if (options.help) return print(HELP);
   if (options.version) return print(cliVersion());
   await privateHome(env);
+  // Opened before the folder's trust is settled: the trust decision, the agent and its requests are logged.
+  const debug = options.debugFile === undefined ? undefined : debugFileLogger(options.debugFile, env);
+  if (debug) process.once('exit', debug.close);
   const workspaceRoot = resolve(options.workingDir ?? process.cwd());
   if (!existsSync(workspaceRoot) || !statSync(workspaceRoot).isDirectory()) {
     throw new UsageError(`--working-dir ${workspaceRoot} is not a folder`);
@@ -152,6 +156,7 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     interactive ? { input: process.stdin, output: (t) => void process.stdout.write(t), warn } : undefined,
   );
   const resolved = trust.resolved;
+  debug?.logger.info('trust: folder configuration', { folder: workspaceRoot, projectTrusted: trust.projectTrusted, asked: interactive });
   for (const line of resolved.warnings) warn(line);
   configureSecretEnv({ extra: resolved.secretEnvVars });
   configureSecretLocations({ secretPaths: resolved.secretPaths });
@@ -171,6 +176,7 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     // (stdout stays the answer alone). Search finds `rg` on PATH by itself. open_browser uses the system opener.
     host: {
       openExternal: systemOpener(),
+      ...(debug ? { logger: debug.logger } : {}),
       ...(interactive || options.verbose ? { terminal: createStreamTerminalPort((t) => (interactive ? process.stdout : process.stderr).write(t)) } : {}),
     },
     web: resolved.web,

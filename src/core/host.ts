@@ -1,5 +1,6 @@
 import type { NotebookPort } from './notebook-port';
 import type { SymbolPort } from './symbol-port';
+import type { Logger } from './logger';
 
 /**
  * What the core needs from its host (VS Code or the CLI). Every port is optional: a missing port
@@ -19,6 +20,8 @@ export interface HostPorts {
    * `env.openExternal`, the CLI's system opener); false when nothing could open it.
    */
   openExternal?(url: string): Promise<boolean>;
+  /** The host's log (VS Code's "OpenDev" channel, the CLI's --debug-file): provider calls, MCP, hooks, undo, sandbox. */
+  logger?: Logger;
 }
 
 /** One command's live view: its output as it arrives, then how it ended. */

@@ -7,6 +7,7 @@ import { describeRoles } from '../core/config/role-overrides';
 import type { CapabilityCatalog } from '../core/llm/capabilities/catalog';
 import { MissingApiKeyError, MissingBaseUrlError, missingProviderSetting } from '../core/llm/create-provider';
 import type { CommandTerminalPort } from '../core/host';
+import type { Logger } from '../core/logger';
 import type { AgentBuilder } from '../core/session/agent-session';
 import type { ChatEntry } from '../shared/protocol';
 import type { FolderTrustPrompts } from './folder-trust';
@@ -34,7 +35,7 @@ export type AgentSource = AgentBuilder<ChatEntry>;
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
  * (the controller gives the entry its id). `terminal` shows the commands the agent runs; `trust`
  * decides whether the folder's configuration applies and asks about it (without it: it does not). */
-export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: CapabilityCatalog, terminal?: CommandTerminalPort, trust?: FolderTrustPrompts): AgentSource {
+export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: CapabilityCatalog, terminal?: CommandTerminalPort, trust?: FolderTrustPrompts, logger?: Logger): AgentSource {
   // The editor's language servers and notebook API: the symbol tools and notebook_edit run on them.
   const symbols = vscodeSymbolPort();
   const notebooks = vscodeNotebookPort();
@@ -62,7 +63,7 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
         playbookReflectEvery: readPlaybookReflectEvery(),
         episodicSummaryEvery: readEpisodicSummaryEvery(),
         maxIterations: readMaxIterations(),
-        host: { terminal, ripgrepPath: bundledRipgrep(), symbols, notebooks, openExternal: openExternally },
+        host: { terminal, ripgrepPath: bundledRipgrep(), symbols, notebooks, openExternal: openExternally, ...(logger ? { logger } : {}) },
         web: readWebSettings(),
         sandbox: readSandboxSettings(),
         // The user's terminal shell and terminal.integrated.env: commands see the environment their terminal has.

@@ -5,6 +5,7 @@ import type { ChatController } from './chat-controller';
 import { CHAT_VIEW_ID } from './chat-view-id';
 import { REVIEW_COMMANDS } from './diff-approval/review-commands';
 import { openLinkTarget } from './open-link';
+import type { Logger } from '../core/logger';
 
 /**
  * Context keys the view sets for its keybindings (Escape = Stop, Shift+Tab = Switch Mode).
@@ -32,7 +33,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly chat: ChatController,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: Logger,
     private readonly onAction: (action: Extract<WebviewToExtension, { type: 'action' }>) => void,
   ) {}
 

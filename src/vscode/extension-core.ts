@@ -30,6 +30,7 @@ import { registerMcpServersView } from './mcp/register-mcp-view';
 import { registerPackageDownloads } from './package-downloads';
 import { InlineDiffApproval } from './diff-approval/inline-diff-approval';
 import type { OpenDevApi } from './opendev-api';
+import { createOpenDevLog } from './log/opendev-log';
 
 /** What the core gives the extension's entry: the API, the chat view's provider, and its shutdown. */
 export interface OpenDevCore {
@@ -48,7 +49,10 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   configureSecretEnv({ extra: readSecretEnvVars() });
   // No tool reads a secret location (keys, credentials); the user may name more.
   configureSecretLocations({ secretPaths: readSecretPaths() });
-  const log = vscode.window.createOutputChannel('OpenDev', { log: true });
+  // One "OpenDev" log channel for the extension and the core (provider calls, MCP, hooks, undo, sandbox);
+  // every line, the extension's own too, goes through the logger, which masks keys.
+  const { channel, logger } = createOpenDevLog(context);
+  const log = logger;
   registerPackageDownloads(context, log);
   // An older install's OPENDEV_HOME is made private, once, with a note (one stat when it already is).
   void tightenOpendevHome(resolveOpendevHome()).then((note) => {
@@ -72,8 +76,8 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   const diffApproval = new InlineDiffApproval();
   context.subscriptions.push(diffApproval);
   // The folder's configuration applies once trusted (Workspace Trust and OpenDev's record); every answer rebuilds the agents.
-  const folderTrust = registerFolderTrust(context, () => rebuildAgents());
-  const chat = new ChatController(vscodeAgentSource(context.secrets, catalog, terminals, folderTrust), {
+  const folderTrust = registerFolderTrust(context, () => rebuildAgents(), logger);
+  const chat = new ChatController(vscodeAgentSource(context.secrets, catalog, terminals, folderTrust, logger), {
     slash: slashPort(slashCommands),
     thinkingLevel: readThinkingLevel(),
     workingDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
@@ -87,7 +91,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   // Each OpenDev terminal has its own agent (its commands shown inline) and its own session.
   const agentTerminals = new AgentTerminals({
     workingDir: folder,
-    buildAgent: (port, options) => vscodeAgentSource(context.secrets, catalog, port, folderTrust)(options),
+    buildAgent: (port, options) => vscodeAgentSource(context.secrets, catalog, port, folderTrust, logger)(options),
     commands: slashCommands,
     ...(sessions ? { store: sessions.store } : {}),
     titles: readSessionTitles,
@@ -108,7 +112,6 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
 
   context.subscriptions.push(
     { dispose: () => catalog.close() },
-    log,
     chat.onMessage((m) => {
       if (m.type === 'busy') void vscode.commands.executeCommand('setContext', 'opendev.busy', m.busy);
       if (m.type === 'agentState' || m.type === 'snapshot') void vscode.commands.executeCommand('setContext', 'opendev.mode', m.mode);
@@ -169,6 +172,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     pendingReviews: () => diffApproval.pending(),
     mcpServers,
     projectConfigurationSeen: () => projectConfigurationSeen,
+    logFile: () => vscode.Uri.joinPath(context.logUri, `${channel.name}.log`).fsPath,
   };
   return { api, view, stop: stopSandboxRuntime };
 }

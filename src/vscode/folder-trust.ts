@@ -14,6 +14,7 @@ import { formatTrustRequests, type TrustRequest } from '../core/session/trust-re
 import { projectFingerprint } from '../core/trust/project-files';
 import { trustProject, untrustProject } from '../core/trust/project-trust';
 import { confirmEndpoint, endpointKey } from '../core/trust/trust-store';
+import { NO_LOGGER, type Logger } from '../core/logger';
 import { readFolderTrust, untrustedWhy, type FolderTrustState } from './settings';
 
 export const TRUST_COMMAND = 'opendev.trustFolder';
@@ -39,8 +40,11 @@ export class FolderTrustPrompts {
   /** The configuration files' content the last agent was built with, or the watcher last reported. */
   private lastSeen: string | undefined;
 
-  /** `onTrustChanged`: the agents rebuild before their next message. */
-  constructor(private readonly onTrustChanged: () => void) {
+  /** `onTrustChanged`: the agents rebuild before their next message; `log`: every decision, for the log. */
+  constructor(
+    private readonly onTrustChanged: () => void,
+    private readonly log: Logger = NO_LOGGER,
+  ) {
     this.lastSeen = this.filesNow();
   }
 
@@ -135,6 +139,7 @@ export class FolderTrustPrompts {
       return;
     }
     for (const key of [...this.offered]) if (key.startsWith(`${state.folder}\0`)) this.offered.delete(key);
+    this.log.info('trust: folder configuration untrusted', { folder: state.folder });
     this.onTrustChanged();
     void vscode.window.showInformationMessage(`OpenDev: the configuration of ${state.folder} is no longer trusted; from the next message on it is not applied (and asked about).`);
   }
@@ -149,6 +154,7 @@ export class FolderTrustPrompts {
 
   private async card(state: FolderTrustState): Promise<void> {
     const answer = await vscode.window.showWarningMessage(cardText(state), 'Trust', 'Not now', 'Show details');
+    this.log.info('trust: asked about the folder configuration', { folder: state.folder, state: state.trust.state, answer: answer ?? 'dismissed' });
     if (answer === 'Trust' || (answer === 'Show details' && (await this.askToTrust(state)))) await this.trust(state);
   }
 
@@ -168,9 +174,11 @@ export class FolderTrustPrompts {
   private async trust(state: FolderTrustState): Promise<void> {
     const problem = await trustProject(state.where, state.trust.fingerprint);
     if (problem) {
+      this.log.warn('trust: could not save the trust', { folder: state.folder, problem });
       void vscode.window.showErrorMessage(`OpenDev: ${problem}`);
       return;
     }
+    this.log.info('trust: folder configuration trusted', { folder: state.folder, workspaceTrusted: vscode.workspace.isTrusted });
     this.onTrustChanged();
     if (!vscode.workspace.isTrusted) return this.explainRestrictedMode(`OpenDev now trusts the configuration of ${state.folder}`);
     const now = readFolderTrust();
@@ -210,6 +218,7 @@ export class FolderTrustPrompts {
         'Send',
         "Don't send",
       );
+      this.log.info('trust: endpoint', { provider: endpoint.provider, baseUrl: endpoint.baseUrl, answer: answer ?? 'dismissed' });
       if (answer !== 'Send') continue;
       const problem = await confirmEndpoint(state.where.home, endpoint.provider, endpoint.baseUrl);
       if (problem) void vscode.window.showErrorMessage(`OpenDev: ${problem}`);
@@ -221,13 +230,14 @@ export class FolderTrustPrompts {
 }
 
 /** The palette commands and the Workspace Trust event; `onTrustChanged` rebuilds the agents. */
-export function registerFolderTrust(context: vscode.ExtensionContext, onTrustChanged: () => void): FolderTrustPrompts {
-  const prompts = new FolderTrustPrompts(onTrustChanged);
+export function registerFolderTrust(context: vscode.ExtensionContext, onTrustChanged: () => void, log: Logger = NO_LOGGER): FolderTrustPrompts {
+  const prompts = new FolderTrustPrompts(onTrustChanged, log);
   context.subscriptions.push(
     vscode.commands.registerCommand(TRUST_COMMAND, () => prompts.trustCommand()),
     vscode.commands.registerCommand(UNTRUST_COMMAND, () => prompts.untrustCommand()),
     // Restricted Mode ends: the folder's configuration (if OpenDev trusts it too) applies from the next message.
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      log.info('trust: VS Code Workspace Trust granted');
       onTrustChanged();
       prompts.recheck();
     }),

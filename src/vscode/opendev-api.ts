@@ -52,4 +52,6 @@ export interface OpenDevApi {
   mcpServers: McpViewApi;
   /** How many changes of the project's configuration files the extension has taken in: a test that writes one waits for it to move. */
   projectConfigurationSeen(): number;
+  /** The file VS Code writes the "OpenDev" log channel to (what Show Logs shows): tests read the real lines. */
+  logFile(): string;
 }

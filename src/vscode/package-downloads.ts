@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { configurePackageDownloads } from '../core/packages/package-loader';
+import type { Logger } from '../core/logger';
 
 /**
  * The browser tools' and read_pdf's libraries are not in the .vsix (scripts/on-demand-packages.mjs):
@@ -7,7 +8,7 @@ import { configurePackageDownloads } from '../core/packages/package-loader';
  * notification while it runs and a line in the log; a copy in the extension's own folder (a
  * development checkout) is used as is.
  */
-export function registerPackageDownloads(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+export function registerPackageDownloads(context: vscode.ExtensionContext, log: Logger): void {
   configurePackageDownloads({
     storageDir: context.globalStorageUri.fsPath,
     ownRoot: context.extensionPath,

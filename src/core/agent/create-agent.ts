@@ -160,7 +160,8 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const afterFirstAnswer = new FirstAnswerGate();
   const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home, holdRefresh: (start) => afterFirstAnswer.run(start) });
   await catalog.load();
-  const roles = new ModelRoles(options.roles, catalog, { ...(options.onModelCall ? { observe: options.onModelCall } : {}), onAnswer: () => afterFirstAnswer.open() });
+  const log = options.host?.logger;
+  const roles = new ModelRoles(options.roles, catalog, { ...(options.onModelCall ? { observe: options.onModelCall } : {}), onAnswer: () => afterFirstAnswer.open(), ...(log ? { log } : {}) });
   roles.forRole('action'); // fails now, not at the first message, when the key or the server's address is missing
   const relay = createUiRelay();
   for (const notice of options.notices ?? []) relay.ui.onNotice?.(notice.text, notice.level);
@@ -171,6 +172,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const sessionId = options.sessionId ?? newSessionId();
   const home = options.home ?? resolveOpendevHome();
   const projectTrusted = options.projectTrusted ?? readProjectTrust({ home, workspaceRoot: options.workspaceRoot }).trusted;
+  log?.info('session: agent built', { sessionId, workspace: options.workspaceRoot, projectTrusted, approval: options.approvalLevel ?? 'semi-auto', provider: options.roles.action.provider, model: options.roles.action.model });
   const scratchDir = join(opendevPaths(options.home ?? resolveOpendevHome()).scratchDir, sessionId);
   // Commands run in the OS sandbox (looked up once the first request has left, or by the first command), told once how they run.
   const sandbox = options.sandbox && createSessionSandbox(options, { projectTrusted, readableDirs: () => [dirname(scratchDir), ...(services.skillDirs ?? [])], ui: relay.ui, afterFirstAnswer });
@@ -393,6 +395,7 @@ function createSessionSandbox(options: MainAgentOptions, session: { projectTrust
     runtimeOptions: options.host?.ripgrepPath ? { ripgrep: options.host.ripgrepPath } : {},
     ...(options.sandboxHosts ? { rememberHost: options.sandboxHosts } : {}),
     onWarning: (message) => session.ui.onNotice?.(message, 'warning'),
+    ...(options.host?.logger ? { log: options.host.logger } : {}),
   });
   session.afterFirstAnswer.run(() => {
     void sandbox.status().then((status) => {
@@ -416,6 +419,7 @@ async function sessionMcpHub(options: MainAgentOptions, services: SessionService
     ui,
     workspaceTrusted: options.projectTrusted ? unchangedSince(options.workspaceRoot, MCP_CONFIG_SOURCES) : () => false,
     ...(services.processes.sandbox ? { sandbox: services.processes.sandbox } : {}),
+    ...(options.host?.logger ? { log: options.host.logger } : {}),
     ...options.mcp,
   });
   if (options.mcp?.eager) await hub.startAll();
@@ -437,6 +441,7 @@ async function sessionUndo(options: MainAgentOptions, sessionId: string, registr
     settings: { ...envBudget(), ...options.undo },
     // git's warm-up snapshot waits until the first request has left; a step that comes first snapshots by itself.
     holdWarmUp: (start) => afterFirstAnswer.run(start),
+    ...(options.host?.logger ? { trail: options.host.logger } : {}),
   });
 }
 
@@ -453,6 +458,7 @@ function sessionHooks(config: LoadedHooksConfig, options: MainAgentOptions, sess
     tools: (name) => registry.get(name),
     onWarning: (message) => ui.onNotice?.(`Hook: ${message}`, 'warning'),
     onSystemMessage: (message) => ui.onNotice?.(message, 'info'),
+    ...(options.host?.logger ? { log: options.host.logger } : {}),
   });
 }
 

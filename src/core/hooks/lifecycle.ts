@@ -1,5 +1,6 @@
 import type { ModeState } from '../tools/tool';
 import type { LoadedHooksConfig } from './config';
+import type { Logger } from '../logger';
 import { runHooks, type RunHooksOptions } from './runner';
 import type { HookEvent, HookInput, HookRunOutcome, HooksConfig } from './types';
 
@@ -16,6 +17,8 @@ export interface HookSessionOptions {
   defaultTimeoutMs?: number;
   /** Warnings (hook errors, timeouts, garbage output): shown to the user, never thrown. Default: dropped. */
   onWarning?(message: string): void;
+  /** Which hooks ran, their decision and duration, for the host's log. */
+  log?: Logger;
 }
 
 export type HookCallOptions = HookSessionOptions & {
@@ -56,7 +59,7 @@ async function runEvent(config: AnyHooksConfig, session: HookCallOptions, event:
   if (session.transcriptPath) input.transcript_path = session.transcriptPath;
   if (session.permissionMode) input.permission_mode = session.permissionMode;
   Object.assign(input, fields);
-  const o: RunHooksOptions = { projectDir: session.workspaceRoot };
+  const o: RunHooksOptions = { projectDir: session.workspaceRoot, ...(session.log ? { log: session.log } : {}) };
   if (matchValue !== undefined) o.matchValue = matchValue;
   if (session.signal) o.signal = session.signal;
   if (session.defaultTimeoutMs !== undefined) o.defaultTimeoutMs = session.defaultTimeoutMs;

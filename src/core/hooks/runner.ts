@@ -3,6 +3,8 @@ import { childEnv } from '../process/child-env';
 import { afterExitGrace } from '../process/exit-grace';
 import { parseHookStdout, type HookJsonOutput } from './hook-output';
 import { getMatchingHookGroups } from './matcher';
+import { logHookRun } from './hook-log';
+import type { Logger } from '../logger';
 import type { HookCommandResult, HookEvent, HookHandler, HookInput, HookRunOutcome, HooksConfig, PermissionDecision } from './types';
 import { BLOCKING_EVENTS, PLAIN_STDOUT_CONTEXT_EVENTS } from './types';
 
@@ -26,6 +28,8 @@ export interface RunHooksOptions {
   defaultTimeoutMs?: number;
   /** Extra environment for the hook processes. */
   env?: NodeJS.ProcessEnv;
+  /** One line per event that ran hooks: which, the decision, the duration. */
+  log?: Logger;
 }
 
 export interface RunCommandOptions {
@@ -166,8 +170,10 @@ export async function runHooks(config: HooksConfig, input: HookInput, options: R
     }
     pending.push(runOne(h).catch((err: unknown) => ({ command: h.command ?? '', exitCode: -1, stdout: '', stderr: String(err) })));
   }
+  const started = Date.now();
   outcome.results = await Promise.all(pending);
   interpretResults(event, outcome.results, outcome);
+  if (options.log) logHookRun(options.log, event, outcome, Date.now() - started, options.matchValue);
   return outcome;
 }
 

@@ -52,7 +52,7 @@ export function hooksLifecycle(config: AnyHooksConfig, opts: HooksLifecycleOptio
     return input;
   };
   const runOpts = (call: ToolCall, signal?: AbortSignal): RunHooksOptions => {
-    const o: RunHooksOptions = { projectDir: opts.workspaceRoot, matchValue: toolMatchNames(call.name) };
+    const o: RunHooksOptions = { projectDir: opts.workspaceRoot, matchValue: toolMatchNames(call.name), ...(opts.log ? { log: opts.log } : {}) };
     if (signal) o.signal = signal;
     if (opts.defaultTimeoutMs !== undefined) o.defaultTimeoutMs = opts.defaultTimeoutMs;
     return o;

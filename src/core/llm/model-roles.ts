@@ -7,6 +7,8 @@ import type { ModelCapabilities } from './capabilities/model-capabilities';
 import { createProvider, type CreateProviderOptions } from './create-provider';
 import { observedProvider, type ModelCallObserver } from './observed-provider';
 import { signalAnswers } from './answer-signal';
+import { loggedProvider } from './logged-provider';
+import type { Logger } from '../logger';
 import type { LlmProvider } from './provider';
 
 export interface ResolvedModel {
@@ -39,6 +41,8 @@ export interface ModelRolesOptions {
   observe?: ModelCallObserver;
   /** Told when an answer starts arriving on any role's client, or a call ends without one (the session's held start-up work). */
   onAnswer?: () => void;
+  /** Every call of every role's client, written as a line (the host's log; keys masked). */
+  log?: Logger;
 }
 
 export class ModelRoles {
@@ -52,8 +56,9 @@ export class ModelRoles {
     private readonly clients: Map<string, LlmProvider> = new Map(),
   ) {
     const create: ProviderFactory = options.createProvider ?? ((s) => createProvider(s, options.providerOptions));
-    const { observe, onAnswer } = options;
-    const observed: ProviderFactory = observe ? (s) => observedProvider(create(s), observe) : create;
+    const { observe, onAnswer, log } = options;
+    const logged: ProviderFactory = log ? (s) => loggedProvider(create(s), log, { provider: s.provider, baseUrl: s.baseUrl, apiKey: s.apiKey }) : create;
+    const observed: ProviderFactory = observe ? (s) => observedProvider(logged(s), observe) : logged;
     this.factory = onAnswer ? (s) => signalAnswers(observed(s), onAnswer) : observed;
   }
 

@@ -8,6 +8,8 @@ import type { ToolRegistry } from '../tools/registry';
 import type { UICallback } from '../ui';
 import { loadMcpConfig, type LoadedMcpConfig } from './mcp-config';
 import { McpCallError } from './mcp-call-error';
+import { NO_LOGGER, scopedLogger, type Logger } from '../logger';
+import { logToolCall } from './mcp-call-log';
 import { McpConnection, type McpServerTool, type McpTimeouts } from './mcp-connection';
 import { transportKind } from './mcp-transport';
 import { serverOfToolName } from './mcp-names';
@@ -41,6 +43,8 @@ export interface McpHubOptions {
   unattended?: boolean;
   /** The session's OS sandbox: the project's stdio servers run inside it when `sandbox.mcp` is on. */
   sandbox?: CommandSandbox;
+  /** Server starts, stops, failures and tool calls, for the host's log. */
+  log?: Logger;
 }
 
 /** A server that did not start for search_tools: why, and whether the user's consent was missing. */
@@ -58,8 +62,10 @@ export class McpHub implements McpHubApi {
   private lastWarnings: string[] = [];
   private disposed = false;
   private readonly trust: McpTrustGate;
+  private readonly log: Logger;
 
   constructor(private readonly options: McpHubOptions) {
+    this.log = scopedLogger(options.log ?? NO_LOGGER, 'mcp');
     this.catalog = new McpToolCatalog({ registry: options.registry, eager: options.eager, scratchDir: options.scratchDir });
     this.trust = new McpTrustGate({ home: options.home, workspaceRoot: options.workspaceRoot, ui: options.ui, unattended: options.unattended, workspaceTrusted: options.workspaceTrusted, onWarning: options.onWarning });
     this.apply(this.read());
@@ -228,7 +234,10 @@ export class McpHub implements McpHubApi {
         config: entry.config,
         cwd: this.options.workspaceRoot,
         timeouts: this.options.timeouts,
-        onStateChange: () => this.changed(),
+        onStateChange: () => {
+          this.log.info('server state', { server: name, state: connection!.state, transport: connection!.transport, sandboxed: connection!.sandboxed, pid: connection!.pid, restarts: connection!.restarts, error: connection!.error });
+          this.changed();
+        },
         onTools: (tools) => this.syncTools(name, tools, connection!),
         // The user's own servers run as they configured them; a repository's are contained.
         ...(this.options.sandbox?.settings.mcp && entry.source !== 'user' ? { sandbox: this.options.sandbox } : {}),
@@ -255,7 +264,7 @@ export class McpHub implements McpHubApi {
   private callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal) {
     const connection = this.entries.get(server)?.enabled ? this.connections.get(server) : undefined;
     if (!connection) throw new McpCallError('unavailable', 'it was removed or disabled in the configuration');
-    return connection.callTool(tool, args, signal);
+    return logToolCall(this.log, server, tool, connection.callTool(tool, args, signal));
   }
 
   /**

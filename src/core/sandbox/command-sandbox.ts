@@ -8,6 +8,7 @@ import { SecretLocations } from '../files/secret-locations';
 import { originHost, sandboxPolicy, type SandboxPolicy } from './sandbox-policy';
 import { blockedConnectionsOf, sandboxRuntime, type SandboxAvailability, type SandboxRuntimeOptions } from './sandbox-runtime';
 import type { SandboxSettings } from '../config/sandbox-settings';
+import type { Logger } from '../logger';
 import { violationsOf, type SandboxViolation } from './sandbox-violations';
 
 /** Where commands run: `active` (sandboxed), `off` (the user turned it off), `unavailable` (no sandbox can run here). */
@@ -49,6 +50,8 @@ export interface CommandSandboxOptions {
   rememberHost?: (host: string) => Promise<void>;
   /** Told once when a saved host could not be saved. */
   onWarning?: (message: string) => void;
+  /** Availability, blocked writes, reads and hosts, allowed hosts: for the host's log. */
+  log?: Logger;
 }
 
 /**
@@ -104,7 +107,9 @@ export class CommandSandbox {
   async status(): Promise<SandboxStatus> {
     if (!this.options.settings.enabled) return (this.known = { state: 'off' });
     const availability = await this.runtime.availability();
+    const before = this.known?.state;
     this.known = availability.available ? { state: 'active', policy: this.policy() } : { state: 'unavailable', reason: availability.reason, fix: availability.fix };
+    if (before !== this.known.state) this.options.log?.info('sandbox: status', { state: this.known.state, reason: availability.available ? undefined : availability.reason });
     return this.known;
   }
 
@@ -150,6 +155,7 @@ export class CommandSandbox {
         this.runtime.release(id);
         const found = violationsOf(output, { policy, cwd, home: this.home, blocked }).map((v) => ({ ...v, command: command.length > 120 ? `${command.slice(0, 119)}…` : command }));
         this.log.push(...found);
+        for (const v of found) this.options.log?.warn('sandbox: blocked', { kind: v.kind, target: v.target, why: v.why, command: v.command });
         if (this.log.length > MAX_KEPT) this.log.splice(0, this.log.length - MAX_KEPT);
         return found;
       },
@@ -159,6 +165,7 @@ export class CommandSandbox {
   /** The answer to a blocked host: for this session, or always (saved in the user's settings). */
   async allowHost(host: string, scope: 'session' | 'always'): Promise<void> {
     this.sessionHosts.add(host);
+    this.options.log?.info('sandbox: host allowed', { host, scope });
     if (scope !== 'always') return;
     if (!this.options.rememberHost) {
       this.options.onWarning?.(`${host} is allowed for this session; to allow it always, add it to sandbox.network.allow.`);

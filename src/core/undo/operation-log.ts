@@ -79,7 +79,7 @@ export type StepRecord = z.infer<typeof StepRecordSchema>;
 export type StepStartRecord = z.infer<typeof StepStartRecordSchema>;
 export type StepEndRecord = z.infer<typeof StepEndRecordSchema>;
 export type UndoRecord = z.infer<typeof UndoRecordSchema>;
-type LogLine = z.infer<typeof LogLineSchema>;
+export type LogLine = z.infer<typeof LogLineSchema>;
 
 /** A step that started and was never closed: its process died mid-step. */
 export interface InterruptedStep {
@@ -120,6 +120,8 @@ export class OperationLog {
   constructor(
     readonly file: string,
     private readonly onWarning: (message: string) => void = () => {},
+    /** Told about every record as it is written (the host's log). */
+    private readonly onRecord: (record: LogLine) => void = () => {},
   ) {}
 
   get operations(): readonly OperationRecord[] {
@@ -199,6 +201,7 @@ export class OperationLog {
 
   /** Appends in order; `durable` flushes the record (and, the first time, the folders that name the file). */
   private append(record: LogLine, durable = false): Promise<boolean> {
+    this.onRecord(record);
     return this.writes.run(async () => {
       try {
         if (!this.started) {

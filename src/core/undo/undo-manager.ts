@@ -9,6 +9,8 @@ import { describeHistory, describeUndo, type StepSummary, type UndoOutcome } fro
 import { gcIfDue } from './gc-schedule';
 import { OperationLog, type InterruptedStep, type SessionHistory, type StepRecord } from './operation-log';
 import { restoreStep } from './restore-step';
+import { logUndoRecord } from './undo-log';
+import type { Logger } from '../logger';
 import { SnapshotScheduler, TIMED_OUT, type SnapshotResult } from './snapshot-scheduler';
 import { ShadowRepo } from './shadow-repo';
 import { SnapshotTaker, DEFAULT_MAX_FILE_BYTES, type Snapshot, type SkippedFile } from './snapshot-taker';
@@ -46,6 +48,7 @@ export interface UndoManagerOptions {
    * first takes its own snapshot, and then there is no warm-up.
    */
   holdWarmUp?(start: () => void): void;
+  /** Checkpoints, restores and problems, for the host's log. */ trail?: Logger;
 }
 
 interface OpenStep {
@@ -98,7 +101,7 @@ export class UndoManager {
     this.repo = new ShadowRepo(join(opendevPaths(options.home).snapshotDir, encodeProjectPath(options.workspaceRoot)), options.workspaceRoot, options.sessionId);
     const taker = new SnapshotTaker(this.repo, { opendevHome: options.home, maxFileBytes: this.settings.maxFileBytes });
     this.snapshots = new SnapshotScheduler(this.repo, taker, this.abort.signal, (m) => this.warn(m));
-    this.log = new OperationLog(operationLogPath(options), (m) => this.warn(m));
+    this.log = new OperationLog(operationLogPath(options), (m) => this.warn(m), (record) => logUndoRecord(options.trail, record));
     if (history) {
       this.log.seed(history.steps);
       for (const n of history.undone) this.undone.add(n);
@@ -359,6 +362,7 @@ export class UndoManager {
   }
 
   private warn(message: string): void {
+    this.options.trail?.warn(`undo: ${message}`);
     this.options.onNotice?.(message, 'warning');
   }
 

@@ -4,7 +4,7 @@ import { settingsFromEnv, thinkingLevel } from '../../../src/cli/settings-from-e
 
 describe('CLI flags', () => {
   it('parses every flag, with defaults', () => {
-    const o = parseCliArgs(['-p', 'do it', '-C', '/tmp', '--provider', 'anthropic', '-m', 'claude-x', '--approval', 'auto', '--thinking', 'high', '--output-format', 'stream-json', '--resume', 'abcd1234', '--max-iterations', '12', '-v', '--allow-outside-workspace', '--allow-risky-commands']);
+    const o = parseCliArgs(['-p', 'do it', '-C', '/tmp', '--provider', 'anthropic', '-m', 'claude-x', '--approval', 'auto', '--thinking', 'high', '--output-format', 'stream-json', '--resume', 'abcd1234', '--max-iterations', '12', '-v', '--debug-file', 'run.log', '--allow-outside-workspace', '--allow-risky-commands']);
     assert.deepEqual(
       { ...o },
       {
@@ -19,6 +19,7 @@ describe('CLI flags', () => {
         resume: 'abcd1234',
         maxIterations: 12,
         verbose: true,
+        debugFile: 'run.log',
         allowOutsideWorkspace: true,
         allowRiskyCommands: true,
         allowUnsandboxed: false,
@@ -40,6 +41,7 @@ describe('CLI flags', () => {
     assert.throws(() => parseCliArgs(['--max-iterations', '5000']), /at most 1000/);
     assert.throws(() => parseCliArgs(['--continue=yes']), /--continue does not take a value/);
     assert.throws(() => parseCliArgs(['--allow-risky-commands']), /--allow-risky-commands needs -p/);
+    assert.throws(() => parseCliArgs(['--debug-file']), /--debug-file needs a value/);
   });
 
   it('thinking: the flag, else OPENDEV_THINKING, else off for -p and medium interactively', () => {

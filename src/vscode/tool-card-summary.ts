@@ -43,7 +43,7 @@ const WORDINGS: Record<string, Wording> = {
   },
   edit_file: {
     running: (a) => `Editing ${file(a)}…`,
-    done: (a, s) => join(`Edited ${file(a)}`, s.match(/\(([+−-]\d+ [−-]\d+)/)?.[1]),
+    done: (a, s) => join(`Edited ${file(a)}`, s.match(/\(([+−-]\d+ [−-]\d+)/)?.[1], rejectedOf(s)),
     failed: (a) => `Couldn't edit ${file(a)}`,
   },
   write_file: {
@@ -105,6 +105,12 @@ function why(summary: string): string {
   const text = summary.replace(/^✗\s*/, '').replace(/^(permission|rejected|not_found|edit_mismatch|syntax|rate_limit|timeout|too_large|other):\s*/, '');
   const first = text.split(/(?<=[.!?])\s/)[0] ?? text;
   return first.replace(/\.$/, '') || 'it failed';
+}
+
+/** "1 of 2 changes rejected": an edit the user decided change by change. */
+function rejectedOf(summary: string): string | undefined {
+  const m = summary.match(/rejected (\d+) of (\d+) hunks/);
+  return m ? `${m[1]} of ${m[2]} changes rejected` : undefined;
 }
 
 /** "exit 0", "exit 2", "killed by SIGTERM": from the summary (`✗ exit 2: …`); a success with no code said is exit 0. */

@@ -17,6 +17,7 @@ describe('tool card headlines', () => {
     assert.equal(done('run_command', { command: 'npm test' }, '✓ exit 0, 40 lines', 3200), 'Ran npm test · exit 0 · 3.2 s');
     assert.equal(done('run_command', { command: 'echo hi' }, '✓ hi', 80), 'Ran echo hi · exit 0 · 80 ms');
     assert.equal(done('edit_file', { file_path: 'src/a.ts', old_content: 'x', new_content: 'y' }, '✓ Edited src/a.ts (+3 −1)'), 'Edited src/a.ts · +3 −1');
+    assert.equal(done('edit_file', { file_path: 'm.ts' }, '✓ Edited m.ts (+1 −1; rejected 1 of 2 hunks)'), 'Edited m.ts · +1 −1 · 1 of 2 changes rejected');
     assert.equal(done('write_file', { file_path: 'b.ts', content: '' }, '✓ Created b.ts (1 line)'), 'Created b.ts · 1 line');
     assert.equal(done('search', { pattern: 'foo' }, '✓ 7 matches in 4 files'), 'Searched for `foo` · 4 files');
     assert.equal(done('search', { pattern: 'zzz' }, '✓ 0 matches'), 'Searched for `zzz` · no matches');

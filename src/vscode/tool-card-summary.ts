@@ -14,8 +14,8 @@ export interface ToolCardFacts {
     ok: boolean;
     /** The tool's one-line summary for the UI (`✓ …` / `✗ kind: …`). */
     summary: string;
-    /** How long the call took, measured by the front end. */
-    durationMs: number;
+    /** How long the call took, measured by the front end (unknown for a resumed session's calls). */
+    durationMs?: number;
   };
 }
 
@@ -24,7 +24,7 @@ type Args = Record<string, unknown>;
 /** What a call does, in the present ("Reading") and the past ("Read"), and the noun it is about. */
 interface Wording {
   running(a: Args): string;
-  done(a: Args, summary: string, durationMs: number): string;
+  done(a: Args, summary: string, durationMs: number | undefined): string;
   /** The failed call's subject: "Couldn't read math.ts". */
   failed(a: Args): string;
 }
@@ -188,7 +188,8 @@ function count(summary: string, pattern: RegExp, one: string, many = `${one}s`):
   return n === undefined ? undefined : `${n} ${n === '1' ? one : many}`;
 }
 
-function duration(ms: number): string {
+function duration(ms: number | undefined): string | undefined {
+  if (ms === undefined) return undefined;
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
   if (ms < 60_000) return `${Number((ms / 1000).toFixed(1))} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;

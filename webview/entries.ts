@@ -2,7 +2,8 @@ import type { ChatEntry, ChatEntryOf, WebviewToExtension } from '../src/shared/p
 import { renderApproval, renderPlan, renderQuestion } from './cards';
 import { button, h } from './dom';
 import { renderMarkdown } from './markdown';
-import { restoreAction } from './restore-action';
+import { renderRetryLine } from './retry-line';
+import { renderTool } from './tool-card';
 import { renderUserText } from './user-message';
 
 /** What entry renderers may use: posting to the extension, and the view state that must survive hide/show. */
@@ -66,14 +67,20 @@ function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
       return renderTool(entry, ctx);
     case 'error': {
       const el = h('article', { attrs: { role: 'alert' } }, h('p', { text: entry.text }));
+      const buttons = h('div', { class: 'card-buttons' });
+      // A failed turn can be sent again as it was; the fix (a key, the settings) comes first when there is one.
       if (entry.action) {
         const action = entry.action;
-        const fix = h('vscode-button', { text: action === 'setApiKey' ? 'Set API Key' : 'Open Settings' });
-        fix.addEventListener('click', () => ctx.post({ type: 'action', action }));
-        el.append(fix);
+        buttons.append(button(action === 'setApiKey' ? 'Set API Key' : 'Open Settings', action, () => ctx.post({ type: 'action', action })));
       }
+      if (entry.retry) {
+        buttons.append(button('Retry', 'retry-turn', () => ctx.post({ type: 'retryTurn', id: entry.id }), { secondary: entry.action !== undefined, title: 'Send this message again' }));
+      }
+      if (buttons.childElementCount > 0) el.append(buttons);
       return el;
     }
+    case 'retry':
+      return renderRetryLine(entry, ctx);
     case 'setup':
       return renderSetup(entry, ctx);
     case 'notice':
@@ -89,30 +96,6 @@ function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
     case 'plan':
       return renderPlan(entry, ctx);
   }
-}
-
-/**
- * A tool card, collapsed to its summary line (which carries its own ✓/✗); once the tool has ended,
- * the summary expands to the output it returned. While running, the arguments say what is happening.
- */
-function renderTool(entry: ChatEntryOf<'tool'>, ctx: RenderContext): HTMLElement {
-  const head = h('div', { class: 'tool-head', text: entry.name });
-  const line = entry.summary ?? `⋯ ${clip(entry.args.replace(/\s+/g, ' '), 160)}`;
-  if (entry.output === undefined) return h('article', { data: { status: entry.status } }, head, h('div', { class: 'tool-detail', text: line }));
-  const details = h(
-    'details',
-    { class: 'tool-result' },
-    h('summary', { class: 'tool-detail', text: line, attrs: { title: 'Show the full output' } }),
-    h('pre', { class: 'tool-output', text: entry.output || '(no output)' }),
-  );
-  details.open = ctx.isToggled(entry.id);
-  details.addEventListener('toggle', () => ctx.setToggled(entry.id, details.open));
-  // A finished edit (auto-approved ones too) can be reviewed afterwards in the diff editor.
-  const diffId = entry.diffId;
-  const showDiff =
-    diffId !== undefined &&
-    button('Show diff', 'show-diff', () => ctx.post({ type: 'showDiff', id: diffId }), { secondary: true, title: 'Open the file before and after this edit in the diff editor' });
-  return h('article', { data: { status: entry.status } }, head, details, showDiff, restoreAction(entry, ctx.post));
 }
 
 /** No key yet: a welcome card with the two ways forward, not an error. */

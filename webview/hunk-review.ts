@@ -8,15 +8,15 @@ import type { RenderContext } from './entries';
  * offers it: each hunk the extension listed gets Accept / Reject (pressed again: undecided), and
  * Submit sends the accepted hunks once every hunk is decided. The hunks are the extension's (it
  * computed them with the same function that applies the verdict); the card only shows them. The
- * verdicts given so far are a draft, so hiding the view loses none.
+ * verdicts given so far are the extension's too (`entry.verdicts`): a press here is sent to it
+ * (`decideHunk`), and a change decided in the editor's CodeLens shows here the same way.
  */
 
 type Verdict = 'accepted' | 'rejected';
 type Approval = ChatEntryOf<'approval'>;
 
 export function renderHunkChoices(entry: Approval, hunks: readonly HunkPreview[], ctx: RenderContext): HTMLElement {
-  const key = `${entry.id}:hunks`;
-  const verdicts = new Map<number, Verdict>(parseDraft(ctx.draft(key)));
+  const verdicts = new Map<number, Verdict>((entry.verdicts ?? []).map((v) => [v.index, v.verdict]));
   const total = hunks.length;
   const progress = h('span', { class: 'hunk-progress', attrs: { role: 'status' } });
   const submit = button('Submit', 'submit-hunks', () => {
@@ -37,9 +37,11 @@ export function renderHunkChoices(entry: Approval, hunks: readonly HunkPreview[]
     const section = hunkSection(hunk, total);
     const head = section.querySelector('.hunk-head')!;
     const choose = (verdict: Verdict) => {
-      if (verdicts.get(hunk.index) === verdict) verdicts.delete(hunk.index);
-      else verdicts.set(hunk.index, verdict);
-      ctx.setDraft(key, verdicts.size > 0 ? JSON.stringify([...verdicts]) : undefined);
+      const next = verdicts.get(hunk.index) === verdict ? undefined : verdict;
+      // Shown at once; the extension's answer (the card again, with its verdicts) confirms it.
+      if (next) verdicts.set(hunk.index, next);
+      else verdicts.delete(hunk.index);
+      ctx.post({ type: 'decideHunk', id: entry.id, index: hunk.index, verdict: next ?? null });
       show();
       sync();
     };
@@ -107,14 +109,4 @@ function decided(entry: Approval, index: number): Verdict | undefined {
   if (d.action === 'allow' || d.action === 'always') return 'accepted';
   if (d.action === 'partial') return d.acceptedHunks.includes(index) ? 'accepted' : 'rejected';
   return d.action === 'deny' ? 'rejected' : undefined;
-}
-
-function parseDraft(text: string | undefined): Array<[number, Verdict]> {
-  try {
-    const parsed: unknown = JSON.parse(text ?? '[]');
-    if (!Array.isArray(parsed)) return [];
-    return parsed.filter((p): p is [number, Verdict] => Array.isArray(p) && typeof p[0] === 'number' && (p[1] === 'accepted' || p[1] === 'rejected'));
-  } catch {
-    return [];
-  }
 }

@@ -121,9 +121,11 @@ export class VirtualTranscript {
       this.entries[index] = entry;
       const old = this.nodes.get(entry.id);
       if (old) {
-        const hadFocus = old.contains(document.activeElement);
-        this.swap(old, this.renderNode(entry));
-        if (hadFocus) this.options.onFocusLost();
+        const focused = old.contains(document.activeElement) ? document.activeElement : undefined;
+        const fresh = this.renderNode(entry);
+        this.swap(old, fresh);
+        // A card redrawn under the keyboard (a change decided in it): the focus stays on the same control.
+        if (focused && !refocus(fresh, focused)) this.options.onFocusLost();
       }
     }
     this.schedule();
@@ -354,4 +356,15 @@ function spacer(): HTMLElement {
   el.className = 'transcript-spacer';
   el.setAttribute('aria-hidden', 'true');
   return el;
+}
+
+/** Focuses the control in `fresh` that stands where `was` stood (same action and label); false when there is none. */
+function refocus(fresh: HTMLElement, was: Element): boolean {
+  const action = was.getAttribute('data-action');
+  if (!action) return false;
+  const label = was.getAttribute('aria-label');
+  const twin = [...fresh.querySelectorAll<HTMLElement>(`[data-action="${CSS.escape(action)}"]`)].find((el) => el.getAttribute('aria-label') === label);
+  if (!twin) return false;
+  twin.focus();
+  return true;
 }

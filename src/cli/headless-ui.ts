@@ -77,7 +77,8 @@ export function createHeadlessUI(options: HeadlessUIOptions): UICallback {
       else warn(level === 'warning' ? `warning: ${text}` : text);
     },
     onRetry: (info) => {
-      emit?.({ type: 'retry', ...info });
+      // The event stream carries the facts, not the front end's "Retry now" handle.
+      emit?.({ type: 'retry', attempt: info.attempt, maxAttempts: info.maxAttempts, delayMs: info.delayMs, reason: info.reason });
       progress?.onRetry(info);
     },
     onTodos: (todos) => {

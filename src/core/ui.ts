@@ -60,6 +60,8 @@ export interface RetryInfo {
   maxAttempts: number;
   delayMs: number;
   reason: string;
+  /** Cuts the wait short: the next attempt starts now (a front end's "Retry now"). */
+  retryNow?: () => void;
 }
 
 export interface CostSnapshot {

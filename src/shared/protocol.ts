@@ -48,6 +48,10 @@ export const HunkPreviewSchema = z.object({
 });
 export type HunkPreview = z.infer<typeof HunkPreviewSchema>;
 
+/** One hunk of an edit under review: accepted or rejected (undecided hunks have none). */
+export const HunkVerdictSchema = z.enum(['accepted', 'rejected']);
+export type HunkVerdictView = z.infer<typeof HunkVerdictSchema>;
+
 export const ApprovalRequestSchema = z.object({
   kind: z.enum(['tool', 'doom_loop', 'sandbox_host']),
   toolName: z.string(),
@@ -173,6 +177,11 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     name: z.string(),
     args: z.string(),
     status: z.enum(['running', 'ok', 'error']),
+    /**
+     * What happened, for a person ("Read math.ts · 12 lines", "Ran npm test · exit 0 · 3.2 s"): the
+     * card's header (tool-card-summary.ts words it). The raw name, arguments and output stay behind it.
+     */
+    headline: z.optional(text(500)),
     summary: z.optional(z.string()),
     /** The output the tool returned (capped), behind the summary line: the card expands to show it. */
     output: z.optional(z.string()),
@@ -191,6 +200,22 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     text: z.string(),
     /** A fix the user can apply with one click. */
     action: z.optional(z.enum(['setApiKey', 'openSettings'])),
+    /** A failed turn: the card offers Retry (`retryTurn` with this id), which sends that turn again. */
+    retry: z.optional(z.boolean()),
+  }),
+  /**
+   * A provider call being retried: ONE line for consecutive retries of a turn, with the wait (the
+   * view counts it down from when it got the entry) and "Retry now" (`retryNow` with this id).
+   * `waiting` false: the wait is over and the next attempt is running.
+   */
+  z.object({
+    kind: z.literal('retry'),
+    id,
+    attempt: count(),
+    maxAttempts: count(),
+    delayMs: amount(),
+    reason: text(1_000),
+    waiting: z.boolean(),
   }),
   /** Something to know (retries, doom-loop warnings, "Stopped."); `command`: a slash command's output. */
   z.object({
@@ -223,6 +248,11 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     request: ApprovalRequestSchema,
     state: RequestStateSchema,
     decision: z.optional(ApprovalDecisionSchema),
+    /**
+     * The hunks decided so far, wherever they were decided (this card or the editor's CodeLens): the
+     * extension holds them, so the card and the lenses always show the same decisions.
+     */
+    verdicts: z.optional(list(z.object({ index: count(), verdict: HunkVerdictSchema }), 10_000)),
   }),
   z.object({
     kind: z.literal('question'),
@@ -348,6 +378,12 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings', 'chooseProvider']), provider: z.optional(ProviderKindSchema) }),
   /** What is typed in the input (debounced), so the extension knows the draft (API, Add Selection). */
   z.object({ type: z.literal('draft'), text: text(MAX_TEXT) }),
+  /** One hunk of a pending edit approval decided in the card (`verdict` null: undecided again); the lenses follow. */
+  z.object({ type: z.literal('decideHunk'), id, index: count(), verdict: z.nullable(HunkVerdictSchema) }),
+  /** "Retry now" on the retry line: the waiting provider call tries again at once. */
+  z.object({ type: z.literal('retryNow'), id }),
+  /** Retry on a failed turn's error card: the turn is sent again. */
+  z.object({ type: z.literal('retryTurn'), id }),
   /** The user's answer to an approval card. */
   z.object({ type: z.literal('answerApproval'), id, decision: ApprovalDecisionSchema }),
   /** The user's answers to an ask_user survey; `null` when they skipped it. */

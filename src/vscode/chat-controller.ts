@@ -6,38 +6,19 @@ import type { AnswerMessage, ChatEntry, ChatEntryOf, ContextView, ExtensionToWeb
 import { AgentSession, type Ready } from '../core/session/agent-session';
 import type { SessionRecord, SessionStore } from '../core/session/session-store';
 import type { AgentSource } from './agent-source';
+import type { ChatControllerOptions } from './chat-controller-options';
 import { ChatHistory, type HistoryHost } from './chat-history';
-import { ChatInput, imageChips, type BackgroundTaskPort, type MentionPort } from './chat-input';
+import { ChatInput, imageChips } from './chat-input';
 import { ChatLiveState } from './chat-live-state';
 import { PendingRequests, type AnswerOutcome } from './pending-requests';
-import type { EditReviewPort } from './diff-approval/edit-review-port';
-import type { SlashCommandPort } from './slash-port';
 import { Transcript } from './transcript';
 import { turnUi } from './turn-ui';
 import type { ChatSessions } from './chat-sessions';
 import { ChatSetup, type WaitingQuestion } from './chat-setup';
+import { RetryLine } from './retry-line';
+import { TurnOutcomes, type SentTurn } from './failed-turn';
 
-export interface ChatControllerOptions {
-  /** The shared slash-command registry; without it every message goes to the model. */
-  slash?: SlashCommandPort;
-  /** The `opendev.thinkingLevel` setting; undefined keeps the level the agent was built with. */
-  thinkingLevel?: ThinkingLevel;
-  /** The workspace folder, for commands that list project state. */
-  workingDir?: string;
-  /** Saves the conversation as a session of the project (and resumes one); without it nothing is saved. */
-  sessions?: ChatSessions;
-  /** `@` mentions: completion and expansion into context; without it `@` is plain text. */
-  mentions?: MentionPort;
-  /** The background tasks for the indicator; without it none are shown. */
-  tasks?: BackgroundTaskPort;
-  /** Edits shown in the diff editor for approval, and finished edits' diffs; without it only the cards show them. */
-  editReview?: EditReviewPort;
-  /**
-   * What would keep an agent from being built now (no key…), read without building one: the empty
-   * chat shows it as its setup card. Without it the card appears at the first message.
-   */
-  setupCheck?: () => Promise<ChatEntry | undefined>;
-}
+export type { ChatControllerOptions } from './chat-controller-options';
 
 /**
  * One chat: the transcript the webview shows, the agent behind it, the running turn and the
@@ -54,6 +35,8 @@ export class ChatController {
   private readonly history: ChatHistory;
   private readonly live = new ChatLiveState(this.entries);
   private readonly setup: ChatSetup;
+  private readonly retryLine = new RetryLine(this.entries);
+  private readonly outcomes = new TurnOutcomes(this.entries, (text) => this.notice(text));
   private running: AbortController | undefined;
   /** The running turn's agent has finished: what is sent now starts the next turn, not a follow-up. */
   private winding: AbortController | undefined;
@@ -201,6 +184,7 @@ export class ChatController {
     this.entries.clear();
     this.live.reset();
     this.input.followUps.reset();
+    this.outcomes.forget();
     this.running = undefined;
     this.releaseIdle();
     this.entries.emit(this.snapshot());
@@ -254,6 +238,22 @@ export class ChatController {
     return this.requests.answer(message);
   }
 
+  /** One hunk of a pending edit decided in the chat card; the editor's CodeLens shows it too. */
+  decideHunk(id: string, index: number, verdict: 'accepted' | 'rejected' | undefined): AnswerOutcome {
+    return this.requests.decideHunk(id, index, verdict);
+  }
+
+  /** "Retry now" on the retry line: the provider call waiting to be retried goes at once. */
+  retryNow(id: string): boolean {
+    return this.retryLine.retryNow(id);
+  }
+
+  /** Retry on a failed turn's error card: the conversation goes back to before that turn and it is sent again. */
+  async retryTurn(id: string): Promise<TurnResult | undefined> {
+    const turn = this.outcomes.take(id, this.busy, this.agent);
+    return turn && this.runTurn(turn.text, turn.images);
+  }
+
   /** Slash commands (or argument values) completing what the user typed. */
   complete(text: string): SlashCompletion[] {
     return this.input.completions(text);
@@ -304,12 +304,14 @@ export class ChatController {
         if (live()) followUps.drop();
         return undefined;
       }
+      const sent: SentTurn = { agent, before: [...agent.messages], text, images };
       const turn = agent.runTurn(text, this.turnUi(generation), controller.signal, input);
       followUps.flush(agent);
       const result = await turn;
       this.winding = controller;
       if (live()) {
-        this.reportOutcome(result);
+        this.retryLine.clear(); // the answer or the error card takes its place
+        this.outcomes.report(result, sent);
         await this.saveTurn();
       }
       return result;
@@ -318,6 +320,7 @@ export class ChatController {
       return undefined;
     } finally {
       if (this.running === controller) {
+        this.retryLine.clear();
         followUps.settle();
         this.syncFromAgent();
         this.setRunning(undefined);
@@ -421,6 +424,7 @@ export class ChatController {
     return turnUi({
       transcript: this.entries,
       requests: this.requests,
+      retry: this.retryLine,
       live: () => generation === this.generation,
       todos: (todos) => this.live.setTodos(todos),
       cost: (cost) => this.live.setCost(cost),
@@ -451,17 +455,6 @@ export class ChatController {
     }
     this.running?.abort();
     this.requests.cancelAll();
-  }
-
-  private reportOutcome(result: TurnResult): void {
-    if (result.status === 'failed') {
-      const action = result.error.kind === 'auth' ? 'setApiKey' : result.error.kind === 'unreachable' ? 'openSettings' : undefined;
-      this.entries.upsert({ kind: 'error', id: this.entries.newId(), text: result.error.message, ...(action ? { action } : {}) });
-    } else if (result.status === 'stopped') {
-      this.notice('Stopped.');
-    } else if (result.status === 'iteration_limit') {
-      this.notice('OpenDev reached its step limit for this message. Send "continue" to go on.');
-    }
   }
 
   private notice(text: string, level?: 'info' | 'warning', command?: string): void {

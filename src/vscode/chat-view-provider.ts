@@ -142,6 +142,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         if (!outcome.ok) this.log.warn(`Dropped an answer from the chat view: ${outcome.reason}`);
         return;
       }
+      case 'decideHunk': {
+        const outcome = this.chat.decideHunk(message.id, message.index, message.verdict ?? undefined);
+        if (!outcome.ok) this.log.warn(`Dropped a change decided in the chat view: ${outcome.reason}`);
+        return;
+      }
+      case 'retryNow':
+        if (!this.chat.retryNow(message.id)) this.log.info('Retry now: the provider call was no longer waiting.');
+        return;
+      case 'retryTurn':
+        void this.chat.retryTurn(message.id);
+        return;
       case 'complete':
         this.chat.sendCompletions(message.text);
         return;

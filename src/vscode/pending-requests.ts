@@ -7,7 +7,7 @@ import type {
   PlanDecision,
   PlanForReview,
 } from '../core/ui';
-import type { AnswerMessage, ChatEntryOf } from '../shared/protocol';
+import type { AnswerMessage, ChatEntryOf, HunkVerdictView } from '../shared/protocol';
 import { hunkPreviews } from './diff-approval/hunk-previews';
 import type { Transcript } from './transcript';
 
@@ -22,6 +22,8 @@ interface Open {
   answer(message: AnswerMessage): AnswerOutcome;
   /** Withdraws the card (New Chat): the request settles as cancelled. */
   cancel(): void;
+  /** An edit approval with hunks: one hunk decided (undefined: undecided again) before the whole is answered. */
+  decideHunk?(index: number, verdict: HunkVerdictView | undefined): AnswerOutcome;
 }
 
 export type AnswerOutcome = { ok: true } | { ok: false; reason: string };
@@ -39,7 +41,20 @@ export interface ProposedEditRequest {
  * its CodeLens). Whichever answers first settles the card; what it returned is disposed then.
  */
 export interface RequestCompanion {
-  approvalOpened(request: ProposedEditRequest, answer: (decision: ApprovalDecision) => AnswerOutcome): { dispose(): void } | undefined;
+  /**
+   * `hunkDecided`: the companion tells the card each hunk decided there; the returned `setVerdict`
+   * takes the hunks decided in the card, so both always show the same decisions.
+   */
+  approvalOpened(
+    request: ProposedEditRequest,
+    answer: (decision: ApprovalDecision) => AnswerOutcome,
+    hunkDecided: (index: number, verdict: HunkVerdictView | undefined) => void,
+  ): CompanionView | undefined;
+}
+
+export interface CompanionView {
+  dispose(): void;
+  setVerdict?(index: number, verdict: HunkVerdictView | undefined): void;
 }
 
 const CANCELLED_APPROVAL: ApprovalDecision = { action: 'deny', feedback: 'cancelled by the user' };
@@ -90,10 +105,28 @@ export class PendingRequests {
       settle(clean, { ...entry, state: 'answered', decision: clean });
       return { ok: true };
     });
+    const open = this.open.get(entry.id);
+    if (!open || hunks === undefined) return answered;
+    // The hunks decided so far live here, on the card's entry: the card and the editor both show them.
+    const verdicts = new Map<number, HunkVerdictView>();
+    let shownThere: CompanionView | undefined;
+    const decide = (index: number, verdict: HunkVerdictView | undefined, fromEditor: boolean): AnswerOutcome => {
+      if (!this.open.has(entry.id)) return { ok: false, reason: 'this edit is no longer waiting for approval' };
+      if (!Number.isInteger(index) || index < 0 || index >= hunks) return { ok: false, reason: `this edit has ${hunks} hunks` };
+      if (verdict) verdicts.set(index, verdict);
+      else verdicts.delete(index);
+      const list = [...verdicts].sort(([a], [b]) => a - b).map(([i, v]) => ({ index: i, verdict: v }));
+      this.transcript.upsert({ ...entry, verdicts: list });
+      if (!fromEditor) shownThere?.setVerdict?.(index, verdict);
+      return { ok: true };
+    };
+    open.decideHunk = (index, verdict) => decide(index, verdict, false);
     // The same request in a second place (the diff editor), answerable there too; it closes once the card settles.
-    if (proposed && this.companion && this.open.has(entry.id)) {
-      const shownThere = this.companion.approvalOpened({ id: entry.id, toolName: request.toolName, title: request.title, proposed }, (decision) =>
-        this.answer({ type: 'answerApproval', id: entry.id, decision }),
+    if (proposed && this.companion) {
+      shownThere = this.companion.approvalOpened(
+        { id: entry.id, toolName: request.toolName, title: request.title, proposed },
+        (decision) => this.answer({ type: 'answerApproval', id: entry.id, decision }),
+        (index, verdict) => void decide(index, verdict, true),
       );
       void answered.finally(() => shownThere?.dispose());
     }
@@ -130,6 +163,13 @@ export class PendingRequests {
     const open = this.open.get(message.id);
     if (!open) return { ok: false, reason: `no open request has the id ${message.id} (already answered or cancelled)` };
     return open.answer(message);
+  }
+
+  /** One hunk of an open edit approval decided in the card (undefined: undecided again). */
+  decideHunk(id: string, index: number, verdict: HunkVerdictView | undefined): AnswerOutcome {
+    const open = this.open.get(id);
+    if (!open?.decideHunk) return { ok: false, reason: `no open edit approval with hunks has the id ${id}` };
+    return open.decideHunk(index, verdict);
   }
 
   /** Withdraws every open card (New Chat, the extension shutting down). */

@@ -1,6 +1,7 @@
 import type { Message, ToolMessage, UserMessage } from '../core/messages';
 import { originOf } from '../core/session/user-message-origin';
 import type { ChatEntry } from '../shared/protocol';
+import { toolHeadline } from './tool-card-summary';
 
 /**
  * A resumed card shows this much of a tool's output: a long session's transcript stays small
@@ -59,6 +60,8 @@ function toolCard(id: string, call: { name: string; arguments: string }, result:
     name: call.name,
     args: call.arguments,
     status: result.isError ? 'error' : 'ok',
+    // The same words as the live card (how long it took was not saved).
+    headline: toolHeadline({ name: call.name, args: call.arguments, ended: { ok: !result.isError, summary: result.summary ?? firstLine(result.content) } }),
     summary: result.summary ?? firstLine(result.content),
     output: clipped(result.content),
   };

@@ -3,12 +3,16 @@ import type { Todo } from '../core/todo';
 import type { ToolResult } from '../core/tools/tool';
 import type { AgentMode, ApprovalDecision, ContextInfo, CostSnapshot, FileChange, PlanDecision, RetryInfo, UICallback } from '../core/ui';
 import type { PendingRequests } from './pending-requests';
+import type { RetryLine } from './retry-line';
+import { toolHeadline } from './tool-card-summary';
 import type { Transcript } from './transcript';
 
 /** What a turn's UICallback reports to besides the transcript (the controller's live state). */
 export interface TurnUiHost {
   transcript: Transcript;
   requests: PendingRequests;
+  /** The one line for provider retries (with "Retry now"). */
+  retry: RetryLine;
   /** False once the chat was reset (New Chat): late events of an old turn are dropped. */
   live(): boolean;
   todos(todos: readonly Todo[]): void;
@@ -52,9 +56,14 @@ export function turnUi(host: TurnUiHost): UICallback {
   const live = <A extends unknown[]>(handler: (...args: A) => void) => (...args: A) => {
     if (host.live()) handler(...args);
   };
+  /** When each running tool started: its card says how long it took. */
+  const started = new Map<string, number>();
+  /** Something came from the model after a retry: that try answered, the retry line goes. */
+  const answered = () => host.retry.clear();
 
   return {
     onTextDelta: live((delta: string) => {
+      answered();
       if (!textId) {
         textId = transcript.newId();
         transcript.upsert({ kind: 'assistant', id: textId, text: '' });
@@ -62,6 +71,7 @@ export function turnUi(host: TurnUiHost): UICallback {
       transcript.appendText(textId, delta);
     }),
     onThinkingDelta: live((delta: string) => {
+      answered();
       if (!reasoningId) {
         reasoningId = transcript.newId();
         transcript.upsert({ kind: 'thinking', id: reasoningId, phase: 'reasoning', text: '' });
@@ -74,19 +84,26 @@ export function turnUi(host: TurnUiHost): UICallback {
     }),
     onToolStart: live((call) => {
       breakStreams();
+      answered();
       runningTools.set(`tool-${call.id}`, call.name);
-      transcript.upsert({ kind: 'tool', id: `tool-${call.id}`, name: call.name, args: call.args, status: 'running' });
+      started.set(call.id, Date.now());
+      const headline = toolHeadline({ name: call.name, args: call.args });
+      transcript.upsert({ kind: 'tool', id: `tool-${call.id}`, name: call.name, args: call.args, status: 'running', headline });
     }),
     onToolEnd: live((call, result: ToolResult) => {
       runningTools.delete(`tool-${call.id}`);
+      const durationMs = Date.now() - (started.get(call.id) ?? Date.now());
+      started.delete(call.id);
       if (absorbed.delete(`tool-${call.id}`)) return; // its card says how it ended
       const entry = transcript.find(`tool-${call.id}`);
       if (entry?.kind !== 'tool') return;
       // An edit's before/after is kept (bounded) so its card can show the diff, auto-approved or not.
       const diffId = result.ok && result.change ? host.recordEdit?.(result.change) : undefined;
-      transcript.upsert({ ...entry, status: result.ok ? 'ok' : 'error', summary: result.summary, output: outputForView(result.output), ...(diffId ? { diffId } : {}) });
+      const headline = toolHeadline({ name: entry.name, args: entry.args, ended: { ok: result.ok, summary: result.summary, durationMs } });
+      transcript.upsert({ ...entry, status: result.ok ? 'ok' : 'error', headline, summary: result.summary, output: outputForView(result.output), ...(diffId ? { diffId } : {}) });
     }),
     onUsage: live((usage) => {
+      answered();
       breakStreams(); // usage closes a model call: the next call's text is a new message
       host.usage(usage);
     }),
@@ -96,7 +113,7 @@ export function turnUi(host: TurnUiHost): UICallback {
       // The retried call starts over: what it streamed so far is discarded here too.
       for (const id of [textId, reasoningId]) if (id) transcript.remove(id);
       breakStreams();
-      transcript.upsert({ kind: 'notice', id: transcript.newId(), level: 'warning', text: retryText(info) });
+      host.retry.show(info); // one line for consecutive retries, not a card each
     }),
     onNotice: live((text, level) => {
       breakStreams();
@@ -133,16 +150,6 @@ export function turnUi(host: TurnUiHost): UICallback {
       return host.requests.plan(plan, signal);
     },
   };
-}
-
-/** "Retrying in 2 s (attempt 2/4): rate limited (429)". */
-export function retryText(info: RetryInfo): string {
-  return `Retrying in ${seconds(info.delayMs)} (attempt ${info.attempt}/${info.maxAttempts}): ${info.reason}`;
-}
-
-function seconds(ms: number): string {
-  if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
-  return `${Math.round(ms / 1000)} s`;
 }
 
 /** The expanded card shows the whole output up to this size (beyond it, its start and a note). */

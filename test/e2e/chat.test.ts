@@ -89,7 +89,9 @@ describe('chat view (end to end)', function () {
     assert.equal(await chat.locator('#send').isVisible(), false, 'Send turns into Stop while the agent works');
     const tool = chat.locator('.entry.tool[data-status="ok"]');
     await tool.waitFor();
-    assert.match((await tool.textContent()) ?? '', /read_file.*Read math\.ts \(9 lines/s);
+    // The card says what happened in words; the tool's own name is in the raw detail behind it.
+    assert.equal(await tool.locator('.tool-headline').textContent(), 'Read math.ts · 9 lines');
+    assert.equal(await tool.locator('code.tool-name').textContent(), 'read_file');
     const answer = chat.locator('.entry.assistant').last();
     await answer.filter({ hasText: 'subtract' }).waitFor();
     assert.equal(await answer.textContent(), ANSWER.replace(/`/g, ''));

@@ -99,7 +99,8 @@ describe('chat history and long chats (end to end)', function () {
     assert.equal(await chat.locator('#history').isVisible(), false);
     // The transcript is rebuilt from the saved messages: the user's words, a tool card with its summary, the answers.
     assert.equal(await chat.locator('.entry.user').first().textContent(), 'The JSON parser crashes on empty arrays');
-    assert.match((await chat.locator('.entry.tool').textContent()) ?? '', /read_file.*Read math\.ts \(9 lines\)/s);
+    assert.equal(await chat.locator('.entry.tool .tool-headline').textContent(), 'Read math.ts · 9 lines');
+    assert.equal(await chat.locator('.entry.tool code.tool-name').textContent(), 'read_file');
     assert.match((await chat.locator('.entry.assistant').last().textContent()) ?? '', /guard for \[\]/);
 
     await input().fill('and now?');

@@ -91,7 +91,8 @@ async function runPass({
     page.on('console', (m) => writeFileSync(browserLog, `[${m.type()}] ${clean(m.text())}\n`, { flag: 'a' }));
     page.on('pageerror', (e) => writeFileSync(browserLog, `[pageerror] ${e.stack || e}\n`, { flag: 'a' }));
     log(`[vscode] running ${testsPath} against ${extensionPath}${grep ? ` (grep: ${grep})` : ''}`);
-    await page.goto(server.workbenchUrl({ folder: workspace, extensionDevelopmentPath: extensionPath, extensionTestsPath: testsPath }));
+    // The page's load is part of the run's one overall limit (a busy machine takes longer than Playwright's 30 s default).
+    await page.goto(server.workbenchUrl({ folder: workspace, extensionDevelopmentPath: extensionPath, extensionTestsPath: testsPath }), { timeout: timeoutMs });
 
     // run() settling makes mocha write the report, then the extension host exits; wait for either.
     const deadline = Date.now() + timeoutMs;

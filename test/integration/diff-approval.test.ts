@@ -154,6 +154,56 @@ describe('inline diff approval', function () {
     assert.deepEqual(card?.kind === 'approval' && card.decision, { action: 'partial', acceptedHunks: [0] });
   });
 
+  it('the chat card and the CodeLens show the same decisions, whichever side decides; short lenses name the change in their tooltip', async () => {
+    const { turn, review } = await startEdit();
+    const card = () => api.transcript().find((e) => e.kind === 'approval' && e.id === review.cardId);
+    const verdicts = () => {
+      const c = card();
+      return c?.kind === 'approval' ? (c.verdicts ?? []).map((v) => `${v.index}:${v.verdict}`).join() : 'no card';
+    };
+    // Every lens title on the proposal, the progress label (no command) included.
+    const titles = async () => ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', review.proposal)) ?? []).map((l) => l.command?.title ?? '');
+
+    // Short titles fit a narrow editor; which change they decide is in the tooltip.
+    const first = await ourLenses(review.proposal);
+    const reject1 = first.find((l) => l.command!.command === 'opendev.review.rejectHunk')!.command!;
+    assert.equal(reject1.title, '✗ Reject 1');
+    assert.match(reject1.tooltip ?? '', /change 1 of 2/);
+    assert.ok(first.every((l) => l.command!.title.length <= 20), `short lenses: ${first.map((l) => l.command!.title).join(' | ')}`);
+
+    // Decided with the lens: the card shows it.
+    await vscode.commands.executeCommand('opendev.review.acceptHunk', review.cardId, 0);
+    assert.equal(verdicts(), '0:accepted', 'the card has the lens’s decision');
+    assert.ok((await titles()).includes('OpenDev · 1 of 2 decided'), (await titles()).join(' | '));
+
+    // Decided in the card (as the view sends it): the lenses show it, and nothing is answered yet.
+    api.fromView({ type: 'decideHunk', id: review.cardId, index: 1, verdict: 'rejected' });
+    assert.equal(verdicts(), '0:accepted,1:rejected');
+    assert.deepEqual(
+      (await ourLenses(review.proposal)).filter((l) => l.command!.command === 'opendev.review.undoHunk').map((l) => l.command!.arguments),
+      [
+        [review.cardId, 0],
+        [review.cardId, 1],
+      ],
+      'both changes show as decided in the editor',
+    );
+    assert.ok((await titles()).includes('✗ Rejected 2'), (await titles()).join(' | '));
+    assert.equal(api.pendingReviews().length, 1, 'deciding in the card answers only with Submit');
+
+    // Undecided again in the card: the lens offers Accept / Reject for it again.
+    api.fromView({ type: 'decideHunk', id: review.cardId, index: 0, verdict: null });
+    assert.equal(verdicts(), '1:rejected');
+    assert.ok((await titles()).includes('✓ Accept 1'), (await titles()).join(' | '));
+
+    // The last decision in the editor answers the edit with both sides' decisions.
+    await vscode.commands.executeCommand('opendev.review.acceptHunk', review.cardId, 0);
+    assert.equal((await turn)?.status, 'completed');
+    assert.equal(onDisk(), ONLY_HUNK_1);
+    const answered = card();
+    assert.deepEqual(answered?.kind === 'approval' && answered.decision, { action: 'partial', acceptedHunks: [0] });
+    await until(() => proposalTabs().length === 0, 'the diff to close');
+  });
+
   it('an answer in the chat closes the diff and the lenses, and leaves the user’s own editor of the file open', async () => {
     const { turn, review } = await startEdit();
     // The user opens the real file themselves: it gets the lenses and must survive the answer.

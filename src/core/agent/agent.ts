@@ -261,14 +261,17 @@ export class Agent {
     return this.config.tools.subagents?.types() ?? [];
   }
 
-  /** Replaces the conversation (a resumed session, with its cost so far); not while a turn runs. */
-  restore(messages: readonly Message[], cost?: CostSnapshot): void {
+  /**
+   * Replaces the conversation (a resumed session, with its cost so far); not while a turn runs.
+   * `resumed` false: the same session taken back to an earlier point (a failed turn sent again), no resume hooks.
+   */
+  restore(messages: readonly Message[], cost?: CostSnapshot, resumed = true): void {
     if (this.running) throw new Error('cannot restore a conversation while the agent is running');
     this.history.splice(0, this.history.length, ...messages);
     this.executor.resetCalibration();
     this.resumedPlanPath = approvedPlanIn(messages);
     if (cost) this.config.session?.cost?.restore?.(cost);
-    if (messages.length > 0) this.config.session?.hooks?.restarted('resume');
+    if (resumed && messages.length > 0) this.config.session?.hooks?.restarted('resume');
   }
 
   /**

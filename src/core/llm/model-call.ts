@@ -69,7 +69,13 @@ export async function callModel(
       case 'retry':
         reply.content = '';
         reply.toolCalls = [];
-        ui.onRetry?.({ attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs, reason: event.reason });
+        ui.onRetry?.({
+          attempt: event.attempt,
+          maxAttempts: event.maxAttempts,
+          delayMs: event.delayMs,
+          reason: event.reason,
+          ...(event.retryNow ? { retryNow: event.retryNow } : {}),
+        });
         break;
     }
   }

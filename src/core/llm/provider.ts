@@ -38,9 +38,10 @@ export type ProviderEvent =
   /**
    * The call failed in a retryable way (408, 409, 429, 5xx, a dropped connection or cut stream) and is
    * being retried after `delayMs`: everything this call streamed so far must be discarded. `attempt`
-   * is the attempt about to start (2 for the first retry) out of `maxAttempts`.
+   * is the attempt about to start (2 for the first retry) out of `maxAttempts`. `retryNow` cuts
+   * this wait short (the user pressed "Retry now"): the next attempt starts at once.
    */
-  | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; reason: string };
+  | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; reason: string; retryNow?: () => void };
 
 /** One streaming interface for every model API. Cancellation goes through the AbortSignal. */
 export interface LlmProvider {

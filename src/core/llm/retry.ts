@@ -120,19 +120,30 @@ export function retryDecision(err: unknown, sdk: SdkErrorClasses, policy: RetryP
   return { retryable: false, reason: err instanceof Error ? err.message : String(err) };
 }
 
-/** Resolves after `ms`, or rejects with ProviderError('aborted') as soon as the signal fires. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Resolves after `ms`, or early as soon as `wake` fires (the user asked to retry now); rejects with
+ * ProviderError('aborted') as soon as `signal` fires.
+ */
+export function abortableSleep(ms: number, signal: AbortSignal, wake?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(stopped());
-    const onAbort = (): void => {
+    if (wake?.aborted) return resolve();
+    const done = (): void => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      wake?.removeEventListener('abort', onWake);
+    };
+    const onAbort = (): void => {
+      done();
       reject(stopped());
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+    const onWake = (): void => {
+      done();
       resolve();
-    }, ms);
+    };
+    const timer = setTimeout(onWake, ms);
     signal.addEventListener('abort', onAbort, { once: true });
+    wake?.addEventListener('abort', onWake, { once: true });
   });
 }
 
@@ -154,8 +165,8 @@ export interface RetryLoopOptions {
 
 /**
  * Runs `attempt` until it completes, yielding its events as they come. On a retryable failure it
- * yields `{ type: 'retry', attempt, maxAttempts, delayMs, reason }` — `attempt` is the number of the
- * attempt about to start (2 for the first retry) — waits, and starts over; the consumer discards
+ * yields `{ type: 'retry', attempt, maxAttempts, delayMs, reason, retryNow }` — `attempt` is the number of the
+ * attempt about to start (2 for the first retry) — waits (until `retryNow` is called, at most `delayMs`), and starts over; the consumer discards
  * whatever the failed attempt streamed. Gives up with the classified ProviderError.
  */
 export async function* withRetries(
@@ -174,8 +185,10 @@ export async function* withRetries(
       if (!decision.retryable) throw options.classify(err);
       if (n >= policy.maxAttempts) throw gaveUp(options.classify(err), n);
       const delayMs = decision.retryAfterMs ?? backoffDelay(n, policy);
-      yield { type: 'retry', attempt: n + 1, maxAttempts: policy.maxAttempts, delayMs, reason: decision.reason };
-      await abortableSleep(delayMs, signal);
+      // One waker per wait: a late "Retry now" for an earlier wait does nothing to this one.
+      const wake = new AbortController();
+      yield { type: 'retry', attempt: n + 1, maxAttempts: policy.maxAttempts, delayMs, reason: decision.reason, retryNow: () => wake.abort() };
+      await abortableSleep(delayMs, signal, wake.signal);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalDecision, FileChange } from '../../core/ui';
-import type { AnswerOutcome, ProposedEditRequest } from '../pending-requests';
+import type { AnswerOutcome, CompanionView, ProposedEditRequest } from '../pending-requests';
 import { closeDiffTabs, isDiffOpen, openDiffQuietly } from './diff-tabs';
 import type { EditReviewPort } from './edit-review-port';
 import { HunkVerdicts, type Verdict } from './hunk-verdicts';
@@ -23,6 +23,8 @@ interface OpenReview {
   proposal: vscode.Uri;
   title: string;
   answer(decision: ApprovalDecision): AnswerOutcome;
+  /** Tells the chat card a hunk decided here. */
+  hunkDecided(index: number, verdict: Verdict | undefined): void;
 }
 
 /** An edit under review, as tests and other extensions see it. */
@@ -82,7 +84,11 @@ export class InlineDiffApproval implements EditReviewPort, vscode.CodeLensProvid
 
   // ───────────────────────────── the chat's side ─────────────────────────────
 
-  approvalOpened(request: ProposedEditRequest, answer: (decision: ApprovalDecision) => AnswerOutcome): { dispose(): void } {
+  approvalOpened(
+    request: ProposedEditRequest,
+    answer: (decision: ApprovalDecision) => AnswerOutcome,
+    hunkDecided: (index: number, verdict: Verdict | undefined) => void = () => undefined,
+  ): CompanionView {
     const { proposed } = request;
     const tag = `review-${++this.sequence}`;
     const file = vscode.Uri.file(proposed.path);
@@ -95,12 +101,19 @@ export class InlineDiffApproval implements EditReviewPort, vscode.CodeLensProvid
       proposal: this.documents.put(proposed.path, tag, proposed.after),
       title: `${basename(proposed.path)}: ${isNew ? 'new file' : 'current'} ↔ proposed by OpenDev`,
       answer,
+      hunkDecided,
     };
     this.reviews.set(request.id, review);
     this.changed();
     // The card and the file's lenses still answer it if the diff editor cannot open.
     openDiffQuietly(review.original, review.proposal, review.title).catch(() => undefined);
-    return { dispose: () => void this.close(request.id).catch(() => undefined) };
+    return {
+      dispose: () => void this.close(request.id).catch(() => undefined),
+      // Decided in the chat card: the lenses and marks show it (the card's Submit answers the whole).
+      setVerdict: (index, verdict) => {
+        if (this.reviews.get(request.id) === review && review.verdicts.set(index, verdict)) this.changed();
+      },
+    };
   }
 
   recordEdit(change: FileChange): string | undefined {
@@ -135,6 +148,7 @@ export class InlineDiffApproval implements EditReviewPort, vscode.CodeLensProvid
       return;
     }
     this.changed();
+    review.hunkDecided(index, verdict);
     const decision = review.verdicts.decision();
     if (decision) this.settle(review, decision);
   }

@@ -8,14 +8,16 @@ export type ReviewSide = 'file' | 'proposal';
 
 /**
  * The CodeLens row of a review: Accept All / Reject All (and the progress) at the top, and on each
- * hunk Accept / Reject, or its verdict with Undo once decided.
+ * hunk Accept / Reject, or its verdict with Undo once decided. The titles are short so the row fits
+ * a narrow editor (a 1400 px window with the chat beside it): which change a lens decides is in its
+ * tooltip, and every decision can be made in the chat card too.
  */
 export function reviewLenses(cardId: string, verdicts: HunkVerdicts, side: ReviewSide, lineCount: number): vscode.CodeLens[] {
   const top = new vscode.Range(0, 0, 0, 0);
   const total = verdicts.hunks.length;
-  const progress = verdicts.decidedCount ? `, ${verdicts.decidedCount} decided` : '';
+  const label = verdicts.decidedCount ? `OpenDev · ${verdicts.decidedCount} of ${total} decided` : `OpenDev · ${total} change${total === 1 ? '' : 's'}`;
   const lenses = [
-    lens(top, `OpenDev · ${total} change${total === 1 ? '' : 's'}${progress}`, ''),
+    lens(top, label, ''),
     lens(top, 'Accept All', REVIEW_COMMANDS.acceptAll, [cardId], 'Apply every change of this edit'),
     lens(top, 'Reject All', REVIEW_COMMANDS.rejectAll, [cardId], 'Apply none of it: the file stays as it is'),
   ];
@@ -27,11 +29,14 @@ export function reviewLenses(cardId: string, verdicts: HunkVerdicts, side: Revie
     const size = `change ${n} of ${total} (+${hunk.added.length} −${hunk.removed.length} lines)`;
     const verdict = verdicts.verdict(hunk.index);
     if (verdict) {
-      lenses.push(lens(at, `${verdict === 'accepted' ? '✓' : '✗'} Change ${n} ${verdict}`, ''), lens(at, 'Undo', REVIEW_COMMANDS.undoHunk, [cardId, hunk.index], `Decide ${size} again`));
+      lenses.push(
+        lens(at, verdict === 'accepted' ? `✓ Accepted ${n}` : `✗ Rejected ${n}`, '', [], `You ${verdict} ${size}`),
+        lens(at, 'Undo', REVIEW_COMMANDS.undoHunk, [cardId, hunk.index], `Decide ${size} again`),
+      );
     } else {
       lenses.push(
-        lens(at, `Accept change ${n}`, REVIEW_COMMANDS.acceptHunk, [cardId, hunk.index], `Apply ${size}`),
-        lens(at, `Reject change ${n}`, REVIEW_COMMANDS.rejectHunk, [cardId, hunk.index], `Leave out ${size}`),
+        lens(at, `✓ Accept ${n}`, REVIEW_COMMANDS.acceptHunk, [cardId, hunk.index], `Accept: apply ${size}`),
+        lens(at, `✗ Reject ${n}`, REVIEW_COMMANDS.rejectHunk, [cardId, hunk.index], `Reject: leave out ${size}`),
       );
     }
   }

@@ -182,7 +182,7 @@ describe('chat approval card: always, deny, edit command, approve with auto-edit
     await decided.waitFor();
     assert.match((await decided.textContent()) ?? '', /✓ Approved; edits run without asking/);
     assert.match(await answer(4), /^Result: /);
-    const edit = chat.locator('.entry.tool[data-status="ok"]', { hasText: 'edit_file' });
+    const edit = chat.locator('.entry.tool[data-status="ok"]', { hasText: 'Edited math.ts' });
     await edit.waitFor();
     assert.equal(await chat.locator('.entry.approval').count(), cards, 'the edit asked no approval');
     assert.match(readFileSync(file('math.ts'), 'utf8'), /export const PI = Math\.PI;/, 'and it was applied');

@@ -54,13 +54,14 @@ describe('chat view: long tool output, dropped images, CSP (end to end)', functi
   it('a tool card with a long output shows only its summary line; click or Enter/Space opens and closes the full output', async () => {
     await input().fill('show the long notes');
     await input().press('Enter');
-    const card = chat.locator('.entry.tool[data-status="ok"]', { hasText: 'read_file' });
+    const card = chat.locator('.entry.tool[data-status="ok"]', { hasText: 'Read long.txt' });
     await card.waitFor();
     await chat.locator('.entry.assistant', { hasText: 'The notes have 150 lines.' }).waitFor();
     await idle();
     const summary = card.locator('summary.tool-detail');
     const output = card.locator('pre.tool-output');
-    assert.match((await summary.textContent()) ?? '', /^✓ Read long\.txt \(150 lines/);
+    // The card says what happened in words; the raw call (the tool's name, its arguments) is behind it with the output.
+    assert.equal((await summary.textContent()) ?? '', '✓Read long.txt · 150 lines');
     assert.equal(await card.locator('details.tool-result').getAttribute('open'), null, 'folded');
     assert.equal(await output.isVisible(), false);
     await wb.screenshot('tool-card-folded');
@@ -70,6 +71,8 @@ describe('chat view: long tool output, dropped images, CSP (end to end)', functi
     const text = (await output.textContent()) ?? '';
     assert.match(text, /line 1 of the long notes/);
     assert.match(text, /line 150 of the long notes/, 'the whole output, to its last line');
+    assert.equal(await card.locator('code.tool-name').textContent(), 'read_file');
+    assert.match((await card.locator('pre.tool-args').textContent()) ?? '', /"file_path": "long.txt"/);
     await wb.screenshot('tool-card-open');
     await summary.click();
     await output.waitFor({ state: 'hidden' });

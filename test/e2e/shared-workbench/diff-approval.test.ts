@@ -69,7 +69,7 @@ describe('inline diff approval (end to end)', function () {
     await diff.waitFor();
     const lenses = wb.page.locator('.monaco-diff-editor .editor.modified .codelens-decoration');
     await lenses.filter({ hasText: 'Accept All' }).first().waitFor();
-    await lenses.filter({ hasText: 'Accept change 2' }).first().waitFor();
+    await lenses.filter({ hasText: '✓ Accept 2' }).first().waitFor();
     // The user's own editor of math.ts marks the lines the edit touches and has the lenses too.
     const own = wb.page.locator('.editor-instance .monaco-editor:not(.original-in-monaco-diff-editor):not(.modified-in-monaco-diff-editor)').first();
     await own.locator('.codelens-decoration', { hasText: 'Show Diff' }).first().waitFor();
@@ -82,11 +82,21 @@ describe('inline diff approval (end to end)', function () {
     // The user closes their editor: the diff gets the width for its two sides (narrow, it shows inline).
     await wb.page.locator('.tab', { hasText: /^math\.ts$/ }).locator('.codicon-close').click();
     await wb.page.locator('.monaco-diff-editor.side-by-side').waitFor();
-    // CodeLens links are anchors inside the decoration.
-    await lenses.locator('a', { hasText: /^Accept change 1$/ }).first().click();
-    await lenses.filter({ hasText: '✓ Change 1 accepted' }).first().waitFor();
+    // At this 1400 px window, with the chat beside it, the whole lens row fits: Reject of change 1 is not clipped.
+    const modified = await wb.page.locator('.monaco-diff-editor .editor.modified').first().boundingBox();
+    const reject1 = await lenses.locator('a', { hasText: /^✗ Reject 1$/ }).first().boundingBox();
+    assert.ok(modified && reject1 && reject1.x + reject1.width <= modified.x + modified.width, `the lens row fits (${JSON.stringify({ modified, reject1 })})`);
+    // CodeLens links are anchors inside the decoration. Change 1 decided there shows in the chat card at once.
+    await lenses.locator('a', { hasText: /^✓ Accept 1$/ }).first().click();
+    await lenses.filter({ hasText: '✓ Accepted 1' }).first().waitFor();
+    await card.locator('section.hunk[data-index="0"][data-verdict="accepted"]').waitFor();
+    assert.match((await card.locator('.hunk-progress').textContent()) ?? '', /^1 of 2 changes decided$/);
     await wb.screenshot('inline-diff-approval-one-decided');
-    await lenses.locator('a', { hasText: /^Reject change 2$/ }).first().click();
+    // Change 2 decided in the card shows on the lens; the card's Submit answers with both.
+    await card.locator('vscode-button[aria-label="Reject change 2"]').click();
+    await lenses.filter({ hasText: '✗ Rejected 2' }).first().waitFor();
+    await wb.screenshot('inline-diff-approval-card-and-lens-agree');
+    await card.locator('vscode-button[data-action="submit-hunks"]').click();
 
     await chat.locator('.entry.assistant', { hasText: 'Edit result' }).last().waitFor();
     await diff.waitFor({ state: 'detached' });
@@ -94,8 +104,8 @@ describe('inline diff approval (end to end)', function () {
     assert.equal(written, MATH.replace('export const PI = 3.14159;', 'export const PI = Math.PI;'));
     const answered = chat.locator('.entry.approval[data-state="answered"]').last();
     assert.match((await answered.textContent()) ?? '', /Applied change 1 of 2; rejected 2/);
-    const result = chat.locator('.entry.tool', { hasText: 'edit_file' }).last();
-    assert.match((await result.textContent()) ?? '', /rejected 1 of 2 hunks/);
+    const result = chat.locator('.entry.tool', { hasText: 'Edited math.ts' }).last();
+    assert.match((await result.locator('summary.tool-detail').textContent()) ?? '', /Edited math\.ts · \+1 −1 · 1 of 2 changes rejected/);
 
     // The finished edit offers its diff again from its card.
     await result.locator('vscode-button[data-action="show-diff"]').click();
@@ -121,7 +131,7 @@ describe('inline diff approval (end to end)', function () {
     // The same request waits in the diff editor too.
     const proposalTab = wb.page.locator('.tab', { hasText: 'math.ts: current ↔ proposed by OpenDev' });
     await proposalTab.waitFor();
-    await wb.page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Accept change 2' }).first().waitFor();
+    await wb.page.locator('.monaco-diff-editor .codelens-decoration', { hasText: '✓ Accept 2' }).first().waitFor();
     const submit = card.locator('vscode-button[data-action="submit-hunks"]');
     assert.equal(await submit.getAttribute('disabled'), '', 'Submit waits until every change is decided');
     assert.match((await card.locator('.hunk-progress').textContent()) ?? '', /^0 of 2 changes decided$/);

@@ -287,15 +287,18 @@ describe('ChatController (the chat view model, without VS Code)', () => {
   });
 
   describe('notices, cost and retries', () => {
-    it('shows a retry as a notice and discards nothing the user needs', async () => {
+    it('shows a retry as its line while it waits; the answer takes its place', async () => {
       fake.enqueue({ failure: { kind: 'status', status: 429, retryAfterSeconds: 0 } }, { text: 'Made it.' });
       const chat = controller();
+      const shown: ExtensionToWebview[] = [];
+      chat.onMessage((m) => shown.push(m));
       const result = await chat.send('hi');
       assert.equal(result?.status, 'completed');
-      const notice = chat.transcript().find((e): e is ChatEntryOf<'notice'> => e.kind === 'notice');
-      assert.equal(notice?.level, 'warning');
-      assert.match(notice?.text ?? '', /^Retrying in [\d.]+ s \(attempt 2\/\d+\): .*429/);
-      assert.equal(chat.transcript().at(-1)?.kind === 'assistant' && (chat.transcript().at(-1) as ChatEntryOf<'assistant'>).text, 'Made it.');
+      const line = shown.find((m) => m.type === 'upsert' && m.entry.kind === 'retry');
+      assert.ok(line?.type === 'upsert' && line.entry.kind === 'retry');
+      assert.deepEqual({ ...line.entry, id: '' }, { kind: 'retry', id: '', attempt: 2, maxAttempts: 4, delayMs: 0, reason: 'rate limited (429)', waiting: true });
+      assert.deepEqual(chat.transcript().map((e) => e.kind), ['user', 'assistant'], 'the retry line is gone once a try answered');
+      assert.equal((chat.transcript().at(-1) as ChatEntryOf<'assistant'>).text, 'Made it.');
     });
 
     it('sends the tokens (and cost) of the chat to the footer', async () => {

@@ -135,3 +135,57 @@ describe('PendingRequests with a companion (inline diff approval)', () => {
     await command;
   });
 });
+
+/** The hunks decided so far are one state, shown by the card and the editor alike, wherever decided. */
+describe('PendingRequests: hunk decisions shared by the card and the editor', () => {
+  const proposed = { path: '/w/math.ts', before: 'a\nb\nc\nd\n', after: 'A\nb\nc\nD\n', hunks: changeHunks('a\nb\nc\nd\n', 'A\nb\nc\nD\n') };
+  const edit = { kind: 'tool' as const, toolName: 'edit_file', title: 'edit_file math.ts?', args: '{}', diff: '-a\n+A\n-d\n+D', proposed };
+  type Verdict = 'accepted' | 'rejected' | undefined;
+  const setup = () => {
+    const transcript = new Transcript();
+    const editorGot: Array<[number, Verdict]> = [];
+    let fromEditor: ((index: number, verdict: Verdict) => void) | undefined;
+    const requests = new PendingRequests(transcript, {
+      approvalOpened: (_request, _answer, hunkDecided) => {
+        fromEditor = hunkDecided;
+        return { dispose: () => undefined, setVerdict: (index, verdict) => editorGot.push([index, verdict]) };
+      },
+    });
+    const card = () => transcript.list()[0] as ChatEntryOf<'approval'>;
+    return { requests, card, editorGot, editor: (index: number, verdict: Verdict) => fromEditor!(index, verdict) };
+  };
+
+  it('a change decided in the card is on the card entry and reaches the editor; pressed again it is undecided on both', () => {
+    const { requests, card, editorGot } = setup();
+    void requests.approval(edit, new AbortController().signal);
+    assert.equal(card().verdicts, undefined, '0 of 2 decided');
+    assert.deepEqual(requests.decideHunk(card().id, 1, 'rejected'), { ok: true });
+    assert.deepEqual(card().verdicts, [{ index: 1, verdict: 'rejected' }]);
+    assert.deepEqual(requests.decideHunk(card().id, 1, undefined), { ok: true });
+    assert.deepEqual(card().verdicts, []);
+    assert.deepEqual(editorGot, [[1, 'rejected'], [1, undefined]]);
+    assert.equal(card().state, 'pending', 'deciding hunks does not answer the card');
+    requests.cancelAll();
+  });
+
+  it('a change decided in the editor shows on the card (and is not echoed back); Submit then answers with both', async () => {
+    const { requests, card, editorGot, editor } = setup();
+    const decision = requests.approval(edit, new AbortController().signal);
+    editor(0, 'accepted');
+    assert.deepEqual(card().verdicts, [{ index: 0, verdict: 'accepted' }], '1 of 2 decided, on the card too');
+    assert.deepEqual(editorGot, []);
+    requests.decideHunk(card().id, 1, 'rejected');
+    assert.deepEqual(card().verdicts, [{ index: 0, verdict: 'accepted' }, { index: 1, verdict: 'rejected' }]);
+    requests.answer({ type: 'answerApproval', id: card().id, decision: { action: 'partial', acceptedHunks: [0] } });
+    assert.deepEqual(await decision, { action: 'partial', acceptedHunks: [0] });
+    assert.equal(requests.decideHunk(card().id, 0, 'rejected').ok, false, 'answered: no more hunk decisions');
+  });
+
+  it('refuses a hunk the edit does not have, and a card without hunks', () => {
+    const { requests, card } = setup();
+    void requests.approval(edit, new AbortController().signal);
+    assert.equal(requests.decideHunk(card().id, 2, 'accepted').ok, false);
+    assert.equal(requests.decideHunk('e404', 0, 'accepted').ok, false);
+    requests.cancelAll();
+  });
+});

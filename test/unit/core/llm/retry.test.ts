@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createProvider } from '../../../../src/core/llm/create-provider';
 import { ProviderError } from '../../../../src/core/llm/provider-error';
 import { backoffDelay, parseRetryAfter, resolveRetryPolicy } from '../../../../src/core/llm/retry';
+import type { ProviderEvent } from '../../../../src/core/llm/provider';
 import { FakeProvider } from '../../../fixtures/fake-provider';
 import { collect, finalText, providerFor, request, retries, WIRES } from './helpers';
 
@@ -126,6 +127,24 @@ for (const wire of WIRES) {
       assert.ok(sawRetry);
       assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms: it sat out much of the 30 s wait`);
       assert.equal(fake.requests.length, 1);
+    });
+
+    it('"Retry now" cuts a 30 s backoff wait short: the next attempt starts at once and answers', async () => {
+      fake.enqueue({ failure: { kind: 'status', status: 429, retryAfterSeconds: 30 } }, { text: 'answered after retry now' });
+      const started = Date.now();
+      const events: ProviderEvent[] = [];
+      for await (const e of providerFor(wire, fake).stream(request(), new AbortController().signal)) {
+        events.push(e);
+        if (e.type === 'retry') {
+          assert.equal(e.delayMs, 30_000);
+          assert.equal(typeof e.retryNow, 'function');
+          e.retryNow!();
+          e.retryNow!(); // pressed twice: harmless
+        }
+      }
+      assert.equal(finalText(events), 'answered after retry now');
+      assert.equal(fake.requests.length, 2);
+      assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms: it sat out much of the 30 s wait`);
     });
 
     it('does not retry an abort while streaming', async () => {

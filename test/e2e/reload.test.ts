@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Frame, Locator } from 'playwright-core';
-import { CHAT_INPUT, loadE2eHost, openChat, storeApiKey, type E2eHost, type Workbench } from './host';
+import { CHAT_INPUT, findChat, loadE2eHost, openChat, storeApiKey, type E2eHost, type Workbench } from './host';
 import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
 
 /**
@@ -9,8 +9,11 @@ import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
  * test/host/serve-web.mjs serves that route), and an OpenDev Agent terminal that was open comes back
  * and continues its conversation. The fake model on 127.0.0.1 answers behind the real openai SDK.
  */
+/** The one limit for a reloaded workbench to activate the extension again. */
+const RELOAD_LIMIT_MS = 180_000;
+
 describe('A reload of the browser tab (end to end)', function () {
-  this.timeout(300_000);
+  this.timeout(600_000);
   const KEY = 'sk-e2e-reload-key';
   const fake = new FakeProvider({
     responder: (req) => {
@@ -45,6 +48,8 @@ describe('A reload of the browser tab (end to end)', function () {
   async function reload(): Promise<void> {
     await wb.page.reload();
     await wb.page.locator('.monaco-workbench').waitFor({ state: 'visible' });
+    // The chat view was open, so it comes back once the extension has activated (slow on a busy machine).
+    await findChat(host, wb.page, RELOAD_LIMIT_MS);
   }
 
   before(async () => {

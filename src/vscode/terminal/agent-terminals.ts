@@ -50,9 +50,13 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
 
   constructor(private readonly options: SharedOptions) {
     this.subscription = vscode.window.onDidCloseTerminal((closed) => {
-      // The window is going away (a reload): the tabs it closes are the ones to bring back.
-      if (closed.exitStatus?.reason === vscode.TerminalExitReason.Shutdown) this.options.state?.freeze();
-      for (const [id, tab] of this.tabs) if (tab.terminal === closed) this.close(id, tab);
+      for (const [id, tab] of this.tabs) {
+        if (tab.terminal !== closed) continue;
+        // The window is going away (a reload): the tabs it closes are the ones to bring back. Only
+        // ours count: the pty host's own terminals close and revive on their own terms.
+        if (closed.exitStatus?.reason === vscode.TerminalExitReason.Shutdown) this.options.state?.freeze();
+        this.close(id, tab);
+      }
     });
   }
 

@@ -1,6 +1,7 @@
 // The extension past activate() (dist/extension-core.js, loaded on first use by extension.ts): the
 // output channel, the chat and its view, the agent terminals, the commands, provider setup, the
 // status bar, the MCP Servers view, and what rebuilds the agents when settings or keys change.
+import { join } from 'node:path';
 import { stopSandboxRuntime } from '../core/sandbox/sandbox-runtime';
 import * as vscode from 'vscode';
 import type { Agent } from '../core/agent/agent';
@@ -23,6 +24,9 @@ import { OpenDevTerminals } from './terminal/opendev-terminals';
 import { SessionStore } from '../core/session/session-store';
 import { ChatSessions } from './chat-sessions';
 import { AgentTerminals } from './terminal/agent-terminals';
+import { OpenTerminalsState } from './terminal/open-terminals-state';
+import { FallbackSecretStorage } from './setup/fallback-secret-storage';
+import { EncryptedKeyFile } from '../core/config/encrypted-key-file';
 import { registerEditorActions } from './palette/editor-actions';
 import { registerProviderSetup, runCardAction } from './setup/provider-setup';
 import { registerStatusBar } from './status/status-bar';
@@ -62,6 +66,8 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   });
   const terminals = new OpenDevTerminals();
   const catalog = new CapabilityCatalog();
+  // VS Code's secret storage; an encrypted file only where it refuses keys (fallback-secret-storage.ts).
+  const secrets = new FallbackSecretStorage(context.secrets, new EncryptedKeyFile(join(context.globalStorageUri.fsPath, 'api-keys.json')));
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   // Sessions: the same files as the CLI's; titles as `opendev.sessionTitles` says (OPENDEV_SESSION_TITLES below it).
   const sessions = folder
@@ -71,13 +77,13 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
       })
     : undefined;
   // One registry for the chat and the OpenDev terminals: the same slash commands in both.
-  const slashCommands = createSlashCommands({ settings: () => readSettingsReport(context.secrets) });
+  const slashCommands = createSlashCommands({ settings: () => readSettingsReport(secrets) });
   // Edits asking for approval also open in the diff editor, answerable there hunk by hunk.
   const diffApproval = new InlineDiffApproval();
   context.subscriptions.push(diffApproval);
   // The folder's configuration applies once trusted (Workspace Trust and OpenDev's record); every answer rebuilds the agents.
   const folderTrust = registerFolderTrust(context, () => rebuildAgents(), logger);
-  const chat = new ChatController(vscodeAgentSource(context.secrets, catalog, terminals, folderTrust, logger), {
+  const chat = new ChatController(vscodeAgentSource(secrets, catalog, terminals, folderTrust, logger), {
     slash: slashPort(slashCommands),
     thinkingLevel: readThinkingLevel(),
     workingDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
@@ -86,16 +92,17 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     tasks: terminals,
     editReview: diffApproval,
     // No key yet: the empty chat is the setup card, before anything is asked.
-    setupCheck: () => vscodeSetupCheck(context.secrets),
+    setupCheck: () => vscodeSetupCheck(secrets),
   });
   // Each OpenDev terminal has its own agent (its commands shown inline) and its own session.
   const agentTerminals = new AgentTerminals({
     workingDir: folder,
-    buildAgent: (port, options) => vscodeAgentSource(context.secrets, catalog, port, folderTrust, logger)(options),
+    buildAgent: (port, options) => vscodeAgentSource(secrets, catalog, port, folderTrust, logger)(options),
     commands: slashCommands,
     ...(sessions ? { store: sessions.store } : {}),
     titles: readSessionTitles,
     backgroundTasks: terminals,
+    state: new OpenTerminalsState(context.workspaceState),
   });
   const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => runCardAction(action, context.extension.id));
   // Settings and keys apply to every front end: the thinking level at once, the rest from each one's next message.
@@ -130,7 +137,8 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
         folderTrust.recheck(); // a trusted workspace's opendev.* values changed: ask again
       }
     }),
-    context.secrets.onDidChange(() => rebuildAgents()),
+    secrets,
+    secrets.onDidChange(() => rebuildAgents()),
     // The project's configuration files sit above opendev.*: an edit there is a settings change too,
     // and a trusted file that changed is trusted no more (the notification asks again).
     watchProjectSettings(() => {
@@ -146,10 +154,12 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     vscode.commands.registerCommand('opendev.openTerminal', () => agentTerminals.open()),
   );
   registerCommands(context, chat, view);
-  const setup = registerProviderSetup(context, chat, catalog);
+  const setup = registerProviderSetup(context, secrets, chat, catalog);
   registerEditorActions(context, chat, view);
   const statusBar = registerStatusBar(context, { chat, view, terminals: agentTerminals }, catalog);
   const mcpServers = registerMcpServersView(context, chat);
+  // The agent terminals open when the window last went away (a reload) come back with their sessions.
+  agentTerminals.restore();
 
   const api: OpenDevApi = {
     send: (text) => chat.send(text),

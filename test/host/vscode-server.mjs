@@ -214,7 +214,9 @@ export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSe
 
   const logFile = join(dataDir, 'server.log');
   const fd = openSync(logFile, 'w'); // a persistent data dir must not show the previous run's lines
+  // serve-web.mjs runs server-main.js plus the route that keeps secrets across page loads.
   const args = [
+    join(repoRoot, 'test', 'host', 'serve-web.mjs'),
     join(serverRoot, 'lib', 'vscode', 'out', 'server-main.js'),
     '--host', '127.0.0.1', '--port', String(port),
     '--without-connection-token', '--accept-server-license-terms', '--disable-telemetry',

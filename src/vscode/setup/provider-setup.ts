@@ -26,12 +26,12 @@ const isProvider = (v: unknown): v is ProviderKind => typeof v === 'string' && (
  * Set API Key, Select Provider and Select Model. Each takes optional arguments (provider, key,
  * model) so scripts and tests run them without prompts; from the palette they ask.
  */
-export function registerProviderSetup(context: vscode.ExtensionContext, chat: ChatController, catalog: CapabilityCatalog): ProviderSetupApi {
+export function registerProviderSetup(context: vscode.ExtensionContext, secrets: vscode.SecretStorage, chat: ChatController, catalog: CapabilityCatalog): ProviderSetupApi {
   let openPick: vscode.QuickPick<vscode.QuickPickItem & { choice: ModelChoice }> | undefined;
   const register = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
 
-  register('opendev.setApiKey', (provider?: unknown, key?: unknown) => setApiKey(context.secrets, chat, provider, key));
-  register('opendev.selectProvider', (provider?: unknown) => selectProvider(context.secrets, chat, catalog, provider));
+  register('opendev.setApiKey', (provider?: unknown, key?: unknown) => setApiKey(secrets, chat, provider, key));
+  register('opendev.selectProvider', (provider?: unknown) => selectProvider(secrets, chat, catalog, provider));
   register('opendev.selectModel', async (model?: unknown) => {
     if (typeof model === 'string' && model.trim()) return writeModel(model.trim());
     await catalog.load();
@@ -63,11 +63,11 @@ export function registerProviderSetup(context: vscode.ExtensionContext, chat: Ch
   // The walkthrough's first step ("Connect a model provider") is done once a provider is usable:
   // one has a key (however it was stored), or the one chosen needs none (a local server).
   const updateReadyContext = async () => {
-    const stored = await Promise.all(PROVIDER_KINDS.map((p) => context.secrets.get(secretKeyFor(p))));
+    const stored = await Promise.all(PROVIDER_KINDS.map((p) => secrets.get(secretKeyFor(p))));
     await vscode.commands.executeCommand('setContext', PROVIDER_READY_CONTEXT, stored.some(Boolean) || currentProvider() === 'openai-compatible');
   };
   context.subscriptions.push(
-    context.secrets.onDidChange(() => void updateReadyContext()),
+    secrets.onDidChange(() => void updateReadyContext()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.provider`)) void updateReadyContext();
     }),

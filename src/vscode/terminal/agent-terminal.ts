@@ -35,6 +35,8 @@ export interface AgentTerminalOptions {
   onStatus?: () => void;
   /** Told when the user types in this tab (it is the front end in use). */
   onTyping?: () => void;
+  /** A saved session this tab continues (the tab was open when the window reloaded). */
+  resumeSessionId?: string;
 }
 
 type Phase = 'building' | 'running' | 'closed';
@@ -61,6 +63,8 @@ export class AgentTerminal implements vscode.Disposable {
   private readonly port: CommandTerminalPort;
   private repl: ReadlineRepl | undefined;
   private ending: Promise<void> | undefined;
+  /** The saved session still to be continued (until an agent could be built for it). */
+  private resuming: string | undefined;
 
   constructor(private readonly options: AgentTerminalOptions) {
     this.pty = new OutputPty({
@@ -86,6 +90,7 @@ export class AgentTerminal implements vscode.Disposable {
       ...(store ? { saving: { store, workingDir: options.workingDir, titles: options.titles, onProblem: (text) => this.write(`${style(`! ${text}`, 'yellow', true)}\n`) } } : {}),
       onAgent: (agent) => this.followed(agent),
     });
+    this.resuming = options.resumeSessionId;
   }
 
   private get agent(): Agent | undefined {
@@ -139,6 +144,15 @@ export class AgentTerminal implements vscode.Disposable {
 
   get sessionId(): string | undefined {
     return this.session.id;
+  }
+
+  /**
+   * The session a reload should continue: the one being written, or (its first write still queued)
+   * the one the agent's messages are going to; undefined before the first message.
+   */
+  get resumableSessionId(): string | undefined {
+    const agent = this.agent;
+    return this.session.id ?? (agent && agent.messages.length > 0 ? agent.sessionId : undefined);
   }
 
   get mode(): AgentMode | undefined {
@@ -246,11 +260,30 @@ export class AgentTerminal implements vscode.Disposable {
 
   /** The tab's first agent; undefined (the tab says why: no key, bad settings) when it cannot be built yet, or once the tab is closed. */
   private async firstAgent(): Promise<Built | undefined> {
-    const ready = await this.session.ready();
+    const ready = this.resuming ? await this.resumed(this.resuming) : await this.session.ready();
     if (this.closed || 'superseded' in ready) return undefined;
     if ('agent' in ready) return { agent: ready.agent, ...(this.session.models ? { models: this.session.models } : {}) };
     this.write(`${describeProblem(ready.problem)}\n${style('Send your task again once that is done; /help and the commands that need no model work now.', 'dim', true)}\n`);
     return undefined;
+  }
+
+  /**
+   * The session this tab had before the reload, continued: its agent gets the conversation back.
+   * A session gone from disk (deleted meanwhile) is said, and the tab starts a new one.
+   */
+  private async resumed(id: string): ReturnType<AgentSession<ChatEntry>['ready']> {
+    const loaded = await this.options.store?.load(id, this.options.workingDir).catch(() => undefined);
+    if (!loaded) {
+      this.resuming = undefined;
+      this.write(`${style(`The session ${id} this tab had could not be read; this is a new conversation.`, 'yellow', true)}\n`);
+      return this.session.ready();
+    }
+    const ready = await this.session.resume(loaded);
+    if (!('agent' in ready)) return ready; // no key yet: the next task tries again
+    this.resuming = undefined;
+    const { title } = loaded.record.meta;
+    this.write(`${style(`Resumed session ${id}${title ? ` "${title}"` : ''} (${loaded.messages.length} messages): the conversation goes on.`, 'dim', true)}\n`);
+    return ready;
   }
 
   private onInput(data: string): void {

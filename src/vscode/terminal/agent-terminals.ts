@@ -4,6 +4,7 @@ import type { ThinkingLevel } from '../../core/config/thinking-level';
 import type { AgentMode } from '../../core/ui';
 import type { FrontEndStatus } from '../status/status-text';
 import { AgentTerminal, type AgentTerminalOptions } from './agent-terminal';
+import type { OpenTerminalsState } from './open-terminals-state';
 
 export const AGENT_TERMINAL_NAME = 'OpenDev Agent';
 
@@ -23,7 +24,11 @@ export interface AgentTerminalsApi {
   closed(id: string): Promise<void>;
 }
 
-type SharedOptions = Omit<AgentTerminalOptions, 'name' | 'workingDir' | 'onStatus' | 'onTyping'> & { workingDir: string | undefined };
+type SharedOptions = Omit<AgentTerminalOptions, 'name' | 'workingDir' | 'onStatus' | 'onTyping' | 'resumeSessionId'> & {
+  workingDir: string | undefined;
+  /** Where the open tabs are remembered, so a reload of the window brings them back (restore()). */
+  state?: OpenTerminalsState;
+};
 
 /**
  * "Open OpenDev Terminal": each call opens a new tab ("OpenDev Agent", then "OpenDev Agent 2"…)
@@ -45,27 +50,47 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
 
   constructor(private readonly options: SharedOptions) {
     this.subscription = vscode.window.onDidCloseTerminal((closed) => {
-      for (const [id, tab] of this.tabs) if (tab.terminal === closed) this.close(id, tab);
+      for (const [id, tab] of this.tabs) {
+        if (tab.terminal !== closed) continue;
+        // The window is going away (a reload): the tabs it closes are the ones to bring back. Only
+        // ours count: the pty host's own terminals close and revive on their own terms.
+        if (closed.exitStatus?.reason === vscode.TerminalExitReason.Shutdown) this.options.state?.freeze();
+        this.close(id, tab);
+      }
     });
   }
 
-  /** Opens a new tab and gives it the focus (the user asked for it). Undefined without a folder. */
-  open(): string | undefined {
+  /**
+   * Opens a new tab and gives it the focus (the user asked for it); with `resume`, a tab continuing
+   * that saved session without taking the focus (a reload brings it back). Undefined without a folder.
+   */
+  open(resume?: { sessionId: string; name: string }): string | undefined {
     const workingDir = this.options.workingDir;
     if (!workingDir) {
       void vscode.window.showInformationMessage('OpenDev: open a folder first; the OpenDev terminal works on the files of a workspace folder.');
       return undefined;
     }
     const id = `agent-${++this.counter}`;
-    const tab = new AgentTerminal({ ...this.options, workingDir, name: this.freeName(), onStatus: () => this.statusChanged.fire(id), onTyping: () => this.typing.fire(id) });
+    const name = resume && !this.names().has(resume.name) ? resume.name : this.freeName();
+    const onStatus = () => {
+      this.remember(); // the session id is known from the first message on, and changes with /clear
+      this.statusChanged.fire(id);
+    };
+    const tab = new AgentTerminal({ ...this.options, workingDir, name, onStatus, onTyping: () => this.typing.fire(id), ...(resume ? { resumeSessionId: resume.sessionId } : {}) });
     this.tabs.set(id, tab);
     this.endings.set(id, new Promise<void>((resolve) => this.closedWaiters.set(id, resolve)));
-    tab.terminal.show(false);
+    tab.terminal.show(resume !== undefined);
     void tab.run().catch((err: unknown) => {
       void vscode.window.showErrorMessage(`OpenDev terminal: ${(err as Error).message}`);
       tab.terminal.dispose();
     });
     return id;
+  }
+
+  /** Reopens the tabs open when the window last went away, each continuing its session; their ids. */
+  restore(): string[] {
+    const saved = this.options.state?.read() ?? [];
+    return saved.map((tab) => this.open(tab)).filter((id): id is string => id !== undefined);
   }
 
   ids(): string[] {
@@ -117,6 +142,8 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
   }
 
   dispose(): void {
+    // Deactivation: the window goes (or the extension is reloaded); the open tabs come back next time.
+    this.options.state?.freeze();
     this.subscription.dispose();
     for (const [id, tab] of this.tabs) {
       this.close(id, tab);
@@ -128,6 +155,7 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
 
   private close(id: string, tab: AgentTerminal): void {
     this.tabs.delete(id);
+    this.remember();
     this.statusChanged.fire(id);
     const resolve = this.closedWaiters.get(id);
     this.closedWaiters.delete(id);
@@ -137,9 +165,22 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
     });
   }
 
+  /** The open tabs that have a saved session, for the next reload. */
+  private remember(): void {
+    const open = [...this.tabs.values()].flatMap((tab) => {
+      const sessionId = tab.resumableSessionId;
+      return sessionId ? [{ name: tab.terminal.name, sessionId }] : [];
+    });
+    this.options.state?.write(open);
+  }
+
+  private names(): Set<string> {
+    return new Set([...this.tabs.values()].map((t) => t.terminal.name));
+  }
+
   /** "OpenDev Agent" while it is the only one; otherwise the lowest free number. */
   private freeName(): string {
-    const taken = new Set([...this.tabs.values()].map((t) => t.terminal.name));
+    const taken = this.names();
     if (!taken.has(AGENT_TERMINAL_NAME)) return AGENT_TERMINAL_NAME;
     for (let n = 2; ; n++) if (!taken.has(`${AGENT_TERMINAL_NAME} ${n}`)) return `${AGENT_TERMINAL_NAME} ${n}`;
   }

@@ -22,8 +22,10 @@ export interface ChatControllerOptions {
   slash?: SlashCommandPort;
   /** The `opendev.thinkingLevel` setting; undefined keeps the level the agent was built with. */
   thinkingLevel?: ThinkingLevel;
-  /** The workspace folder, for commands that list project state. */
+  /** The workspace folder, for commands that list project state (another one after moveTo). */
   workingDir?: string;
+  /** A message is about to start a new conversation: the chat's folder may follow the active editor first (moveTo). */
+  beforeStart?: () => void;
   /** Saves the conversation as a session of the project (and resumes one); without it nothing is saved. */
   sessions?: ChatSessions;
   /** `@` mentions: completion and expansion into context; without it `@` is plain text. */
@@ -152,6 +154,7 @@ export class ChatController {
   async send(text: string, images: readonly ImageUpload[] = []): Promise<TurnResult | undefined> {
     const typed = text.trim();
     if (!typed) return undefined;
+    if (!this.started) this.options.beforeStart?.();
     const parsed = this.input.parse(typed, images);
     if ('command' in parsed) return this.runCommand(parsed.command, parsed.name);
     if (this.running && this.winding === this.running) {
@@ -205,6 +208,29 @@ export class ChatController {
     this.releaseIdle();
     this.entries.emit(this.snapshot());
     void this.setup.reset();
+  }
+
+  /** Whether a conversation is under way (a message sent, an agent built, a session resumed). */
+  get started(): boolean {
+    return this.busy || this.agent !== undefined || this.entries.list().some((e) => e.kind === 'user');
+  }
+
+  /**
+   * The chat works in `workingDir` from now on (a multi-root workspace's other folder). A
+   * conversation under way is not moved: it ends as with New Chat, and `notice` says so; the next
+   * one is saved with that folder's sessions.
+   */
+  moveTo(workingDir: string, notice?: string): void {
+    if (this.started) this.newChat();
+    this.options.workingDir = workingDir;
+    const sessions = this.options.sessions;
+    if (sessions) {
+      sessions.moveTo(workingDir);
+      this.session.rehome(sessions.saving);
+    } else {
+      this.session.drop();
+    }
+    if (notice) this.notice(notice);
   }
 
   /** Continues a saved session of this project in a fresh chat (chat-history). False when it cannot (said in the chat). */

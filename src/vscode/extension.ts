@@ -81,5 +81,6 @@ function lazyApi(api: () => OpenDevApi): OpenDevApi {
       return api().mcpServers;
     },
     projectConfigurationSeen: () => api().projectConfigurationSeen(),
+    chatFolders: () => api().chatFolders(),
   };
 }

@@ -23,7 +23,8 @@ export interface AgentTerminalsApi {
   closed(id: string): Promise<void>;
 }
 
-type SharedOptions = Omit<AgentTerminalOptions, 'name' | 'workingDir' | 'onStatus' | 'onTyping'> & { workingDir: string | undefined };
+/** `workingDir`: the folder a tab opened now works in (a multi-root workspace: the active editor's or the chat's). */
+type SharedOptions = Omit<AgentTerminalOptions, 'name' | 'workingDir' | 'onStatus' | 'onTyping'> & { workingDir: () => string | undefined };
 
 /**
  * "Open OpenDev Terminal": each call opens a new tab ("OpenDev Agent", then "OpenDev Agent 2"…)
@@ -51,7 +52,7 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
 
   /** Opens a new tab and gives it the focus (the user asked for it). Undefined without a folder. */
   open(): string | undefined {
-    const workingDir = this.options.workingDir;
+    const workingDir = this.options.workingDir();
     if (!workingDir) {
       void vscode.window.showInformationMessage('OpenDev: open a folder first; the OpenDev terminal works on the files of a workspace folder.');
       return undefined;

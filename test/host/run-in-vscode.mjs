@@ -113,7 +113,8 @@ async function runPass({
     page.on('console', (m) => writeFileSync(browserLog, `[${m.type()}] ${clean(m.text())}\n`, { flag: 'a' }));
     page.on('pageerror', (e) => writeFileSync(browserLog, `[pageerror] ${e.stack || e}\n`, { flag: 'a' }));
     log(`[vscode] running ${testsPath} against ${extensionPath}${grep ? ` (grep: ${grep})` : ''}`);
-    await page.goto(server.workbenchUrl({ ...where, extensionDevelopmentPath: extensionPath, extensionTestsPath: testsPath }));
+    // Within the run's one overall limit: a loaded machine loads the workbench slowly, not wrongly.
+    await page.goto(server.workbenchUrl({ ...where, extensionDevelopmentPath: extensionPath, extensionTestsPath: testsPath }), { timeout: timeoutMs });
 
     // run() settling makes mocha write the report, then the extension host exits; wait for either.
     const deadline = Date.now() + timeoutMs;

@@ -9,6 +9,7 @@ import { renderEntry, updateText, type RenderContext } from './entries';
 import { formatContext, formatCost, renderTodos } from './status';
 import { vscode, type PersistedState } from './vscode-api';
 import { HistoryView, type HistoryState } from './history';
+import { FolderPicker } from './folder-picker';
 import { VirtualTranscript } from './virtual-transcript';
 
 /**
@@ -20,6 +21,7 @@ import { VirtualTranscript } from './virtual-transcript';
 const app = document.getElementById('app')!;
 app.innerHTML = `
   <header id="chat-header">
+    <span id="folder" class="folder-choice" hidden></span>
     <span class="spacer"></span>
     <button id="history-open" type="button" class="header-button" aria-label="History: this project's saved chats" title="History: search and resume this project's saved chats">History</button>
   </header>
@@ -133,6 +135,8 @@ const history = new HistoryView(document.getElementById('history')!, post, histo
   persist(false);
 });
 document.body.classList.toggle('history-open', historyState.open);
+/** The folder the chat works in, when the workspace has several (folder-picker.ts). */
+const folderPicker = new FolderPicker(document.getElementById('folder')!, post);
 document.getElementById('history-open')!.addEventListener('click', () => (history.isOpen ? history.close() : history.open()));
 
 /** The newest entries only: enough to repaint a reloaded view at once (the snapshot brings the rest), cheap to save. */
@@ -317,6 +321,9 @@ function apply(message: ExtensionToWebview): void {
       return;
     case 'showHistory':
       history.open();
+      return;
+    case 'folders':
+      folderPicker.show(message);
       return;
   }
   persist(true);

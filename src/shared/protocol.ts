@@ -302,6 +302,10 @@ export type ImageUpload = z.infer<typeof ImageUploadSchema>;
 /** A saved session's id (8 characters of [a-z0-9]). */
 const sessionId = z.string().check(z.regex(/^[a-z0-9]{8}$/));
 
+/** A workspace folder the chat can work in (a multi-root workspace has several): `id` is its URI. */
+export const FolderChoiceSchema = z.object({ id: text(4_000), name: text(500), path: text(4_000) });
+export type FolderChoice = z.infer<typeof FolderChoiceSchema>;
+
 /** One saved session of the project, as the history view lists it. */
 export const SessionSummarySchema = z.object({
   id: sessionId,
@@ -361,6 +365,8 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sessions'), items: list(SessionSummarySchema, 10_000), currentId: z.optional(sessionId), problem: z.optional(text(1_000)) }),
   /** Opens the history view (the view's title-bar button). */
   z.object({ type: z.literal('showHistory') }),
+  /** The workspace's folders and the one the chat works in (the header's picker shows them when there are several). */
+  z.object({ type: z.literal('folders'), folders: list(FolderChoiceSchema, 1_000), current: z.optional(text(4_000)) }),
 ]);
 export type ExtensionToWebview = z.infer<typeof ExtensionToWebviewSchema>;
 
@@ -416,6 +422,8 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLink'), target: LinkTargetSchema }),
   /** "Restore to here": the files as they were just before `step` (the view asked the user first). */
   z.object({ type: z.literal('restoreTo'), step: z.int().check(z.positive(), z.maximum(1_000_000)) }),
+  /** The header's folder picker: the chat works in this folder (its URI) from now on, in a new chat. */
+  z.object({ type: z.literal('pickFolder'), id: text(4_000) }),
 ]);
 export type WebviewToExtension = z.infer<typeof WebviewToExtensionSchema>;
 export type AnswerMessage = Extract<WebviewToExtension, { type: 'answerApproval' | 'answerQuestions' | 'answerPlan' }>;

@@ -10,6 +10,7 @@ import type { CommandTerminalPort } from '../core/host';
 import type { Logger } from '../core/logger';
 import type { AgentBuilder } from '../core/session/agent-session';
 import type { ChatEntry } from '../shared/protocol';
+import { localFolders } from './chat-folder';
 import type { FolderTrustPrompts } from './folder-trust';
 import { vscodeNotebookPort } from './notebook-port';
 import { openExternally } from './external-opener';
@@ -33,25 +34,35 @@ import { vscodeSymbolPort } from './symbol-port';
 export type AgentSource = AgentBuilder<ChatEntry>;
 
 /** Builds the main agent from the editor's settings, or a chat entry telling the user what to fix
- * (the controller gives the entry its id). `terminal` shows the commands the agent runs; `trust`
+ * (the controller gives the entry its id). `folder` is the workspace folder it works in (asked at
+ * each build: the chat's, or a terminal's); `terminal` shows the commands the agent runs; `trust`
  * decides whether the folder's configuration applies and asks about it (without it: it does not). */
-export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: CapabilityCatalog, terminal?: CommandTerminalPort, trust?: FolderTrustPrompts, logger?: Logger): AgentSource {
+export function vscodeAgentSource(
+  secrets: vscode.SecretStorage,
+  catalog: CapabilityCatalog,
+  folderOf: () => vscode.WorkspaceFolder | undefined,
+  terminal?: CommandTerminalPort,
+  trust?: FolderTrustPrompts,
+  logger?: Logger,
+): AgentSource {
   // The editor's language servers and notebook API: the symbol tools and notebook_edit run on them.
   const symbols = vscodeSymbolPort();
   const notebooks = vscodeNotebookPort();
   const source: AgentSource = async (options = {}) => {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+    const folder = folderOf();
     if (!folder) {
       return { problem: { kind: 'error', id: '', text: 'Open a folder first: OpenDev works on the files of a workspace folder.' } };
     }
     // First: a trusted folder's endpoint is confirmed (or not) before the settings are read.
-    const folderTrust = (await trust?.beforeAgent(options.sessionId)) ?? { projectTrusted: false, notices: [] };
+    const folderTrust = (await trust?.beforeAgent(options.sessionId, folder)) ?? { projectTrusted: false, notices: [] };
     const outcome = await readProviderSettings(secrets);
     if (!outcome.ok) return { problem: { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' } };
     try {
       const agent = await createMainAgent({
         roles: outcome.roles,
         workspaceRoot: folder.uri.fsPath,
+        // A multi-root workspace's other folders: readable as context, never edited from this chat.
+        otherFolders: localFolders().filter((f) => f.uri.toString() !== folder.uri.toString()).map((f) => f.uri.fsPath),
         // A resumed session's id, so its undo history, scratch folder and hooks go on under it.
         ...(options.sessionId ? { sessionId: options.sessionId } : {}),
         // One catalogue for the window: loaded and refreshed once, not for every new chat.
@@ -77,7 +88,7 @@ export function vscodeAgentSource(secrets: vscode.SecretStorage, catalog: Capabi
         // What the folder's configuration was not allowed to do, once per session, in the chat.
         notices: folderTrust.notices.map((text) => ({ text, level: 'warning' as const })),
       });
-      if (folderTrust.projectTrusted && trust?.stillTrusted() === false) {
+      if (folderTrust.projectTrusted && trust?.stillTrusted(folder) === false) {
         // A configuration file changed while the agent read it: what it loaded may not be what the user trusted.
         await agent.dispose().catch(() => undefined);
         return source(options);

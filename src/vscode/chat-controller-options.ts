@@ -11,8 +11,10 @@ export interface ChatControllerOptions {
   slash?: SlashCommandPort;
   /** The `opendev.thinkingLevel` setting; undefined keeps the level the agent was built with. */
   thinkingLevel?: ThinkingLevel;
-  /** The workspace folder, for commands that list project state. */
+  /** The workspace folder, for commands that list project state (another one after moveTo). */
   workingDir?: string;
+  /** A message is about to start a new conversation: the chat's folder may follow the active editor first (moveTo). */
+  beforeStart?: () => void;
   /** Saves the conversation as a session of the project (and resumes one); without it nothing is saved. */
   sessions?: ChatSessions;
   /** `@` mentions: completion and expansion into context; without it `@` is plain text. */

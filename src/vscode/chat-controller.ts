@@ -135,6 +135,7 @@ export class ChatController {
   async send(text: string, images: readonly ImageUpload[] = []): Promise<TurnResult | undefined> {
     const typed = text.trim();
     if (!typed) return undefined;
+    if (!this.started) this.options.beforeStart?.();
     const parsed = this.input.parse(typed, images);
     if ('command' in parsed) return this.runCommand(parsed.command, parsed.name);
     if (this.running && this.winding === this.running) {
@@ -189,6 +190,29 @@ export class ChatController {
     this.releaseIdle();
     this.entries.emit(this.snapshot());
     void this.setup.reset();
+  }
+
+  /** Whether a conversation is under way (a message sent, an agent built, a session resumed). */
+  get started(): boolean {
+    return this.busy || this.agent !== undefined || this.entries.list().some((e) => e.kind === 'user');
+  }
+
+  /**
+   * The chat works in `workingDir` from now on (a multi-root workspace's other folder). A
+   * conversation under way is not moved: it ends as with New Chat, and `notice` says so; the next
+   * one is saved with that folder's sessions.
+   */
+  moveTo(workingDir: string, notice?: string): void {
+    if (this.started) this.newChat();
+    this.options.workingDir = workingDir;
+    const sessions = this.options.sessions;
+    if (sessions) {
+      sessions.moveTo(workingDir);
+      this.session.rehome(sessions.saving);
+    } else {
+      this.session.drop();
+    }
+    if (notice) this.notice(notice);
   }
 
   /** Continues a saved session of this project in a fresh chat (chat-history). False when it cannot (said in the chat). */

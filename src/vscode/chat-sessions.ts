@@ -25,9 +25,19 @@ export class ChatSessions {
 
   constructor(
     readonly store: SessionStore,
-    readonly workingDir: string,
+    private folder: string,
     private readonly options: ChatSessionsOptions,
   ) {}
+
+  /** The project whose sessions these are: the chat's folder. */
+  get workingDir(): string {
+    return this.folder;
+  }
+
+  /** The chat works in another folder (a multi-root workspace): its sessions are that project's. */
+  moveTo(folder: string): void {
+    this.folder = folder;
+  }
 
   /** Where the chat's conversation is saved. */
   get saving(): SessionSaving {

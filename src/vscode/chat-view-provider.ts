@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { WebviewToExtensionSchema, type ExtensionToWebview, type WebviewToExtension } from '../shared/protocol';
 import type { ChatController } from './chat-controller';
+import { localFolders, type ChatFolder } from './chat-folder';
 import { CHAT_VIEW_ID } from './chat-view-id';
 import { REVIEW_COMMANDS } from './diff-approval/review-commands';
 import { openLinkTarget } from './open-link';
@@ -35,6 +36,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly chat: ChatController,
     private readonly log: Logger,
     private readonly onAction: (action: Extract<WebviewToExtension, { type: 'action' }>) => void,
+    /** The chat's folder: the header's picker (shown when the workspace has several). */
+    private readonly folder?: ChatFolder,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -47,8 +50,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     };
     webview.html = this.html(webview);
     const subscription = this.chat.onMessage((message) => void webview.postMessage(message));
+    const folders = this.folder?.onDidChange(() => this.ready && void webview.postMessage(this.foldersMessage()));
     view.onDidDispose(() => {
       subscription.dispose();
+      folders?.dispose();
       this.view = undefined;
       this.ready = false;
       this.setInputState(false, false, false);
@@ -116,6 +121,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case 'ready':
         this.ready = true;
         void this.view?.webview.postMessage(this.chat.snapshot());
+        if (this.folder) void this.view?.webview.postMessage(this.foldersMessage());
         for (const queued of this.composeQueue.splice(0)) void this.view?.webview.postMessage(queued);
         if (this.historyPending) void this.view?.webview.postMessage({ type: 'showHistory' });
         this.historyPending = false;
@@ -130,7 +136,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         this.chat.stop();
         return;
       case 'newChat':
+        this.folder?.release(); // the next conversation follows the active editor's folder again
         this.chat.newChat();
+        return;
+      case 'pickFolder':
+        this.pickFolder(message.id);
         return;
       case 'action':
         this.onAction(message);
@@ -192,8 +202,22 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     }
   }
 
+  /** The header's picker chose a folder: the chat works there (chat-folder-follow.ts starts a new chat when one is under way). */
+  private pickFolder(id: string): void {
+    const folder = this.folder?.byId(id);
+    if (!folder) {
+      this.log.warn(`The chat view picked a folder that is not open: ${id.slice(0, 200)}`);
+      return;
+    }
+    this.folder?.choose(folder);
+  }
+
+  private foldersMessage(): ExtensionToWebview {
+    return { type: 'folders', ...this.folder!.choices() };
+  }
+
   private async openLink(target: Extract<WebviewToExtension, { type: 'openLink' }>['target']): Promise<void> {
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const folders = localFolders().map((f) => f.uri.fsPath);
     try {
       const problem = await openLinkTarget(target, folders);
       if (!problem) return;

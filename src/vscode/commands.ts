@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { playbookPath, PlaybookStore } from '../core/memory/playbook/playbook-store';
 import type { ChatController } from './chat-controller';
+import type { ChatFolder } from './chat-folder';
 import type { ChatViewProvider } from './chat-view-provider';
 import { showSessionHistory } from './session-picker';
 
@@ -11,11 +12,13 @@ export function registerCommands(
   context: vscode.ExtensionContext,
   chat: ChatController,
   view: ChatViewProvider,
+  folder: ChatFolder,
 ): void {
   const register = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
 
   register('opendev.newChat', async () => {
+    folder.release(); // the next conversation follows the active editor's folder again
     chat.newChat();
     await view.reveal();
   });
@@ -45,7 +48,7 @@ export function registerCommands(
     // The chat view shows the mode; the status bar says it too when the view is not in sight.
     vscode.window.setStatusBarMessage(`OpenDev: ${mode === 'plan' ? 'Plan mode: the agent plans before it changes anything' : 'Normal mode'}`, 4000);
   });
-  register('opendev.openPlaybook', () => openPlaybook());
+  register('opendev.openPlaybook', () => openPlaybook(folder.current));
   // Initialize Project is /init typed in the chat: the question before replacing OPENDEV.md and the subagent's run show there.
   register('opendev.init', async () => {
     if (!vscode.workspace.workspaceFolders?.length) {
@@ -62,9 +65,8 @@ export function registerCommands(
   }
 }
 
-/** Opens the project's playbook in an editor (an empty one is created first); the agent picks up edits. */
-async function openPlaybook(): Promise<void> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
+/** Opens the project's (the chat folder's) playbook in an editor (an empty one is created first); the agent picks up edits. */
+async function openPlaybook(folder: vscode.WorkspaceFolder | undefined): Promise<void> {
   if (!folder) {
     void vscode.window.showInformationMessage('OpenDev: open a folder first; the playbook belongs to a project.');
     return;

@@ -12,9 +12,11 @@ import { vscodeAgentSource, vscodeSetupCheck } from './agent-source';
 import { registerFolderTrust } from './folder-trust';
 import { ChatController } from './chat-controller';
 import { ChatViewProvider } from './chat-view-provider';
+import { ChatFolder, editorFolder } from './chat-folder';
+import { followChatFolder } from './chat-folder-follow';
 import { registerCommands } from './commands';
 import { createSlashCommands } from '../core/commands/slash-commands';
-import { AGENT_SETTINGS, readSandboxSettings, readSecretEnvVars, readSecretPaths, readSessionTitles, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
+import { AGENT_SETTINGS, readSandboxSettings, readSecretEnvVars, readSecretPaths, readSessionTitles, readSettingsOf, readSettingsReport, readThinkingLevel, SECTION, watchProjectSettings } from './settings';
 import { sandboxSettingsHold } from './sandbox-settings-hold';
 import { configureSecretEnv } from '../core/process/child-env';
 import { configureSecretLocations } from '../core/files/secret-locations';
@@ -68,7 +70,10 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   const catalog = new CapabilityCatalog();
   // VS Code's secret storage; an encrypted file only where it refuses keys (fallback-secret-storage.ts).
   const secrets = new FallbackSecretStorage(context.secrets, new EncryptedKeyFile(join(context.globalStorageUri.fsPath, 'api-keys.json')));
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  // The folder the chat works in (one of a multi-root workspace's); settings and trust are read for it.
+  const chatFolder = new ChatFolder();
+  readSettingsOf(() => chatFolder.current);
+  const folder = chatFolder.path;
   // Sessions: the same files as the CLI's; titles as `opendev.sessionTitles` says (OPENDEV_SESSION_TITLES below it).
   const sessions = folder
     ? new ChatSessions(new SessionStore({ onProblem: (p) => log.warn(`sessions: ${p}`) }), folder, {
@@ -83,12 +88,15 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   context.subscriptions.push(diffApproval);
   // The folder's configuration applies once trusted (Workspace Trust and OpenDev's record); every answer rebuilds the agents.
   const folderTrust = registerFolderTrust(context, () => rebuildAgents(), logger);
-  const chat = new ChatController(vscodeAgentSource(secrets, catalog, terminals, folderTrust, logger), {
+  // The chat's agent works in the chat's folder, held from its first build until New Chat or a pick.
+  const chat = new ChatController(vscodeAgentSource(secrets, catalog, () => chatFolder.hold(), terminals, folderTrust, logger), {
     slash: slashPort(slashCommands),
     thinkingLevel: readThinkingLevel(),
-    workingDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    ...(folder ? { workingDir: folder } : {}),
+    // The chat's first message: the folder of the editor in use then.
+    beforeStart: () => chatFolder.refresh(),
     ...(sessions ? { sessions } : {}),
-    mentions: new VscodeMentions(folder, terminals),
+    mentions: new VscodeMentions(() => chatFolder.path, terminals),
     tasks: terminals,
     editReview: diffApproval,
     // No key yet: the empty chat is the setup card, before anything is asked.
@@ -96,15 +104,17 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   });
   // Each OpenDev terminal has its own agent (its commands shown inline) and its own session.
   const agentTerminals = new AgentTerminals({
-    workingDir: folder,
-    buildAgent: (port, options) => vscodeAgentSource(secrets, catalog, port, folderTrust, logger)(options),
+    // A new tab works in the active editor's folder, else the chat's.
+    workingDir: () => (editorFolder() ?? chatFolder.current)?.uri.fsPath,
+    buildAgent: (port, options, workingDir) => vscodeAgentSource(secrets, catalog, () => vscode.workspace.getWorkspaceFolder(vscode.Uri.file(workingDir)), port, folderTrust, logger)(options),
     commands: slashCommands,
     ...(sessions ? { store: sessions.store } : {}),
     titles: readSessionTitles,
     backgroundTasks: terminals,
     state: new OpenTerminalsState(context.workspaceState),
   });
-  const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => runCardAction(action, context.extension.id));
+  const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => runCardAction(action, context.extension.id), chatFolder);
+  context.subscriptions.push(chatFolder, followChatFolder(chat, chatFolder));
   // Settings and keys apply to every front end: the thinking level at once, the rest from each one's next message.
   const applyThinkingLevel = () => {
     chat.setThinkingLevel(readThinkingLevel());
@@ -153,18 +163,22 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     agentTerminals,
     vscode.commands.registerCommand('opendev.openTerminal', () => agentTerminals.open()),
   );
-  registerCommands(context, chat, view);
+  registerCommands(context, chat, view, chatFolder);
   const setup = registerProviderSetup(context, secrets, chat, catalog);
   registerEditorActions(context, chat, view);
   const statusBar = registerStatusBar(context, { chat, view, terminals: agentTerminals }, catalog);
-  const mcpServers = registerMcpServersView(context, chat);
+  const mcpServers = registerMcpServersView(context, chat, () => chatFolder.path);
   // The agent terminals open when the window last went away (a reload) come back with their sessions.
   agentTerminals.restore();
 
   const api: OpenDevApi = {
     send: (text) => chat.send(text),
     transcript: () => chat.transcript(),
-    newChat: () => chat.newChat(),
+    // As the user's New Chat: the next conversation follows the active editor's folder again.
+    newChat: () => {
+      chatFolder.release();
+      chat.newChat();
+    },
     mode: () => chat.currentMode,
     thinkingLevel: () => chat.currentThinkingLevel,
     context: () => chat.context,
@@ -183,6 +197,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     mcpServers,
     projectConfigurationSeen: () => projectConfigurationSeen,
     logFile: () => vscode.Uri.joinPath(context.logUri, `${channel.name}.log`).fsPath,
+    chatFolders: () => chatFolder.choices(),
   };
   return { api, view, stop: stopSandboxRuntime };
 }

@@ -82,5 +82,6 @@ function lazyApi(api: () => OpenDevApi): OpenDevApi {
     },
     projectConfigurationSeen: () => api().projectConfigurationSeen(),
     logFile: () => api().logFile(),
+    chatFolders: () => api().chatFolders(),
   };
 }

@@ -15,6 +15,7 @@ import { projectFingerprint } from '../core/trust/project-files';
 import { trustProject, untrustProject } from '../core/trust/project-trust';
 import { confirmEndpoint, endpointKey } from '../core/trust/trust-store';
 import { NO_LOGGER, type Logger } from '../core/logger';
+import { localFolders } from './chat-folder';
 import { readFolderTrust, untrustedWhy, type FolderTrustState } from './settings';
 
 export const TRUST_COMMAND = 'opendev.trustFolder';
@@ -37,15 +38,15 @@ export class FolderTrustPrompts {
   private readonly askedEndpoints = new Set<string>();
   /** Notices each session has shown (an agent rebuilt in the same session does not repeat them). */
   private readonly told = new Set<string>();
-  /** The configuration files' content the last agent was built with, or the watcher last reported. */
-  private lastSeen: string | undefined;
+  /** Per folder: the configuration files' content the last agent was built with, or the watcher last reported. */
+  private readonly lastSeen = new Map<string, string>();
 
   /** `onTrustChanged`: the agents rebuild before their next message; `log`: every decision, for the log. */
   constructor(
     private readonly onTrustChanged: () => void,
     private readonly log: Logger = NO_LOGGER,
   ) {
-    this.lastSeen = this.filesNow();
+    for (const folder of localFolders()) this.lastSeen.set(folder.uri.fsPath, this.filesNow(folder.uri.fsPath));
   }
 
   /**
@@ -54,15 +55,18 @@ export class FolderTrustPrompts {
    * rebuilding then would only lose that session's answers, such as which MCP servers may start).
    */
   configFilesChanged(): boolean {
-    const now = this.filesNow();
-    if (now === this.lastSeen) return false;
-    this.lastSeen = now;
-    return true;
+    let changed = false;
+    for (const folder of localFolders().map((f) => f.uri.fsPath)) {
+      const now = this.filesNow(folder);
+      if (now === this.lastSeen.get(folder)) continue;
+      this.lastSeen.set(folder, now);
+      changed = true;
+    }
+    return changed;
   }
 
-  private filesNow(): string | undefined {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    return folder === undefined ? undefined : JSON.stringify(projectFingerprint(folder));
+  private filesNow(folder: string): string {
+    return JSON.stringify(projectFingerprint(folder));
   }
 
   /**
@@ -70,17 +74,18 @@ export class FolderTrustPrompts {
    * go there before the answer), the notification offered when the folder asks for trust (not
    * awaited), and the notices `sessionId` has not shown yet.
    */
-  async beforeAgent(sessionId: string | undefined): Promise<AgentTrust> {
-    let state = readFolderTrust();
+  async beforeAgent(sessionId: string | undefined, folder: vscode.WorkspaceFolder): Promise<AgentTrust> {
+    // The agent's own folder: in a multi-root workspace another folder's trust never carries over.
+    let state = readFolderTrust(folder);
     if (!state) return { projectTrusted: false, notices: [] };
     // The files changed before their watcher said so: the other agents were built with the old content.
-    const files = this.filesNow();
-    if (files !== this.lastSeen) {
-      this.lastSeen = files;
+    const files = this.filesNow(state.folder);
+    if (files !== this.lastSeen.get(state.folder)) {
+      this.lastSeen.set(state.folder, files);
       this.onTrustChanged();
     }
     if (state.trusted && state.layered.unconfirmedEndpoints.some((e) => !this.askedEndpoints.has(endpointId(e)))) {
-      if (await this.confirmEndpoints(state, false)) state = readFolderTrust() ?? state;
+      if (await this.confirmEndpoints(state, false)) state = readFolderTrust(folder) ?? state;
     }
     if (!state.trust.trusted && state.requests.length > 0) this.offer(state);
     const notices = noticesOf(state).filter((text) => sessionId === undefined || !this.told.has(`${sessionId}\0${text}`));
@@ -88,8 +93,8 @@ export class FolderTrustPrompts {
   }
 
   /** Whether the folder's configuration is, right now, the one the user trusted (checked after an agent loaded it). */
-  stillTrusted(): boolean {
-    return readFolderTrust()?.trusted === true;
+  stillTrusted(folder: vscode.WorkspaceFolder): boolean {
+    return readFolderTrust(folder)?.trusted === true;
   }
 
   /** The agent of `sessionId` was built with these notices: the session has shown them. */
@@ -181,7 +186,7 @@ export class FolderTrustPrompts {
     this.log.info('trust: folder configuration trusted', { folder: state.folder, workspaceTrusted: vscode.workspace.isTrusted });
     this.onTrustChanged();
     if (!vscode.workspace.isTrusted) return this.explainRestrictedMode(`OpenDev now trusts the configuration of ${state.folder}`);
-    const now = readFolderTrust();
+    const now = readFolderTrust(vscode.workspace.getWorkspaceFolder(vscode.Uri.file(state.folder)));
     if (now?.trust.state === 'changed') {
       void vscode.window.showWarningMessage(`OpenDev: the configuration of ${state.folder} changed while you were asked (${now.trust.changed.join(', ')}); it is not trusted.`);
       return;

@@ -1,7 +1,7 @@
 import type { ThinkingLevel } from '../core/config/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
-import type { AnswerMessage, ChatEntry, ContextView, ExtensionToWebview } from '../shared/protocol';
+import type { AnswerMessage, ChatEntry, ContextView, ExtensionToWebview, FolderChoice } from '../shared/protocol';
 import type { PendingReview } from './diff-approval/inline-diff-approval';
 import type { McpViewApi } from './mcp/register-mcp-view';
 import type { AnswerOutcome } from './pending-requests';
@@ -54,4 +54,6 @@ export interface OpenDevApi {
   projectConfigurationSeen(): number;
   /** The file VS Code writes the "OpenDev" log channel to (what Show Logs shows): tests read the real lines. */
   logFile(): string;
+  /** The workspace's folders and the one the chat works in, as the chat header's picker shows them. */
+  chatFolders(): { folders: FolderChoice[]; current?: string };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { localFolders } from './chat-folder';
 import {
   describeFileLayer,
   EDITOR_SETTING_KEYS,
@@ -47,7 +48,18 @@ export function secretKeyFor(provider: ProviderKind): string {
  * each; the files are never changed.
  */
 function layeredSettings(): LayeredSettings {
-  return windowSettings().layered;
+  return windowSettings(settingsFolder()).layered;
+}
+
+/**
+ * Whose project layer and trust are read: the chat's folder (a multi-root workspace has several,
+ * each with its own configuration and its own trust). Until start-up says so, the first local one.
+ */
+let settingsFolder: () => vscode.WorkspaceFolder | undefined = () => localFolders()[0];
+
+/** The chat's folder from now on (extension-core, at start-up). */
+export function readSettingsOf(folder: () => vscode.WorkspaceFolder | undefined): void {
+  settingsFolder = folder;
 }
 
 /** Whether this window's folder configuration may act with the user's authority, and what it asks for. */
@@ -66,21 +78,22 @@ export interface FolderTrustState {
   requests: TrustRequest[];
 }
 
-/** The folder's trust as it is now; undefined without a folder. */
-export function readFolderTrust(): FolderTrustState | undefined {
-  const { layered, trust } = windowSettings();
+/** The trust of `folder` (the chat's by default) as it is now; undefined without a folder. */
+export function readFolderTrust(folder = settingsFolder()): FolderTrustState | undefined {
+  const { layered, trust } = windowSettings(folder);
   if (!trust) return undefined;
   const requests = trust.trusted ? [] : projectTrustRequests({ home: trust.where.home, workspaceRoot: trust.folder, settings: layered.untrusted });
   return { ...trust, layered, requests };
 }
 
-function windowSettings(): { layered: LayeredSettings; trust?: Omit<FolderTrustState, 'layered' | 'requests'> } {
-  const config = vscode.workspace.getConfiguration(SECTION);
+function windowSettings(workspaceFolder: vscode.WorkspaceFolder | undefined): { layered: LayeredSettings; trust?: Omit<FolderTrustState, 'layered' | 'requests'> } {
+  // Scoped to the folder: its own .vscode/settings.json values, not another folder's.
+  const config = vscode.workspace.getConfiguration(SECTION, workspaceFolder?.uri);
   // Only what was set: the contributed defaults are the defaults layer, not anyone's choice.
   const user = editorSettingsLayer((key) => config.inspect(key)?.globalValue, EDITOR_LABEL);
   const workspaceValues = workspaceOpendevValues(config);
   const workspace = Object.keys(workspaceValues).length === 0 ? undefined : editorSettingsLayer((key) => workspaceValues[key], WORKSPACE_LABEL, 'project');
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const folder = workspaceFolder?.uri.fsPath;
   const project = folder === undefined ? undefined : settingsFileLayer('project', projectSettingsFile(folder));
   const home = resolveOpendevHome();
   let trust: Omit<FolderTrustState, 'layered' | 'requests'> | undefined;
@@ -246,7 +259,7 @@ export async function readSettingsReport(secrets: vscode.SecretStorage): Promise
   const state = readFolderTrust();
   const layered = state?.layered ?? layeredSettings();
   const provider = layered.effective.values.provider;
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const folder = settingsFolder()?.uri.fsPath;
   const limited = state && !state.trusted ? ` — ${untrustedWhy(state)}: only stricter values apply` : '';
   const project = folder === undefined ? 'project .opendev/settings.json (no folder open)' : `${describeFileLayer('project', layered.sources.project, projectSettingsFile(folder))}${limited}`;
   const workspace = `workspace (${WORKSPACE_LABEL}, opendev.*)${layered.sources.workspace ? limited : ' (none)'}`;
@@ -282,7 +295,7 @@ function describeProblem(p: SettingsProblem): string {
 }
 
 /**
- * Calls `onChange` when one of the first folder's configuration files (PROJECT_CONFIG_FILES:
+ * Calls `onChange` when one of a workspace folder's configuration files (PROJECT_CONFIG_FILES:
  * .opendev/settings.json, its permissions.json, .claude/settings*.json, .mcp.json) is created,
  * edited or deleted: its settings may apply differently, and a trusted one is trusted no more.
  * Their folders are watched too: the editor's watcher misses a file written into a folder created
@@ -290,12 +303,13 @@ function describeProblem(p: SettingsProblem): string {
  * and a deleted folder is not always reported file by file. `onChange` reads the files themselves.
  */
 export function watchProjectSettings(onChange: () => void): vscode.Disposable {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) return { dispose() {} };
+  // Every folder: the chat may switch to any of them, and its agent reads that folder's files then.
   const watched = [...PROJECT_CONFIG_FILES, ...PROJECT_CONFIG_FOLDERS];
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${watched.join(',')}}`));
-  const subscriptions = [watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange)];
-  return { dispose: () => [...subscriptions, watcher].forEach((d) => d.dispose()) };
+  const disposables = localFolders().flatMap((folder) => {
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${watched.join(',')}}`));
+    return [watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange), watcher];
+  });
+  return { dispose: () => disposables.forEach((d) => d.dispose()) };
 }
 
 const shown = new Set<string>();

@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { copySampleWorkspace, ensureVSCodeServer, launchBrowser, repoRoot, startVSCodeServer } from './vscode-server.mjs';
+import { copySampleWorkspace, ensureVSCodeServer, launchBrowser, makeTwoFolderWorkspace, repoRoot, startVSCodeServer } from './vscode-server.mjs';
 
 export { restoreSampleWorkspace } from './vscode-server.mjs';
 
@@ -19,14 +19,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * Starts a server and opens the workbench on `workspace` (default: a fresh copy of the sample workspace)
  * with the extension under development loaded, and waits until the workbench is shown.
- * @param {{ workspace?: string, env?: Record<string,string>, userSettings?: object, extensionPath?: string }} [options]
+ * @param {{ workspace?: string, multiRoot?: boolean, env?: Record<string,string>, userSettings?: object, extensionPath?: string }} [options]
  *   env reaches the extension host (e.g. a fake provider's base URL); extensionPath defaults to
  *   OPENDEV_EXTENSION_PATH or the repo root
  * @returns {Promise<{ page: import('playwright-core').Page, browser: import('playwright-core').Browser,
  *   server: Awaited<ReturnType<typeof startVSCodeServer>>, workspace: string,
  *   close: () => Promise<void>, screenshot: (name: string) => Promise<string> }>}
  */
-export async function openWorkbench({ workspace, env = {}, userSettings = {}, extensionPath } = {}) {
+export async function openWorkbench({ workspace, multiRoot = false, env = {}, userSettings = {}, extensionPath } = {}) {
   const serverRoot = await ensureVSCodeServer();
   const tmp = mkdtempSync(join(tmpdir(), 'opendev-e2e-'));
   let server, browser;
@@ -36,7 +36,9 @@ export async function openWorkbench({ workspace, env = {}, userSettings = {}, ex
     rmSync(tmp, { recursive: true, force: true });
   };
   try {
-    workspace = workspace ? resolve(workspace) : copySampleWorkspace(tmp);
+    // multiRoot: a two-folder .code-workspace (app, the sample; api, a second project); `workspace` is its file.
+    const twoFolders = multiRoot ? makeTwoFolderWorkspace(tmp) : undefined;
+    workspace = twoFolders ? twoFolders.workspaceFile : workspace ? resolve(workspace) : copySampleWorkspace(tmp);
     // Both at once: neither needs the other until the page loads.
     const starting = [startVSCodeServer({ serverRoot, env, userSettings, dataDir: join(tmp, 'vscode') }).then((s) => (server = s)), launchBrowser().then((b) => (browser = b))];
     const failed = (await Promise.allSettled(starting)).find((r) => r.status === 'rejected');
@@ -44,7 +46,7 @@ export async function openWorkbench({ workspace, env = {}, userSettings = {}, ex
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(UI_WAIT_MS);
     const extensionDevelopmentPath = resolve(extensionPath || process.env.OPENDEV_EXTENSION_PATH || repoRoot);
-    await page.goto(server.workbenchUrl({ folder: workspace, extensionDevelopmentPath }));
+    await page.goto(server.workbenchUrl({ ...(twoFolders ? { workspaceFile: workspace } : { folder: workspace }), extensionDevelopmentPath }));
     await page.locator('.monaco-workbench').waitFor({ state: 'visible' });
     const screenshot = async (name) => {
       mkdirSync(screenshotDir, { recursive: true });

@@ -3,8 +3,9 @@
 // VS Code: the cached VS Code server plus its workbench in headless Chromium (TESTING.md §3).
 // The test entry writes a mocha JSON report; this launcher waits for it and prints the results.
 // Two passes: the ordinary one (Workspace Trust off, as every machine-driven run needs), then a short
-// Restricted Mode one with Workspace Trust on and the folder not trusted, for *.restricted.test.js
-// (it costs one more server and workbench start, about 15 s).
+// Restricted Mode one with Workspace Trust on and the folder not trusted, for *.restricted.test.js,
+// and a multi-root one with a two-folder .code-workspace, for *.multiroot.test.js (each costs one
+// more server and workbench start, about 15 s).
 //   node test/host/run-in-vscode.mjs [--grep <substring of test title>] [--summary <file for the totals>]
 // Env: OPENDEV_TEST_GREP, OPENDEV_EXTENSION_PATH / OPENDEV_TESTS_PATH (load another extension or test
 // entry), OPENDEV_INTEGRATION_TIMEOUT_MS (default 30 min: one generous limit for a loaded machine), OPENDEV_KEEP_TMP=1 (keep the temp folder).
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  copySampleWorkspace, ensureVSCodeServer, extensionHostExitCode, launchBrowser, repoRoot, startVSCodeServer, tail,
+  copySampleWorkspace, ensureVSCodeServer, extensionHostExitCode, launchBrowser, makeTwoFolderWorkspace, repoRoot, startVSCodeServer, tail,
 } from './vscode-server.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -25,6 +26,11 @@ function readReport(file) {
 
 /** The Restricted Mode suites' titles start with this: a --grep that cannot match them skips that pass. */
 const RESTRICTED_TITLE = 'restricted mode';
+/** The multi-root suites' titles start with this: the same for the two-folder pass. */
+const MULTI_ROOT_TITLE = 'multi-root';
+
+/** Whether a pass whose suites' titles start with `title` may have a test that `grep` matches. */
+const passMatches = (grep, title) => !grep || title.includes(grep.toLowerCase()) || grep.toLowerCase().includes(title);
 
 /**
  * @param {{ grep?: string, extensionPath?: string, testsPath?: string, timeoutMs?: number,
@@ -35,12 +41,21 @@ const RESTRICTED_TITLE = 'restricted mode';
 export async function runIntegration(options = {}) {
   const log = options.log ?? ((line) => console.log(line));
   const grep = options.grep ?? process.env.OPENDEV_TEST_GREP;
-  const ordinary = await runPass({ ...options, grep, log });
-  if (grep && !RESTRICTED_TITLE.includes(grep.toLowerCase()) && !grep.toLowerCase().includes(RESTRICTED_TITLE)) return ordinary;
-  log('[vscode] Restricted Mode pass (Workspace Trust on, the folder not trusted)');
-  const restricted = await runPass({ ...options, grep, log, restrictedMode: true });
-  const total = { passed: ordinary.passed + restricted.passed, failed: ordinary.failed + restricted.failed, failures: [...ordinary.failures, ...restricted.failures] };
-  log(`integration (both passes): ${total.passed} passed, ${total.failed} failed`);
+  // A grep for the multi-root suites only needs their pass.
+  const onlyMultiRoot = grep?.toLowerCase().startsWith(MULTI_ROOT_TITLE);
+  const passes = onlyMultiRoot ? [] : [await runPass({ ...options, grep, log })];
+  if (!onlyMultiRoot && passMatches(grep, RESTRICTED_TITLE)) {
+    log('[vscode] Restricted Mode pass (Workspace Trust on, the folder not trusted)');
+    passes.push(await runPass({ ...options, grep, log, restrictedMode: true }));
+  }
+  if (passMatches(grep, MULTI_ROOT_TITLE)) {
+    log('[vscode] multi-root pass (a two-folder .code-workspace)');
+    passes.push(await runPass({ ...options, grep, log, multiRoot: true }));
+  }
+  if (passes.length === 1) return passes[0];
+  const total = { passed: 0, failed: 0, failures: [] };
+  for (const p of passes) Object.assign(total, { passed: total.passed + p.passed, failed: total.failed + p.failed, failures: [...total.failures, ...p.failures] });
+  log(`integration (${passes.length} passes): ${total.passed} passed, ${total.failed} failed`);
   return total;
 }
 
@@ -56,6 +71,7 @@ async function runPass({
   timeoutMs = Number(process.env.OPENDEV_INTEGRATION_TIMEOUT_MS) || 30 * 60_000,
   log,
   restrictedMode = false,
+  multiRoot = false,
 }) {
   const started = Date.now();
   const broken = (error) => {
@@ -74,12 +90,18 @@ async function runPass({
   const browserLog = join(tmp, 'browser.log');
   let server, browser, page;
   try {
-    const workspace = copySampleWorkspace(tmp);
+    // The multi-root pass opens a .code-workspace with two folders instead of the one sample folder.
+    const where = multiRoot ? { workspaceFile: makeTwoFolderWorkspace(tmp).workspaceFile } : { folder: copySampleWorkspace(tmp) };
     server = await startVSCodeServer({
       serverRoot,
       dataDir: join(tmp, 'vscode'),
       // The extension host inherits the server's environment: this is how the test entry learns where to report.
-      env: { OPENDEV_TEST_REPORT: report, ...(grep ? { OPENDEV_TEST_GREP: grep } : {}), ...(restrictedMode ? { OPENDEV_TEST_RESTRICTED_MODE: '1' } : {}) },
+      env: {
+        OPENDEV_TEST_REPORT: report,
+        ...(grep ? { OPENDEV_TEST_GREP: grep } : {}),
+        ...(restrictedMode ? { OPENDEV_TEST_RESTRICTED_MODE: '1' } : {}),
+        ...(multiRoot ? { OPENDEV_TEST_MULTI_ROOT: '1' } : {}),
+      },
       ...(restrictedMode ? { userSettings: { 'security.workspace.trust.enabled': true } } : {}),
     });
     browser = await launchBrowser();
@@ -91,8 +113,8 @@ async function runPass({
     page.on('console', (m) => writeFileSync(browserLog, `[${m.type()}] ${clean(m.text())}\n`, { flag: 'a' }));
     page.on('pageerror', (e) => writeFileSync(browserLog, `[pageerror] ${e.stack || e}\n`, { flag: 'a' }));
     log(`[vscode] running ${testsPath} against ${extensionPath}${grep ? ` (grep: ${grep})` : ''}`);
-    // The page's load is part of the run's one overall limit (a busy machine takes longer than Playwright's 30 s default).
-    await page.goto(server.workbenchUrl({ folder: workspace, extensionDevelopmentPath: extensionPath, extensionTestsPath: testsPath }), { timeout: timeoutMs });
+    // Within the run's one overall limit: a loaded machine loads the workbench slowly, not wrongly.
+    await page.goto(server.workbenchUrl({ ...where, extensionDevelopmentPath: extensionPath, extensionTestsPath: testsPath }), { timeout: timeoutMs });
 
     // run() settling makes mocha write the report, then the extension host exits; wait for either.
     const deadline = Date.now() + timeoutMs;

@@ -194,7 +194,7 @@ function untrack(pid) {
  * folder the plain base address opens (a URL's own `?folder=` still wins).
  * @param {{ serverRoot: string, port?: number, env?: Record<string,string>, userSettings?: object, dataDir?: string, defaultFolder?: string }} options
  * @returns {Promise<{ port: number, baseUrl: string, dataDir: string, logFile: string,
- *   workbenchUrl: (o?: { folder?: string, extensionDevelopmentPath?: string, extensionTestsPath?: string }) => string,
+ *   workbenchUrl: (o?: { folder?: string, workspaceFile?: string, extensionDevelopmentPath?: string, extensionTestsPath?: string }) => string,
  *   stop: () => Promise<void> }>}
  */
 export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSettings = {}, dataDir, defaultFolder } = {}) {
@@ -257,7 +257,7 @@ export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSe
   }
 
   /** The workbench takes extension paths from the page URL, not the server command line (TESTING.md §3). */
-  const workbenchUrl = ({ folder, extensionDevelopmentPath, extensionTestsPath } = {}) => {
+  const workbenchUrl = ({ folder, workspaceFile, extensionDevelopmentPath, extensionTestsPath } = {}) => {
     const remote = (p) => `vscode-remote://127.0.0.1:${port}${resolve(p)}`;
     const payload = [];
     if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
@@ -265,6 +265,8 @@ export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSe
     payload.push(['skipWelcome', 'true']);
     const query = new URLSearchParams();
     if (folder) query.set('folder', resolve(folder));
+    // A multi-root workspace: its .code-workspace file (the web workbench's `workspace` parameter).
+    if (workspaceFile) query.set('workspace', resolve(workspaceFile));
     query.set('payload', JSON.stringify(payload));
     return `${baseUrl}/?${query}`;
   };
@@ -340,6 +342,25 @@ export function copySampleWorkspace(parentDir) {
   const dest = join(parentDir, 'workspace');
   cpSync(ensureFixtureWorkspace(), dest, { recursive: true });
   return dest;
+}
+
+/**
+ * A two-folder (multi-root) workspace: `app`, a copy of the sample workspace, and `api`, a small
+ * second project (src/server.ts, README.md), named by `two-folders.code-workspace` in that order.
+ * @param {string} parentDir
+ * @returns {{ workspaceFile: string, app: string, api: string }}
+ */
+export function makeTwoFolderWorkspace(parentDir) {
+  const root = join(parentDir, 'multi-root');
+  const app = join(root, 'app');
+  const api = join(root, 'api');
+  cpSync(ensureFixtureWorkspace(), app, { recursive: true });
+  mkdirSync(join(api, 'src'), { recursive: true });
+  writeFileSync(join(api, 'src', 'server.ts'), "export const PORT = 8080;\nexport function route(path: string): string {\n  return `/api${path}`;\n}\n");
+  writeFileSync(join(api, 'README.md'), '# api\n\nThe second folder of the two-folder test workspace.\n');
+  const workspaceFile = join(root, 'two-folders.code-workspace');
+  writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'app' }, { path: 'api' }], settings: {} }, null, 2));
+  return { workspaceFile, app, api };
 }
 
 /**

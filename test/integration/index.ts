@@ -31,8 +31,10 @@ export async function run(): Promise<void> {
   });
   // *.restricted.test.js run only in the launcher's Restricted Mode pass (Workspace Trust on, the
   // folder not trusted: run-in-vscode.mjs), the others only in the ordinary pass.
-  const restricted = process.env.OPENDEV_TEST_RESTRICTED_MODE === '1';
-  for (const file of findTests(__dirname)) if (file.endsWith('.restricted.test.js') === restricted) mocha.addFile(file);
+  // *.multiroot.test.js only in its multi-root pass (a two-folder .code-workspace).
+  const pass = process.env.OPENDEV_TEST_RESTRICTED_MODE === '1' ? '.restricted.test.js' : process.env.OPENDEV_TEST_MULTI_ROOT === '1' ? '.multiroot.test.js' : '';
+  const passOf = (file: string) => ['.restricted.test.js', '.multiroot.test.js'].find((suffix) => file.endsWith(suffix)) ?? '';
+  for (const file of findTests(__dirname)) if (passOf(file) === pass) mocha.addFile(file);
   await new Promise<void>((resolve, reject) => {
     try {
       mocha.run(() => resolve());

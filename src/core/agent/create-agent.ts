@@ -60,6 +60,11 @@ export interface MainAgentOptions {
   /** The provider per model role; only `action` is required (the others fall back to it). */
   roles: RoleSettings;
   workspaceRoot: string;
+  /**
+   * The editor's other workspace folders (a multi-root workspace): read_file may read them by
+   * absolute path, as context; edits and commands stay in `workspaceRoot`.
+   */
+  otherFolders?: readonly string[];
   thinkingLevel?: ThinkingLevel;
   /** Which steps make the thinking call (setting `thinkingCadence`); default DEFAULT_THINKING_CADENCE. */
   thinkingCadence?: ThinkingCadence;
@@ -146,7 +151,7 @@ interface SessionServices {
   /** The user's hooks (settings read once); each agent gets its own set, its tool hooks before the approval step. */
   hooks: SessionHooks;
   manager?: SubagentManager;
-  /** The folders of folder-layout skills: every agent may read their supporting files. */
+  /** The folders of folder-layout skills and the workspace's other folders: every agent may read their files. */
   skillDirs?: readonly string[];
 }
 
@@ -213,7 +218,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   // their index goes into the prompt; invoke_skill loads a body (subagents that list it may too).
   const skills = loadSkills({ workspaceRoot: options.workspaceRoot, home: options.home });
   if (skills.size > 0) registry.register(createInvokeSkillTool(skills));
-  services.skillDirs = skills.skillDirs();
+  services.skillDirs = [...skills.skillDirs(), ...(options.otherFolders ?? [])];
   // Problems found while building wait in the relay for the first turn's front end.
   if (skills.warnings.length > 0) relay.ui.onNotice?.(['Some skill files have problems (/skills lists them again):', ...skills.warnings.map((w) => `  ${w}`)].join('\n'), 'warning');
   // Phase 2, subagents: builtin specs, then custom agents from the user and the project.

@@ -74,9 +74,13 @@ export class AgentSession<P> {
   private chosenMode: AgentMode;
   private chosenLevel: ThinkingLevel | undefined;
 
+  /** Where the conversation is saved; another place after rehome(). */
+  private saving: SessionSaving | undefined;
+
   constructor(private readonly options: AgentSessionOptions<P>) {
     this.chosenMode = options.mode ?? 'normal';
     this.chosenLevel = options.thinkingLevel;
+    this.saving = options.saving;
     this.savingTo = this.newRecorder();
   }
 
@@ -207,6 +211,17 @@ export class AgentSession<P> {
   }
 
   /**
+   * The conversation moves to another project (a multi-root editor's chat switched folder): the
+   * agent goes as with drop(), and the next conversation is saved with that project's sessions.
+   */
+  rehome(saving: SessionSaving): void {
+    this.drop();
+    this.savingTo?.dispose();
+    this.saving = saving;
+    this.savingTo = this.newRecorder();
+  }
+
+  /**
    * Continues a saved session: an agent built under its id (its undo history, scratch folder and
    * hooks go on) gets the conversation and cost back, and the saving writes on in that session.
    */
@@ -286,7 +301,7 @@ export class AgentSession<P> {
   }
 
   private newRecorder(loaded?: LoadedSession): SessionRecorder | undefined {
-    const saving = this.options.saving;
+    const saving = this.saving;
     return saving && new SessionRecorder(saving.store, saving.workingDir, loaded?.record, { titles: saving.titles(), onProblem: saving.onProblem });
   }
 }

@@ -1,6 +1,7 @@
 // Puts the "MCP Servers" view beside the chat: its tree, its commands, and the watchers that keep
 // it current (a configuration file written here, by `opendev mcp` or by hand).
 import * as vscode from 'vscode';
+import { localFolders } from '../chat-folder';
 import { resolveOpendevHome } from '../../core/config/opendev-home';
 import type { McpServerState } from '../../core/mcp/mcp-types';
 import type { ChatController } from '../chat-controller';
@@ -25,14 +26,15 @@ export interface McpViewApi {
   fillAddServerStep(value: string): void;
 }
 
-export function registerMcpServersView(context: vscode.ExtensionContext, chat: ChatController): McpViewApi {
+/** `folder`: the chat's folder, whose .mcp.json the view reads (the chat's agent runs its servers). */
+export function registerMcpServersView(context: vscode.ExtensionContext, chat: ChatController, folder: () => string | undefined): McpViewApi {
   const source: McpHubSource = {
     current: () => chat.agent?.mcp,
     ready: async () => (await chat.agentNow())?.mcp,
     // The chat announces every agent it adopts (and New Chat) with its state.
     onDidChangeAgent: (listener) => chat.onMessage((m) => (m.type === 'agentState' || m.type === 'snapshot' ? listener() : undefined)),
     home: () => resolveOpendevHome(),
-    workspaceRoot: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    workspaceRoot: folder,
   };
   const view = new McpServersView(source);
   const tree = vscode.window.createTreeView(MCP_VIEW_ID, { treeDataProvider: view, showCollapseAll: true });
@@ -74,8 +76,8 @@ function configWatchers(source: McpHubSource, view: McpServersView): vscode.Disp
       .then(() => view.refresh());
   };
   const patterns: vscode.RelativePattern[] = [new vscode.RelativePattern(vscode.Uri.file(source.home()), 'settings.json')];
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (folder) patterns.push(new vscode.RelativePattern(folder, '{.mcp.json,.opendev/settings.json}'));
+  // Every folder's: the chat may work in any of them.
+  for (const folder of localFolders()) patterns.push(new vscode.RelativePattern(folder, '{.mcp.json,.opendev/settings.json}'));
   return patterns.flatMap((pattern) => {
     const watcher = vscode.workspace.createFileSystemWatcher(pattern);
     return [watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed)];

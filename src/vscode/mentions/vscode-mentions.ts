@@ -1,9 +1,10 @@
 import { rankPaths } from '../../core/mentions/fuzzy-path-match';
 import { expandMentions, type MentionExpansion, type MentionSources } from '../../core/mentions/mention-expander';
-import { workspaceMentionSources } from '../../core/mentions/workspace-mention-sources';
 import { SPECIAL_MENTIONS, type SpecialMention } from '../../shared/mention-syntax';
 import type { MentionCompletion } from '../../shared/protocol';
 import type { MentionPort } from '../chat-input';
+import { localFolders } from '../chat-folder';
+import { folderMentionSources } from './folder-mention-sources';
 import { problemsText } from './problems-text';
 import { WorkspaceFiles } from './workspace-files';
 
@@ -29,16 +30,21 @@ export interface TerminalOutputSource {
 export class VscodeMentions implements MentionPort {
   private readonly files = new WorkspaceFiles();
 
+  /** `chatRoot`: the chat's folder now (files of the workspace's other folders are named with their folder's name first). */
   constructor(
-    private readonly root: string | undefined,
+    private readonly chatRoot: () => string | undefined,
     private readonly terminal: TerminalOutputSource,
   ) {}
+
+  private get root(): string | undefined {
+    return this.chatRoot();
+  }
 
   async complete(query: string): Promise<MentionCompletion[]> {
     const q = query.toLowerCase();
     const specials: MentionCompletion[] = SPECIAL_MENTIONS.filter((s) => s.startsWith(q)).map((s) => ({ target: s, kind: s, detail: SPECIAL_DETAILS[s] }));
     if (!this.root) return specials;
-    const paths = rankPaths(query, await this.files.candidates(query === ''), MAX_MENTION_COMPLETIONS - specials.length);
+    const paths = rankPaths(query, await this.files.candidates(this.root, query === ''), MAX_MENTION_COMPLETIONS - specials.length);
     return [...specials, ...paths.map((p) => ({ target: p.path, kind: p.kind }))];
   }
 
@@ -50,12 +56,16 @@ export class VscodeMentions implements MentionPort {
     const noFolder = async (): Promise<never> => {
       throw new Error('no folder is open');
     };
-    const workspace: MentionSources = this.root
-      ? workspaceMentionSources(this.root)
+    const root = this.root;
+    const others = localFolders()
+      .filter((f) => f.uri.fsPath !== root)
+      .map((f) => ({ name: f.name, path: f.uri.fsPath }));
+    const workspace: MentionSources = root
+      ? folderMentionSources(root, others)
       : { kindOf: async () => undefined, readFile: noFolder, listFolder: noFolder, problems: noFolder, terminal: noFolder, gitDiff: noFolder };
     return {
       ...workspace,
-      problems: async () => problemsText(this.root),
+      problems: async () => problemsText(root),
       terminal: async () => this.terminal.lastCommandText() ?? 'No command has run in the OpenDev terminal yet.',
     };
   }

@@ -1,4 +1,6 @@
+import { relative } from 'node:path';
 import * as vscode from 'vscode';
+import { localFolders } from '../chat-folder';
 import { containedFiles } from '../../core/mentions/contained-files';
 import { foldersOf, type PathCandidate } from '../../core/mentions/fuzzy-path-match';
 
@@ -14,25 +16,33 @@ const FRESH_MS = 10_000;
  * A bare `@` lists afresh; the letters typed after it reuse that listing.
  */
 export class WorkspaceFiles {
-  private cached: { at: number; candidates: Promise<PathCandidate[]> } | undefined;
+  private cached: { at: number; root: string; candidates: Promise<PathCandidate[]> } | undefined;
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  candidates(fresh = false): Promise<PathCandidate[]> {
-    if (!fresh && this.cached && this.now() - this.cached.at < FRESH_MS) return this.cached.candidates;
-    const candidates = list();
-    this.cached = { at: this.now(), candidates };
+  /** `chatRoot`: the chat's folder, whose files are named as they are; another folder's get its name first. */
+  candidates(chatRoot: string, fresh = false): Promise<PathCandidate[]> {
+    const cached = this.cached;
+    if (!fresh && cached && cached.root === chatRoot && this.now() - cached.at < FRESH_MS) return cached.candidates;
+    const candidates = list(chatRoot);
+    this.cached = { at: this.now(), root: chatRoot, candidates };
     candidates.catch(() => (this.cached = undefined));
     return candidates;
   }
 }
 
-async function list(): Promise<PathCandidate[]> {
+/** Every local workspace folder's files (a multi-root workspace's too): the chat's as relative paths, the others' as `<folder name>/<path>`. */
+async function list(chatRoot: string): Promise<PathCandidate[]> {
   const found = await vscode.workspace.findFiles('**/*', excludeGlob(), MAX_SCANNED_FILES);
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const kept = new Set(root === undefined ? [] : await containedFiles(root, found.map((uri) => uri.fsPath)));
-  const uris = found.filter((uri) => kept.has(uri.fsPath));
-  const files = uris.map((uri) => vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/'));
+  const files: string[] = [];
+  for (const folder of localFolders()) {
+    const root = folder.uri.fsPath;
+    const inFolder = found.filter((uri) => vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() === folder.uri.toString()).map((uri) => uri.fsPath);
+    // Without what a link leads to outside its folder or into a secret location.
+    const kept = await containedFiles(root, inFolder);
+    const prefix = root === chatRoot ? '' : `${folder.name}/`;
+    for (const path of kept) files.push(prefix + relative(root, path).replace(/\\/g, '/'));
+  }
   return [...files.map((path) => ({ path, kind: 'file' as const })), ...foldersOf(files).map((path) => ({ path, kind: 'folder' as const }))];
 }
 

@@ -22,7 +22,8 @@ export interface AgentTerminalOptions {
   name: string;
   workingDir: string;
   /** Builds this terminal's own agent (under `sessionId` when given); `port` shows the commands it runs (here, inline). */
-  buildAgent: (port: CommandTerminalPort, options: { sessionId?: string }) => ReturnType<AgentSource>;
+  /** Builds the tab's agent, working in `workingDir` (its folder, fixed when the tab opened). */
+  buildAgent: (port: CommandTerminalPort, options: { sessionId?: string }, workingDir: string) => ReturnType<AgentSource>;
   /** The chat's registry: the same slash commands in both front ends. */
   commands: SlashCommandRegistry;
   /** Where sessions are saved (the chat's store); without it nothing is saved. */
@@ -252,7 +253,7 @@ export class AgentTerminal implements vscode.Disposable {
 
   private async tryBuild(options: { sessionId?: string }): ReturnType<AgentSource> {
     try {
-      return await this.options.buildAgent(this.port, options);
+      return await this.options.buildAgent(this.port, options, this.options.workingDir);
     } catch (err) {
       return { problem: { kind: 'error', id: '', text: `OpenDev could not start: ${(err as Error).message}` } };
     }

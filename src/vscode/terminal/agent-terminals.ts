@@ -24,8 +24,9 @@ export interface AgentTerminalsApi {
   closed(id: string): Promise<void>;
 }
 
+/** `workingDir`: the folder a tab opened now works in (a multi-root workspace: the active editor's or the chat's). */
 type SharedOptions = Omit<AgentTerminalOptions, 'name' | 'workingDir' | 'onStatus' | 'onTyping' | 'resumeSessionId'> & {
-  workingDir: string | undefined;
+  workingDir: () => string | undefined;
   /** Where the open tabs are remembered, so a reload of the window brings them back (restore()). */
   state?: OpenTerminalsState;
 };
@@ -65,7 +66,7 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
    * that saved session without taking the focus (a reload brings it back). Undefined without a folder.
    */
   open(resume?: { sessionId: string; name: string }): string | undefined {
-    const workingDir = this.options.workingDir;
+    const workingDir = this.options.workingDir();
     if (!workingDir) {
       void vscode.window.showInformationMessage('OpenDev: open a folder first; the OpenDev terminal works on the files of a workspace folder.');
       return undefined;

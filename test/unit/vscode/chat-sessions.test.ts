@@ -101,4 +101,35 @@ describe('ChatController sessions (the chat view model, without VS Code)', () =>
     await sessions.settled();
     assert.deepEqual((await sessions.list()).map((s) => s.title), ['Math helpers overview']);
   });
+  it('moveTo another folder: a conversation under way ends with a notice, and the next one is saved with that folder\'s sessions', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'opendev-chat-other-folder-'));
+    const sessions = new ChatSessions(store, workspace, { titles: () => 'first-prompt', onProblem: (t) => warnings.push(t) });
+    const roots: string[] = [];
+    const chat = new ChatController(
+      async () => {
+        roots.push(sessions.workingDir);
+        return { agent: await createMainAgent({ roles: { action: { provider: 'openai', model: 'fake-model', apiKey: 'k', baseUrl: fake.openaiBaseUrl } }, workspaceRoot: sessions.workingDir, home }) };
+      },
+      { slash: builtinSlashPort(), workingDir: workspace, sessions },
+    );
+    fake.enqueue({ text: 'In the first folder.' }, { text: 'In the other folder.' });
+    await chat.send('hello');
+    const first = sessions.currentId!;
+    await sessions.settled();
+    assert.equal(chat.started, true);
+
+    chat.moveTo(other, 'New chat in other.');
+    assert.deepEqual(chat.transcript().map((e) => e.kind), ['notice'], 'the conversation left the chat; the notice says why');
+    assert.equal(chat.started, false);
+    await chat.send('hello there');
+    await sessions.settled();
+    assert.deepEqual(roots, [workspace, other], 'the second agent was built for the other folder');
+    assert.notEqual(sessions.currentId, first);
+    assert.deepEqual((await store.list(other)).map((m) => m.id), [sessions.currentId]);
+    assert.ok((await store.list(workspace)).some((m) => m.id === first), 'the first conversation stays in its own folder\'s history');
+    await chat.send('/sessions');
+    const listing = chat.transcript().at(-1);
+    assert.doesNotMatch(listing?.kind === 'notice' ? listing.text : '', new RegExp(first), '/sessions lists the chat folder\'s sessions');
+    chat.dispose();
+  });
 });

@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import { FakeProvider, lastUserText } from '../../fixtures/fake-provider';
+import { FakeProvider, lastUserText, toolResults } from '../../fixtures/fake-provider';
 import { newHome, workspace } from '../cli/cli-harness';
 import { startAcpClient, textOf, updatesOf, type AcpClient } from './acp-client';
 
@@ -186,6 +186,34 @@ describe('opendev acp (a real ACP client over stdio)', function () {
     assert.equal((await prompt(sessionId, 'track the steps')).stopReason, 'end_turn');
     const plan = updatesOf(acp, sessionId, 'plan').at(-1);
     assert.deepEqual(plan?.entries.map((e) => [e.content, e.status]), [['Read math.ts', 'pending'], ['Annotate subtract', 'pending']]);
+  });
+
+  it('ask_user: each question is a permission request with its answers as options; the pick reaches the model', async () => {
+    const sessionId = await newSession();
+    const questions = [{ header: 'Style', question: 'Which comment style?', options: [{ label: 'Line', description: '// comments' }, { label: 'Block', description: '/* */ comments' }] }];
+    fake.enqueue({ toolCalls: [{ id: 'ask-1', name: 'ask_user', arguments: { questions } }] }, { text: 'Block it is.' });
+    acp.answer = (request) => ({ outcome: { outcome: 'selected', optionId: request.options.find((o) => o.name === 'Block')!.optionId } });
+    assert.equal((await prompt(sessionId, 'comment it')).stopReason, 'end_turn');
+    assert.equal(acp.permissions[0]?.toolCall.title, 'Which comment style?');
+    assert.deepEqual(acp.permissions[0]?.options.map((o) => o.name).slice(0, 2), ['Line', 'Block']);
+    assert.match(toolResults(fake.requests[1]!)[0]!.content, /Block/);
+  });
+
+  it('present_plan: the plan review is a permission request; "approve" approves it', async () => {
+    mkdirSync(join(dir, '.opendev/plans'), { recursive: true });
+    writeFileSync(join(dir, '.opendev/plans/annotate.md'), ['# Annotate subtract', '## Goal', 'A comment on subtract.', '## Context', 'math.ts', '## Files to modify', 'math.ts', '## Files to create', 'None', '## Implementation steps', '1. Add a comment to subtract.', '## Verification', 'Read it.', '## Risks', 'None', ''].join('\n\n'));
+    const sessionId = await newSession();
+    fake.enqueue({ toolCalls: [{ id: 'plan-1', name: 'present_plan', arguments: { plan_file_path: '.opendev/plans/annotate.md' } }] }, { text: 'Approved, starting.' });
+    acp.answer = () => ({ outcome: { outcome: 'selected', optionId: 'approve' } });
+    await prompt(sessionId, 'go ahead');
+    const asked = acp.permissions[0];
+    assert.ok(asked, 'the plan was put to the user');
+    assert.equal(asked.toolCall.kind, 'switch_mode');
+    assert.ok(asked.toolCall.content?.some((c) => c.type === 'content' && c.content.type === 'text' && c.content.text.includes('Add a comment to subtract')));
+    await fake.waitForRequests(2);
+    const messages = fake.requests[1]!.body.messages as Array<{ tool_calls?: unknown }>;
+    const afterCall = messages.slice(messages.findIndex((m) => m.tool_calls) + 1);
+    assert.match(JSON.stringify(afterCall), /approved/i, 'the model is told the plan was approved');
   });
 
   it('an untrusted folder: its configuration stays inert (an edit still asks) and the first turn says so once', async () => {

@@ -93,6 +93,7 @@ describe('opendev acp (a real ACP client over stdio)', function () {
     acp.answer = () => ({ outcome: { outcome: 'selected', optionId: 'reject' } });
     fake.enqueue({ toolCalls: [READ] }, { toolCalls: [{ id: 'edit-2', ...EDIT }] }, { text: 'Left it.' });
     assert.equal((await prompt(sessionId, 'annotate subtract')).stopReason, 'end_turn');
+    assert.equal(acp.permissions[0]?.toolCall.toolCallId, 'edit-2', 'the edit was put to the user');
     assert.equal(readFileSync(join(dir, 'math.ts'), 'utf8'), ORIGINAL);
     assert.ok(updatesOf(acp, sessionId, 'tool_call_update').some((u) => u.toolCallId === 'edit-2' && u.status === 'failed'));
   });

@@ -13,6 +13,8 @@ const root = new URL('..', import.meta.url).pathname;
 export const LAZY_BUNDLES = {
   // The CLI past --version and --help (dist/cli.js is src/cli/entry.ts).
   'src/cli/main.ts': 'cli-main.js',
+  // `opendev acp`: the agent for an editor over the Agent Client Protocol, its SDK inside.
+  'src/acp/acp-entry.ts': 'acp.js',
   // The extension past activate() (dist/extension.js is src/vscode/extension.ts).
   'src/vscode/extension-core.ts': 'extension-core.js',
   // Downloading a library a feature needs (the extension, on that feature's first use), tar inside.

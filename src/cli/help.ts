@@ -6,6 +6,7 @@ export const HELP = `Usage: opendev [options]
   opendev -p /help          a prompt starting with / is a slash command, run without the model
   opendev mcp <command>     list, add, remove, enable, disable, trust or untrust MCP servers (opendev mcp --help)
   opendev trust [--show]    review this folder's OpenDev configuration and trust it (opendev trust --help)
+  opendev acp               run as an Agent Client Protocol agent on stdio, for an editor (Zed, JetBrains…)
   opendev untrust           stop trusting this folder's configuration
 
 Options:

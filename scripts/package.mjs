@@ -19,6 +19,7 @@ import { layoutProblems } from './package/check-layout.mjs';
 import { packageFiles, walk } from './package/files.mjs';
 import { registryTarball } from './package/native-packages.mjs';
 import { unpack } from './package/unpack.mjs';
+import { packagedReadme, relativeTargets } from './package/packaged-readme.mjs';
 import { hostTarget, TARGETS, whyNotHere } from './package/targets.mjs';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
@@ -83,6 +84,8 @@ async function packageFor(name, dist, work) {
     copyFileSync(file.from, to);
     if (file.executable && process.platform !== 'win32') chmodSync(to, 0o755);
   }
+  const readme = packagedReadme(readFileSync(join(stage, 'README.md'), 'utf8'));
+  writeFileSync(join(stage, 'README.md'), readme);
   writeFileSync(join(stage, '.vscodeignore'), '# Staged by scripts/package.mjs from scripts/package/files.mjs: every file here ships.\n');
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const vsix = join(out, `opendev-${name}-${version}.vsix`);
@@ -99,6 +102,7 @@ async function packageFor(name, dist, work) {
   const files = [...walk(extension)];
   const unpackedBytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
   const problems = layoutProblems(extension, name, target);
+  for (const link of relativeTargets(readme)) if (!existsSync(join(extension, link))) problems.push(`its README links to ${link}, which it does not carry`);
   if (!readFileSync(join(unpacked, 'extension.vsixmanifest'), 'utf8').includes(`TargetPlatform="${name}"`)) problems.push(`the manifest does not declare TargetPlatform="${name}"`);
   const size = statSync(vsix).size;
   if (size >= MAX_VSIX_BYTES) problems.push(`it is ${size.toLocaleString('en')} bytes, over its budget of ${MAX_VSIX_BYTES.toLocaleString('en')}`);

@@ -74,6 +74,18 @@ export async function eventually(check: () => Promise<boolean>, limitMs = 60_000
   return true;
 }
 
+/**
+ * A screenshot for the README (test/e2e/screenshots/readme-<name>.png; `npm run screenshots` copies
+ * them to docs/screenshots/): taken as the tests leave the workbench, without the notifications
+ * (a saved key, a trust question) that are the tests' business, not the reader's.
+ */
+export async function readmeScreenshot(host: E2eHost, wb: Workbench, name: string): Promise<void> {
+  await host.runCommand(wb.page, 'Notifications: Clear All Notifications');
+  await wb.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached' }).catch(() => undefined);
+  await wb.page.mouse.move(0, 0); // no hover or tooltip left over from the last click
+  await wb.screenshot(`readme-${name}`);
+}
+
 /** The chat view's input, by its accessible name: the element a chat frame is recognised by. */
 export const CHAT_INPUT = 'vscode-textarea[aria-label="Ask OpenDev"]';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { loadE2eHost, type E2eHost, type Workbench, storeApiKey } from './host';
+import { eventually, loadE2eHost, readmeScreenshot, type E2eHost, type Workbench, storeApiKey } from './host';
 import { FakeProvider, lastUserText, toolResults } from '../fixtures/fake-provider';
 
 /**
@@ -96,6 +96,11 @@ describe('OpenDev terminal (end to end)', function () {
     await waitScreen(/tests-passed.*All 3 tests passed\..*› *$/);
     assert.equal(existsSync(join(wb.workspace, 'e2e-tests-ran.txt')), true);
     await wb.screenshot('opendev-terminal');
+    // The README's picture: the terminal given the window, then back to the layout the next test has.
+    await host.runCommand(wb.page, 'View: Toggle Maximized Panel');
+    assert.ok(await eventually(async () => ((await wb.page.locator('.part.panel').boundingBox())?.height ?? 0) > 600), 'the panel took the window');
+    await readmeScreenshot(host, wb, 'agent-terminal');
+    await host.runCommand(wb.page, 'View: Toggle Maximized Panel');
   });
 
   it('Shift+Tab switches to plan mode, shown at the prompt', async () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { chatSuite, type Workbench } from '../host';
+import { chatSuite, readmeScreenshot, type Workbench } from '../host';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../../fixtures/fake-provider';
 
 /**
@@ -82,6 +82,7 @@ describe('inline diff approval (end to end)', function () {
     // The user closes their editor: the diff gets the width for its two sides (narrow, it shows inline).
     await wb.page.locator('.tab', { hasText: /^math\.ts$/ }).locator('.codicon-close').click();
     await wb.page.locator('.monaco-diff-editor.side-by-side').waitFor();
+    await readmeScreenshot(suite.host, wb, 'chat-diff-approval');
     // At this 1400 px window, with the chat beside it, the whole lens row fits: Reject of change 1 is not clipped.
     const modified = await wb.page.locator('.monaco-diff-editor .editor.modified').first().boundingBox();
     const reject1 = await lenses.locator('a', { hasText: /^✗ Reject 1$/ }).first().boundingBox();

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { storeApiKey, workbenchSuite, type E2eHost, type Workbench } from '../host';
+import { readmeScreenshot, storeApiKey, workbenchSuite, type E2eHost, type Workbench } from '../host';
 import { FakeProvider } from '../../fixtures/fake-provider';
 
 const repo = join(__dirname, '../../../..');
@@ -43,6 +43,7 @@ describe('MCP servers view (end to end)', function () {
     await row.click(); // expands: the server's tools
     await pane.locator('.monaco-list-row', { hasText: 'echo' }).first().waitFor();
     await wb.screenshot('mcp-view-tools');
+    await readmeScreenshot(host, wb, 'mcp-view');
 
     await row.click({ button: 'right' });
     // The workbench's menu acts on a highlighted item and Enter (a synthetic click can fall between its mouse events).

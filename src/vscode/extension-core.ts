@@ -24,6 +24,10 @@ import { SessionStore } from '../core/session/session-store';
 import { ChatSessions } from './chat-sessions';
 import { AgentTerminals } from './terminal/agent-terminals';
 import { registerEditorActions } from './palette/editor-actions';
+import { registerFixCodeAction } from './palette/fix-code-action';
+import { registerAddToChat } from './palette/add-to-chat';
+import { registerExplainTerminal } from './palette/explain-terminal';
+import { registerWriteCommitMessage } from './scm/write-commit-message';
 import { registerProviderSetup, runCardAction } from './setup/provider-setup';
 import { registerStatusBar } from './status/status-bar';
 import { registerMcpServersView } from './mcp/register-mcp-view';
@@ -145,6 +149,11 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   registerCommands(context, chat, view);
   const setup = registerProviderSetup(context, chat, catalog);
   registerEditorActions(context, chat, view);
+  // Where an editor user's habits look: the light bulb, the explorer and tab menus, the terminal, Source Control.
+  registerFixCodeAction(context, chat, view);
+  registerAddToChat(context, view);
+  registerExplainTerminal(context, chat, view);
+  registerWriteCommitMessage(context, context.secrets, catalog);
   const statusBar = registerStatusBar(context, { chat, view, terminals: agentTerminals }, catalog);
   const mcpServers = registerMcpServersView(context, chat);
 

@@ -94,41 +94,4 @@ describe('editor habits: keybindings, focus, menus (end to end)', function () {
     await input().press('Alt+m');
     await chat.locator('#mode[data-mode="normal"]').waitFor();
   });
-
-  it('the review commands are not in the palette while no change waits for review', async () => {
-    const box = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await wb.page.keyboard.press('F1');
-    await box.waitFor();
-    // A command of ours that is always there: the palette knows the extension's commands.
-    await box.fill('>OpenDev: Show Diff of Last Edit');
-    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Diff of Last Edit' }).waitFor();
-    await box.fill('>OpenDev: All Proposed Changes');
-    await wb.page.locator('.quick-input-widget', { hasText: 'No matching commands' }).waitFor();
-    assert.equal(await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Proposed Changes' }).count(), 0);
-    await wb.screenshot('habits-no-review-commands');
-    await host.closeQuickInput(wb.page);
-  });
-
-  it('"Explain with OpenDev" in the terminal\'s context menu sends the selected output', async () => {
-    await host.runCommand(wb.page, 'Terminal: Create New Terminal');
-    const terminal = wb.page.locator('.terminal-wrapper.active .xterm');
-    await terminal.waitFor();
-    await terminal.click();
-    await wb.page.keyboard.type('echo opendev-habit-$((6*7))');
-    await wb.page.keyboard.press('Enter');
-    await wb.page.locator('.terminal-wrapper.active .xterm-rows', { hasText: 'opendev-habit-42' }).waitFor();
-    await host.runCommand(wb.page, 'Terminal: Select All');
-    await terminal.click({ button: 'right' });
-    const item = wb.page.locator('.monaco-menu .action-item', { hasText: 'Explain with OpenDev' });
-    await item.waitFor();
-    await wb.screenshot('habits-terminal-menu');
-    const before = fake.requests.length;
-    await item.click();
-    assert.ok(await eventually(async () => fake.requests.length > before), 'the request reached the model');
-    const prompt = lastUserText(fake.requests.at(-1)!);
-    assert.match(prompt, /^Explain this output from my terminal/);
-    assert.match(prompt, /opendev-habit-42/);
-    await chat.locator('.entry.user', { hasText: 'Explain this output from my terminal' }).waitFor();
-    await host.runCommand(wb.page, 'Terminal: Kill the Active Terminal Instance');
-  });
 });

@@ -15,15 +15,18 @@ interface TextArea extends HTMLElement {
 type Suggesting = { kind: 'slash'; items: SlashCompletion[] } | { kind: 'mention'; start: number; items: MentionCompletion[] };
 
 const IDLE_PLACEHOLDER = 'Ask OpenDev… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)';
+/** Switch Mode's key (package.json: alt+m while the input has the focus), as this platform writes it. */
+const SWITCH_MODE_KEY = /Mac/.test(navigator.platform) ? '⌥M' : 'Alt+M';
 const BUSY_PLACEHOLDER = 'OpenDev is working. Type a follow-up and press Enter to queue it.';
 
 /**
  * The input area: the text box with suggestions, attached images, Send/Stop, and the mode chip.
  * Suggestions come from the extension: slash commands (the shared registry's completion) for a
  * bare `/word` or `/command arg`, and files, folders and sources for the `@word` at the caret;
- * ↑/↓ move, Enter or Tab pick, Escape closes. Shift+Tab and Escape are left to the workbench
- * keybindings (Switch Mode, Stop), which VS Code receives from the webview; this reports the focus
- * for their context keys.
+ * ↑/↓ (or Tab/Shift+Tab) move, Enter or Tab pick, Escape closes. Without a list Shift+Tab is the
+ * browser's: the focus moves backwards out of the input (keyboard users must be able to leave it).
+ * Alt+M and Escape are left to the workbench keybindings (Switch Mode, Stop), which VS Code
+ * receives from the webview; this reports the focus for their context keys.
  */
 export class Composer {
   private readonly input: TextArea;
@@ -102,8 +105,9 @@ export class Composer {
     const plan = mode === 'plan';
     this.modeChip.textContent = plan ? 'Plan mode' : 'Normal mode';
     this.modeChip.dataset.mode = mode;
-    this.modeChip.title = `${plan ? 'Plan mode: OpenDev explores read-only and proposes a plan before changing anything.' : 'Normal mode: OpenDev reads, edits and runs commands (with your approval).'} Click or press Shift+Tab to switch.`;
-    this.modeChip.setAttribute('aria-label', `Mode: ${mode}. Activate to switch.`);
+    this.modeChip.title = `${plan ? 'Plan mode: OpenDev explores read-only and proposes a plan before changing anything.' : 'Normal mode: OpenDev reads, edits and runs commands (with your approval).'} Click or press ${SWITCH_MODE_KEY} to switch.`;
+    this.modeChip.setAttribute('aria-label', `Mode: ${mode}. Activate or press ${SWITCH_MODE_KEY} to switch.`);
+    this.modeChip.setAttribute('aria-keyshortcuts', 'Alt+M');
     document.body.dataset.mode = mode;
     const thinking = document.getElementById('thinking-level');
     if (thinking) {
@@ -181,6 +185,12 @@ export class Composer {
         this.accept(this.suggestions.selected);
         return;
       }
+      if (e.key === 'Tab' && e.shiftKey) {
+        // Inside an open list Shift+Tab goes back up it; focus leaves once the list is closed.
+        e.preventDefault();
+        this.suggestions.move(-1);
+        return;
+      }
       if (e.key === 'Enter' && !e.shiftKey) {
         // A command typed in full is sent; otherwise Enter picks the highlighted suggestion.
         const current = this.suggesting;
@@ -198,8 +208,8 @@ export class Composer {
         return;
       }
     }
-    if (e.key === 'Tab' && e.shiftKey) {
-      // Switch Mode: the workbench's Shift+Tab keybinding runs it; focus stays in the input.
+    if (e.altKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyM') {
+      // Switch Mode: the workbench's Alt+M keybinding runs it. Not typed: on a Mac ⌥M is "µ".
       e.preventDefault();
       return;
     }

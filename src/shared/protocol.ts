@@ -407,7 +407,7 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('switchMode') }),
   /**
    * Where the focus is (the view, its input) and whether the suggestion list is open: they drive
-   * the context keys of the view's keybindings (Escape = Stop, Shift+Tab = Switch Mode).
+   * the context keys of the view's keybindings (Escape = Stop, Alt+M = Switch Mode).
    */
   z.object({ type: z.literal('inputState'), viewFocused: z.boolean(), inputFocused: z.boolean(), suggesting: z.boolean() }),
   /** The history view asks for the project's sessions. */

@@ -293,7 +293,7 @@ export class ChatController {
     this.emitAgentState();
   }
 
-  /** Switch Mode (Shift+Tab): plan ⇄ normal. Returns the new mode. */
+  /** Switch Mode (Alt+M in the chat input): plan ⇄ normal. Returns the new mode. */
   toggleMode(): AgentMode {
     this.setMode(this.currentMode === 'plan' ? 'normal' : 'plan');
     return this.currentMode;

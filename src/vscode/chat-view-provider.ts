@@ -9,7 +9,7 @@ import { openLinkTarget } from './open-link';
 import type { Logger } from '../core/logger';
 
 /**
- * Context keys the view sets for its keybindings (Escape = Stop, Shift+Tab = Switch Mode).
+ * Context keys the view sets for its keybindings (Escape = Stop, Alt+M = Switch Mode).
  * `focusedView` is not set while the focus is inside a webview view, hence keys of our own.
  */
 export const VIEW_FOCUSED_KEY = 'opendev.chatFocused';

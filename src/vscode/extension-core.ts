@@ -30,6 +30,10 @@ import { OpenTerminalsState } from './terminal/open-terminals-state';
 import { FallbackSecretStorage } from './setup/fallback-secret-storage';
 import { EncryptedKeyFile } from '../core/config/encrypted-key-file';
 import { registerEditorActions } from './palette/editor-actions';
+import { registerFixCodeAction } from './palette/fix-code-action';
+import { registerAddToChat } from './palette/add-to-chat';
+import { registerExplainTerminal } from './palette/explain-terminal';
+import { registerWriteCommitMessage } from './scm/write-commit-message';
 import { registerProviderSetup, runCardAction } from './setup/provider-setup';
 import { registerStatusBar } from './status/status-bar';
 import { registerMcpServersView } from './mcp/register-mcp-view';
@@ -166,6 +170,11 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   registerCommands(context, chat, view, chatFolder);
   const setup = registerProviderSetup(context, secrets, chat, catalog);
   registerEditorActions(context, chat, view);
+  // Where an editor user's habits look: the light bulb, the explorer and tab menus, the terminal, Source Control.
+  registerFixCodeAction(context, chat, view);
+  registerAddToChat(context, view);
+  registerExplainTerminal(context, chat, view);
+  registerWriteCommitMessage(context, context.secrets, catalog);
   const statusBar = registerStatusBar(context, { chat, view, terminals: agentTerminals }, catalog);
   const mcpServers = registerMcpServersView(context, chat, () => chatFolder.path);
   // The agent terminals open when the window last went away (a reload) come back with their sessions.

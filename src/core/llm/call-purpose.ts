@@ -7,9 +7,9 @@
  * rest are the harness's auxiliary calls: the thinking phase (`thinking`, `critique` and
  * `refinement` at HIGH), dual memory's `episodic` summary, the playbook's `reflector` and
  * `curator`, the session `title`, a full `compaction`, and `vision` (images described for a model
- * that cannot read them, analyze_image).
+ * that cannot read them, analyze_image), and `commit` (a commit message the editor asked for).
  */
-export const CALL_PURPOSES = ['action', 'thinking', 'critique', 'refinement', 'episodic', 'reflector', 'curator', 'title', 'compaction', 'vision'] as const;
+export const CALL_PURPOSES = ['action', 'thinking', 'critique', 'refinement', 'episodic', 'reflector', 'curator', 'title', 'compaction', 'vision', 'commit'] as const;
 export type CallPurpose = (typeof CALL_PURPOSES)[number];
 
 /** Calls that do not act on the user's request themselves. */

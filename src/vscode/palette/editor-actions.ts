@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import type { ChatController } from '../chat-controller';
 import type { ChatViewProvider } from '../chat-view-provider';
-import { explainSelectionPrompt, fixProblemsPrompt, selectionReference, type ProblemInfo, type SelectionInfo } from './editor-prompts';
+import { explainSelectionPrompt, fixProblemsPrompt, selectionReference, type SelectionInfo } from './editor-prompts';
+import { problemInfo } from './problem-info';
+import { sendFromEditor } from './send-from-editor';
 
 /** Longer selections are refused with a hint: the model can read the file itself. */
 export const MAX_SELECTION_CHARS = 40_000;
@@ -63,37 +65,4 @@ function currentSelection(action: string): { editor: vscode.TextEditor; info: Se
     editor,
     info: { path: vscode.workspace.asRelativePath(document.uri, false), startLine: selection.start.line + 1, endLine, languageId: document.languageId, text },
   };
-}
-
-function problemInfo(d: vscode.Diagnostic): ProblemInfo[] {
-  if (d.severity !== vscode.DiagnosticSeverity.Error && d.severity !== vscode.DiagnosticSeverity.Warning) return [];
-  const code = typeof d.code === 'object' ? d.code.value : d.code;
-  return [
-    {
-      line: d.range.start.line + 1,
-      column: d.range.start.character + 1,
-      severity: d.severity === vscode.DiagnosticSeverity.Error ? 'error' : 'warning',
-      message: d.message,
-      ...(d.source ? { source: d.source } : {}),
-      ...(code !== undefined ? { code } : {}),
-    },
-  ];
-}
-
-/**
- * Sends a prompt from the editor: the chat opens beside it and the focus goes back to the editor.
- * While the agent works on something else the prompt is not mixed into that task: the user may put
- * it in the chat input instead.
- */
-async function sendFromEditor(chat: ChatController, view: ChatViewProvider, prompt: string, editor: vscode.TextEditor | undefined): Promise<void> {
-  if (chat.busy) {
-    const put = 'Put It in the Chat Input';
-    const choice = await vscode.window.showInformationMessage('OpenDev is working on another task. Wait for it to finish (or press Stop), or put this request in the chat input for later.', put);
-    if (choice === put) await view.compose(prompt);
-    return;
-  }
-  await view.reveal();
-  // Opening the view for the first time focuses it; the user was in the editor and stays there.
-  if (editor) await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
-  await chat.send(prompt);
 }

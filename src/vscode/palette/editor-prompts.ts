@@ -63,6 +63,21 @@ export function explainSelectionPrompt(s: SelectionInfo): string {
 
 /** The prompt Fix Problems in File sends: errors first, then warnings, each in file order. */
 export function fixProblemsPrompt(path: string, problems: readonly ProblemInfo[]): string {
+  return section('fix_problems', { PATH: path, PROBLEMS: problemLines(problems) });
+}
+
+/** The prompt of the "Fix with OpenDev" Code Action: the diagnostics at the code, and that code. */
+export function fixDiagnosticsPrompt(code: SelectionInfo, problems: readonly ProblemInfo[]): string {
+  return section('fix_diagnostics', { ...selectionVars(code), PROBLEMS: problemLines(problems) });
+}
+
+/** The prompt "Explain with OpenDev" sends for text selected in a terminal. */
+export function explainTerminalPrompt(text: string): string {
+  return section('explain_terminal', { CODE: fenced(text, 'text') });
+}
+
+/** One line per problem, errors first, then warnings, each in file order; at most MAX_PROBLEMS. */
+function problemLines(problems: readonly ProblemInfo[]): string {
   const rank = (p: ProblemInfo) => (p.severity === 'error' ? 0 : 1);
   const sorted = [...problems].sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.column - b.column);
   const listed = sorted.slice(0, MAX_PROBLEMS).map((p) =>
@@ -76,5 +91,5 @@ export function fixProblemsPrompt(path: string, problems: readonly ProblemInfo[]
     }),
   );
   if (sorted.length > MAX_PROBLEMS) listed.push(section('problems_more', { COUNT: String(sorted.length - MAX_PROBLEMS) }));
-  return section('fix_problems', { PATH: path, PROBLEMS: listed.join('\n') });
+  return listed.join('\n');
 }

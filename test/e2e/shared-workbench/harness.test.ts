@@ -176,13 +176,15 @@ describe('chat view as the harness front end (end to end)', function () {
     assert.equal(fake.requests.length, before, 'no model request for a slash command');
   });
 
-  it('Shift+Tab in the input and the Switch Mode command toggle plan mode, shown in the view', async () => {
+  it('Alt+M in the input and the Switch Mode command toggle plan mode, shown in the view', async () => {
     const chip = chat.locator('#mode');
     assert.equal(await chip.textContent(), 'Normal mode');
+    assert.match((await chip.getAttribute('title')) ?? '', /press Alt\+M to switch/);
     await input().click();
-    await input().press('Shift+Tab');
+    await input().press('Alt+m');
     await chat.locator('#mode[data-mode="plan"]').waitFor();
     assert.equal(await chip.textContent(), 'Plan mode');
+    assert.equal(await input().inputValue(), '', 'the chord types nothing');
     await wb.screenshot('harness-plan-mode');
     await host.runCommand(wb.page, 'OpenDev: Switch Mode');
     await chat.locator('#mode[data-mode="normal"]').waitFor();

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { explainSelectionPrompt, fenced, fixProblemsPrompt, MAX_PROBLEMS, selectionReference, type ProblemInfo } from '../../../../src/vscode/palette/editor-prompts';
+import { explainSelectionPrompt, explainTerminalPrompt, fenced, fixDiagnosticsPrompt, fixProblemsPrompt, MAX_PROBLEMS, selectionReference, type ProblemInfo } from '../../../../src/vscode/palette/editor-prompts';
 
 const selection = { path: 'src/math.ts', startLine: 3, endLine: 5, languageId: 'typescript', text: 'export function add(a: number, b: number): number {\n  return a + b;\n}' };
 
@@ -41,5 +41,19 @@ describe('palette prompts', () => {
     const prompt = fixProblemsPrompt('big.ts', many);
     assert.equal(prompt.split('\n').filter((l) => / problem \d+$/.test(l)).length, MAX_PROBLEMS);
     assert.match(prompt, /- … and 7 more/);
+  });
+
+  it('Fix with OpenDev names the file and lines, lists the diagnostics and carries the code there', () => {
+    const problems: ProblemInfo[] = [{ line: 4, column: 10, severity: 'error', message: "Type 'string' is not assignable\n  to type 'number'.", source: 'ts', code: 2322 }];
+    const prompt = fixDiagnosticsPrompt({ ...selection, startLine: 4, endLine: 4, text: '  return "a" + b;' }, problems);
+    assert.match(prompt, /^Fix the problems VS Code reports in `src\/math\.ts` \(line 4\):\n- line 4, column 10: error \(ts 2322\): Type 'string' is not assignable to type 'number'\.\n/);
+    assert.ok(prompt.includes('```typescript\n  return "a" + b;\n```'), prompt);
+    assert.doesNotMatch(prompt, /\$\{/, 'every variable is filled in');
+  });
+
+  it('Explain with OpenDev carries the terminal text in a fence the output cannot close', () => {
+    const prompt = explainTerminalPrompt('$ npm test\n```\nError: 1 failing');
+    assert.match(prompt, /^Explain this output from my terminal/);
+    assert.ok(prompt.includes('````text\n$ npm test\n```\nError: 1 failing\n````'), prompt);
   });
 });

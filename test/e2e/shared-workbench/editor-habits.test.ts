@@ -1,0 +1,97 @@
+import * as assert from 'node:assert/strict';
+import type { Frame } from 'playwright-core';
+import { CHAT_INPUT, chatSuite, eventually, type E2eHost, type Workbench } from '../host';
+import { FakeProvider, lastUserText } from '../../fixtures/fake-provider';
+
+/**
+ * The keyboard habits of an editor user, through the real workbench in Chromium: Ctrl+' focuses the
+ * chat from the editor, Ctrl+Shift+' adds the selection, Shift+Tab leaves the chat input (a
+ * keyboard user is never trapped in it) unless a suggestion list is open, Alt+M switches plan
+ * mode; the review commands are not in the palette while no change waits; and "Explain with
+ * OpenDev" in a terminal's context menu sends the selected output.
+ */
+
+// Browser globals inside frame.evaluate callbacks (this file is typechecked without the DOM lib).
+declare const document: any;
+
+describe('editor habits: keybindings, focus, menus (end to end)', function () {
+  this.timeout(180_000);
+  const fake = new FakeProvider({ responder: (req) => ({ text: `echo: ${lastUserText(req).split('\n')[0]}` }) });
+  let host: E2eHost;
+  let wb: Workbench;
+  let chat: Frame;
+
+  const suite = chatSuite(fake, {
+    shared: true,
+    apiKey: 'sk-e2e-test-key',
+    // Explain with OpenDev reads the terminal's selection through the clipboard (the terminal's Copy).
+    prepare: (wb) => wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']),
+  });
+  before(() => {
+    ({ host, wb, chat } = suite);
+  });
+
+  const input = () => chat.locator(`${CHAT_INPUT} textarea`);
+  /** Whether the chat's input has the keyboard focus (the webview's document too, not only its last active element). */
+  const inputFocused = () => chat.evaluate(() => document.hasFocus() && document.activeElement?.id === 'input').catch(() => false);
+
+  async function openMathInEditor(): Promise<void> {
+    await host.runCommand(wb.page, 'Go to File');
+    await wb.page.keyboard.type('math.ts');
+    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.tab.active', { hasText: 'math.ts' }).waitFor();
+    assert.ok(await eventually(() => wb.page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-editor')))), 'the editor has the focus');
+  }
+
+  it("Ctrl+' in the editor focuses the chat input; Ctrl+Shift+' puts the editor's selection in it", async () => {
+    await openMathInEditor();
+    await wb.page.keyboard.press('Control+Home');
+    await wb.page.keyboard.press('Shift+End'); // line 1: export const PI = 3.14159;
+    await wb.page.keyboard.press("Control+Shift+'");
+    assert.ok(await eventually(async () => (await input().inputValue()).includes('export const PI = 3.14159;')), 'the selection reached the chat input');
+    assert.match(await input().inputValue(), /`math\.ts` line 1:\n```typescript\nexport const PI = 3\.14159;\n```/);
+    await input().fill('');
+
+    await openMathInEditor();
+    assert.equal(await inputFocused(), false, 'the editor has the focus');
+    await wb.page.keyboard.press("Control+'");
+    assert.ok(await eventually(inputFocused), 'the chat input has the focus');
+    await wb.screenshot('habits-focus-chat');
+  });
+
+  it('Shift+Tab moves the focus out of the chat input, and leaves the mode as it was', async () => {
+    await input().click();
+    assert.ok(await eventually(inputFocused));
+    await input().press('Shift+Tab');
+    assert.ok(await eventually(async () => !(await inputFocused())), 'the focus left the input');
+    assert.equal(await chat.locator('#mode').getAttribute('data-mode'), 'normal', 'Shift+Tab no longer switches the mode');
+    await wb.screenshot('habits-shift-tab-left-input');
+  });
+
+  it('with the slash list open, Shift+Tab moves in the list and the input keeps the focus', async () => {
+    await input().click();
+    await input().fill('/');
+    const options = chat.locator('#suggestions [role="option"]');
+    await options.first().waitFor();
+    await input().press('ArrowDown');
+    const second = await options.nth(1).getAttribute('id');
+    assert.equal(await chat.locator('#input').getAttribute('aria-activedescendant'), second);
+    await input().press('Shift+Tab');
+    assert.equal(await chat.locator('#input').getAttribute('aria-activedescendant'), await options.first().getAttribute('id'), 'back up the list');
+    assert.equal(await inputFocused(), true, 'the input keeps the focus');
+    await input().press('Escape');
+    await input().fill('');
+  });
+
+  it('Alt+M in the input switches to plan mode and back, typing nothing', async () => {
+    await input().click();
+    await input().press('Alt+m');
+    await chat.locator('#mode[data-mode="plan"]').waitFor();
+    await wb.screenshot('habits-alt-m-plan-mode');
+    assert.equal(await input().inputValue(), '');
+    assert.match((await chat.locator('#mode').getAttribute('title')) ?? '', /Alt\+M/);
+    await input().press('Alt+m');
+    await chat.locator('#mode[data-mode="normal"]').waitFor();
+  });
+});

@@ -115,7 +115,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     ...(sessions ? { store: sessions.store } : {}),
     titles: readSessionTitles,
     backgroundTasks: terminals,
-    state: new OpenTerminalsState(context.workspaceState),
+    ...(context.storageUri ? { state: new OpenTerminalsState(join(context.storageUri.fsPath, 'agent-terminals.json')) } : {}),
   });
   const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => runCardAction(action, context.extension.id), chatFolder);
   context.subscriptions.push(chatFolder, followChatFolder(chat, chatFolder));

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 
 /** The typed face of test/host/e2e.mjs (plain JS, loaded with import()). */
 export interface Workbench {
@@ -84,6 +84,20 @@ export async function readmeScreenshot(host: E2eHost, wb: Workbench, name: strin
   await wb.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached' }).catch(() => undefined);
   await wb.page.mouse.move(0, 0); // no hover or tooltip left over from the last click
   await wb.screenshot(`readme-${name}`);
+}
+
+/** What a terminal (`.terminal-wrapper`) shows: with the DOM renderer each row is text. */
+export async function terminalText(terminal: Locator): Promise<string> {
+  return ((await terminal.locator('.xterm-rows').textContent()) ?? '').replace(/\u00a0/g, ' ');
+}
+
+/** Waits, within one limit, until the terminal shows `pattern`; the error says what it shows instead. */
+export async function waitTerminal(terminal: Locator, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(await terminalText(terminal))) {
+    if (Date.now() > deadline) throw new Error(`the terminal never showed ${pattern}; it shows:\n${await terminalText(terminal)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** The chat view's input, by its accessible name: the element a chat frame is recognised by. */

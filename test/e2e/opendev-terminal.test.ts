@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { eventually, loadE2eHost, readmeScreenshot, type E2eHost, type Workbench, storeApiKey } from './host';
+import { eventually, loadE2eHost, readmeScreenshot, waitTerminal, type E2eHost, type Workbench, storeApiKey } from './host';
 import { FakeProvider, lastUserText, toolResults } from '../fixtures/fake-provider';
 
 /**
@@ -27,15 +27,7 @@ describe('OpenDev terminal (end to end)', function () {
   let wb: Workbench;
   let terminal: Locator;
 
-  /** What the terminal shows (the DOM renderer draws each row as text). */
-  const screen = async () => ((await terminal.locator('.xterm-rows').textContent()) ?? '').replace(/\u00a0/g, ' ');
-  async function waitScreen(pattern: RegExp, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(await screen())) {
-      if (Date.now() > deadline) throw new Error(`the terminal never showed ${pattern}; it shows:\n${await screen()}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  const waitScreen = (pattern: RegExp, timeoutMs?: number) => waitTerminal(terminal, pattern, timeoutMs);
 
   before(async () => {
     await fake.start();

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Frame, Locator } from 'playwright-core';
-import { CHAT_INPUT, findChat, loadE2eHost, openChat, storeApiKey, type E2eHost, type Workbench } from './host';
+import { CHAT_INPUT, findChat, loadE2eHost, openChat, storeApiKey, terminalText, waitTerminal, type E2eHost, type Workbench } from './host';
 import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
 
 /**
@@ -31,14 +31,8 @@ describe('A reload of the browser tab (end to end)', function () {
   let wb: Workbench;
   let terminal: Locator;
 
-  const screen = async () => ((await terminal.locator('.xterm-rows').textContent()) ?? '').replace(/\u00a0/g, ' ');
-  async function waitScreen(pattern: RegExp, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(await screen())) {
-      if (Date.now() > deadline) throw new Error(`the terminal never showed ${pattern}; it shows:\n${await screen()}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  const screen = () => terminalText(terminal);
+  const waitScreen = (pattern: RegExp, timeoutMs?: number) => waitTerminal(terminal, pattern, timeoutMs);
   async function ask(chat: Frame, text: string): Promise<void> {
     const input = chat.locator(`${CHAT_INPUT} textarea`);
     await input.fill(text);

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatEntry, ChatEntryOf, WebviewToExtension } from '../src/shared/protocol';
 import { renderApproval, renderPlan, renderQuestion } from './cards';
 import { button, h } from './dom';
@@ -15,17 +16,17 @@ export interface RenderContext {
 }
 
 const PHASE_LABELS: Record<ChatEntryOf<'thinking'>['phase'], string> = {
-  thinking: 'Thinking',
-  critique: 'Self-critique',
-  refined: 'Refined thinking',
-  reasoning: 'Reasoning',
+  thinking: l10n.t('Thinking'),
+  critique: l10n.t('Self-critique'),
+  refined: l10n.t('Refined thinking'),
+  reasoning: l10n.t('Reasoning'),
 };
 
 const SUBAGENT_STATUS: Record<ChatEntryOf<'subagent'>['status'], string> = {
-  running: 'running…',
-  completed: '✓ completed',
-  failed: '✗ failed',
-  stopped: '■ stopped',
+  running: l10n.t('running…'),
+  completed: l10n.t('✓ completed'),
+  failed: l10n.t('✗ failed'),
+  stopped: l10n.t('■ stopped'),
 };
 
 export function renderEntry(entry: ChatEntry, ctx: RenderContext): HTMLElement {
@@ -53,7 +54,7 @@ function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
       renderUserText(el, entry);
       if (entry.queued) {
         el.classList.add('queued');
-        el.append(h('span', { class: 'badge', text: 'Queued', attrs: { title: 'Sent while OpenDev works: it reads this at its next step.' } }));
+        el.append(h('span', { class: 'badge', text: l10n.t('Queued'), attrs: { title: l10n.t('Sent while OpenDev works: it reads this at its next step.') } }));
       }
       return el;
     }
@@ -102,8 +103,8 @@ function renderTool(entry: ChatEntryOf<'tool'>, ctx: RenderContext): HTMLElement
   const details = h(
     'details',
     { class: 'tool-result' },
-    h('summary', { class: 'tool-detail', text: line, attrs: { title: 'Show the full output' } }),
-    h('pre', { class: 'tool-output', text: entry.output || '(no output)' }),
+    h('summary', { class: 'tool-detail', text: line, attrs: { title: l10n.t('Show the full output') } }),
+    h('pre', { class: 'tool-output', text: entry.output || l10n.t('(no output)') }),
   );
   details.open = ctx.isToggled(entry.id);
   details.addEventListener('toggle', () => ctx.setToggled(entry.id, details.open));

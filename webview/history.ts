@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { SessionSummary, WebviewToExtension } from '../src/shared/protocol';
 import { filterSessions } from '../src/shared/session-search';
 import { h } from './dom';
@@ -48,7 +49,7 @@ export class HistoryView {
     const back = h('button', { class: 'history-back', text: '← Chat', attrs: { type: 'button', 'aria-label': 'Back to the chat', title: 'Back to the chat (Escape)' } });
     back.addEventListener('click', () => this.close());
     this.status = h('p', { class: 'history-status', attrs: { role: 'status' } });
-    this.list = h('ul', { class: 'history-list', attrs: { id: 'history-list', role: 'listbox', 'aria-label': 'Sessions of this project, newest first' } });
+    this.list = h('ul', { class: 'history-list', attrs: { id: 'history-list', role: 'listbox', 'aria-label': l10n.t('Sessions of this project, newest first') } });
     this.list.addEventListener('keydown', (e) => this.onListKey(e));
     root.replaceChildren(h('div', { class: 'history-bar' }, back, this.search), this.status, this.list);
     root.hidden = !state.open;
@@ -122,9 +123,9 @@ export class HistoryView {
   }
 
   private summary(count: number): string {
-    if (!this.loaded) return 'Loading sessions…';
-    if (this.items.length === 0) return 'No saved sessions in this project yet.';
-    if (count === 0) return `No session matches “${this.state.query.trim()}”.`;
+    if (!this.loaded) return l10n.t('Loading sessions…');
+    if (this.items.length === 0) return l10n.t('No saved sessions in this project yet.');
+    if (count === 0) return l10n.t('No session matches “{0}”.', this.state.query.trim());
     const total = this.items.length;
     return this.state.query.trim() ? `${count} of ${total} sessions match.` : `${total} session${total === 1 ? '' : 's'}, newest first.`;
   }
@@ -171,7 +172,7 @@ export class HistoryView {
         }
       });
     }
-    return h('div', { class: 'session-confirm', attrs: { role: 'alertdialog', 'aria-label': `Delete “${title}”?` } }, h('span', { text: `Delete “${title}”? This cannot be undone.` }), yes, no);
+    return h('div', { class: 'session-confirm', attrs: { role: 'alertdialog', 'aria-label': l10n.t('Delete “{0}”?', title) } }, h('span', { text: l10n.t('Delete “{0}”? This cannot be undone.', title) }), yes, no);
   }
 
   private askDelete(id: string): void {

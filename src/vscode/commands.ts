@@ -43,13 +43,13 @@ export function registerCommands(
   register('opendev.switchMode', () => {
     const mode = chat.toggleMode();
     // The chat view shows the mode; the status bar says it too when the view is not in sight.
-    vscode.window.setStatusBarMessage(`OpenDev: ${mode === 'plan' ? 'Plan mode: the agent plans before it changes anything' : 'Normal mode'}`, 4000);
+    vscode.window.setStatusBarMessage(mode === 'plan' ? vscode.l10n.t('OpenDev: Plan mode: the agent plans before it changes anything') : vscode.l10n.t('OpenDev: Normal mode'), 4000);
   });
   register('opendev.openPlaybook', () => openPlaybook());
   // Initialize Project is /init typed in the chat: the question before replacing OPENDEV.md and the subagent's run show there.
   register('opendev.init', async () => {
     if (!vscode.workspace.workspaceFolders?.length) {
-      void vscode.window.showInformationMessage('OpenDev: open a folder first; Initialize Project writes OPENDEV.md into it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: open a folder first; Initialize Project writes OPENDEV.md into it.'));
       return;
     }
     await view.reveal();
@@ -57,7 +57,7 @@ export function registerCommands(
   });
   for (const [id, feature] of Object.entries(NOT_YET_AVAILABLE)) {
     register(id, () => {
-      void vscode.window.showInformationMessage(`OpenDev: ${feature} is not available yet in this version.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: {0} is not available yet in this version.', feature));
     });
   }
 }
@@ -66,10 +66,10 @@ export function registerCommands(
 async function openPlaybook(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    void vscode.window.showInformationMessage('OpenDev: open a folder first; the playbook belongs to a project.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: open a folder first; the playbook belongs to a project.'));
     return;
   }
   const path = playbookPath(folder.uri.fsPath);
-  await new PlaybookStore(path, { onWarning: (w) => void vscode.window.showWarningMessage(`OpenDev: ${w}`) }).ensureExists();
+  await new PlaybookStore(path, { onWarning: (w) => void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: {0}', w)) }).ensureExists();
   await vscode.window.showTextDocument(vscode.Uri.file(path));
 }

@@ -13,29 +13,35 @@ export type ReviewSide = 'file' | 'proposal';
 export function reviewLenses(cardId: string, verdicts: HunkVerdicts, side: ReviewSide, lineCount: number): vscode.CodeLens[] {
   const top = new vscode.Range(0, 0, 0, 0);
   const total = verdicts.hunks.length;
-  const progress = verdicts.decidedCount ? `, ${verdicts.decidedCount} decided` : '';
-  const lenses = [
-    lens(top, `OpenDev · ${total} change${total === 1 ? '' : 's'}${progress}`, ''),
-    lens(top, 'Accept All', REVIEW_COMMANDS.acceptAll, [cardId], 'Apply every change of this edit'),
-    lens(top, 'Reject All', REVIEW_COMMANDS.rejectAll, [cardId], 'Apply none of it: the file stays as it is'),
+    const lenses = [
+    lens(top, headline(total, verdicts.decidedCount), ''),
+    lens(top, vscode.l10n.t('Accept All'), REVIEW_COMMANDS.acceptAll, [cardId], vscode.l10n.t('Apply every change of this edit')),
+    lens(top, vscode.l10n.t('Reject All'), REVIEW_COMMANDS.rejectAll, [cardId], vscode.l10n.t('Apply none of it: the file stays as it is')),
   ];
-  if (side === 'file') lenses.push(lens(top, 'Show Diff', REVIEW_COMMANDS.showDiff, [cardId], 'Open the proposal beside this editor'));
+  if (side === 'file') lenses.push(lens(top, vscode.l10n.t('Show Diff'), REVIEW_COMMANDS.showDiff, [cardId], vscode.l10n.t('Open the proposal beside this editor')));
   for (const hunk of verdicts.hunks) {
     const at = new vscode.Range(anchorLine(hunk, side, lineCount), 0, anchorLine(hunk, side, lineCount), 0);
     // Short titles: a hunk on the first line shares the row with Accept All / Reject All.
     const n = hunk.index + 1;
-    const size = `change ${n} of ${total} (+${hunk.added.length} −${hunk.removed.length} lines)`;
+    const size = vscode.l10n.t('change {0} of {1} (+{2} −{3} lines)', n, total, hunk.added.length, hunk.removed.length);
     const verdict = verdicts.verdict(hunk.index);
     if (verdict) {
-      lenses.push(lens(at, `${verdict === 'accepted' ? '✓' : '✗'} Change ${n} ${verdict}`, ''), lens(at, 'Undo', REVIEW_COMMANDS.undoHunk, [cardId, hunk.index], `Decide ${size} again`));
+      const title = verdict === 'accepted' ? vscode.l10n.t('✓ Change {0} accepted', n) : vscode.l10n.t('✗ Change {0} rejected', n);
+      lenses.push(lens(at, title, ''), lens(at, vscode.l10n.t('Undo'), REVIEW_COMMANDS.undoHunk, [cardId, hunk.index], vscode.l10n.t('Decide {0} again', size)));
     } else {
       lenses.push(
-        lens(at, `Accept change ${n}`, REVIEW_COMMANDS.acceptHunk, [cardId, hunk.index], `Apply ${size}`),
-        lens(at, `Reject change ${n}`, REVIEW_COMMANDS.rejectHunk, [cardId, hunk.index], `Leave out ${size}`),
+        lens(at, vscode.l10n.t('Accept change {0}', n), REVIEW_COMMANDS.acceptHunk, [cardId, hunk.index], vscode.l10n.t('Apply {0}', size)),
+        lens(at, vscode.l10n.t('Reject change {0}', n), REVIEW_COMMANDS.rejectHunk, [cardId, hunk.index], vscode.l10n.t('Leave out {0}', size)),
       );
     }
   }
   return lenses;
+}
+
+/** The top lens's label: how many changes, and how many are decided once any is. */
+function headline(total: number, decided: number): string {
+  const changes = total === 1 ? vscode.l10n.t('OpenDev · 1 change') : vscode.l10n.t('OpenDev · {0} changes', total);
+  return decided ? vscode.l10n.t('{0}, {1} decided', changes, decided) : changes;
 }
 
 /** The line a hunk's lenses and marks sit on: where it starts on that side, inside the document. */

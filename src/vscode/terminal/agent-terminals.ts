@@ -53,7 +53,7 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
   open(): string | undefined {
     const workingDir = this.options.workingDir;
     if (!workingDir) {
-      void vscode.window.showInformationMessage('OpenDev: open a folder first; the OpenDev terminal works on the files of a workspace folder.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: open a folder first; the OpenDev terminal works on the files of a workspace folder.'));
       return undefined;
     }
     const id = `agent-${++this.counter}`;
@@ -62,7 +62,7 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
     this.endings.set(id, new Promise<void>((resolve) => this.closedWaiters.set(id, resolve)));
     tab.terminal.show(false);
     void tab.run().catch((err: unknown) => {
-      void vscode.window.showErrorMessage(`OpenDev terminal: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('OpenDev terminal: {0}', (err as Error).message));
       tab.terminal.dispose();
     });
     return id;

@@ -94,7 +94,7 @@ export class Attachments {
     this.tray.replaceChildren(
       ...this.uploads.map((upload, i) => {
         const name = upload.image.name ?? `image ${i + 1}`;
-        const remove = h('button', { class: 'chip-remove', text: '×', attrs: { type: 'button', 'aria-label': `Remove image ${name}`, title: `Remove ${name}` } });
+        const remove = h('button', { class: 'chip-remove', text: '×', attrs: { type: 'button', 'aria-label': l10n.t('Remove image {0}', name), title: l10n.t('Remove {0}', name) } });
         remove.addEventListener('click', () => this.remove(i));
         return h(
           'div',

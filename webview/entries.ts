@@ -112,7 +112,7 @@ function renderTool(entry: ChatEntryOf<'tool'>, ctx: RenderContext): HTMLElement
   const diffId = entry.diffId;
   const showDiff =
     diffId !== undefined &&
-    button('Show diff', 'show-diff', () => ctx.post({ type: 'showDiff', id: diffId }), { secondary: true, title: 'Open the file before and after this edit in the diff editor' });
+    button(l10n.t('Show diff'), 'show-diff', () => ctx.post({ type: 'showDiff', id: diffId }), { secondary: true, title: l10n.t('Open the file before and after this edit in the diff editor') });
   return h('article', { data: { status: entry.status } }, head, details, showDiff, restoreAction(entry, ctx.post));
 }
 
@@ -126,10 +126,10 @@ function renderSetup(entry: ChatEntryOf<'setup'>, ctx: RenderContext): HTMLEleme
     h(
       'div',
       { class: 'setup-actions' },
-      button('Set API Key', 'setApiKey', () => ctx.post({ type: 'action', action: 'setApiKey', provider: entry.provider })),
-      button('Choose Provider', 'chooseProvider', () => ctx.post({ type: 'action', action: 'chooseProvider' }), {
+      button(l10n.t('Set API Key'), 'setApiKey', () => ctx.post({ type: 'action', action: 'setApiKey', provider: entry.provider })),
+      button(l10n.t('Choose Provider'), 'chooseProvider', () => ctx.post({ type: 'action', action: 'chooseProvider' }), {
         secondary: true,
-        title: 'Choose another provider: OpenAI, Anthropic, or a local OpenAI-compatible server (no key needed)',
+        title: l10n.t('Choose another provider: OpenAI, Anthropic, or a local OpenAI-compatible server (no key needed)'),
       }),
     ),
   );
@@ -172,7 +172,7 @@ function renderSubagent(entry: ChatEntryOf<'subagent'>): HTMLElement {
     'div',
     { class: 'subagent-head' },
     h('span', { class: 'subagent-type', text: entry.type }),
-    entry.background && h('span', { class: 'badge', text: 'background' }),
+    entry.background && h('span', { class: 'badge', text: l10n.t('background') }),
     h('span', { class: 'subagent-status', text: SUBAGENT_STATUS[entry.status] }),
   );
   const el = h('article', { data: { status: entry.status }, attrs: { 'aria-busy': entry.status === 'running' ? 'true' : undefined } }, head);

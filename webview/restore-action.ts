@@ -20,16 +20,16 @@ export function restoreAction(entry: ChatEntryOf<'tool'>, post: (message: Webvie
   }
   const ask = h('button', {
     class: 'restore-button',
-    text: '↺ Restore to here',
-    attrs: { type: 'button', 'data-action': 'restore', title: `Put the files back as they were just before step ${step}`, 'aria-label': `Restore the files to just before step ${step}` },
+    text: l10n.t('↺ Restore to here'),
+    attrs: { type: 'button', 'data-action': 'restore', title: l10n.t('Put the files back as they were just before step {0}', step), 'aria-label': l10n.t('Restore the files to just before step {0}', step) },
   });
   const confirm = h(
     'div',
     { class: 'restore-confirm', attrs: { role: 'alertdialog', 'aria-label': l10n.t('Restore to before step {0}?', step) } },
     h('span', { text: l10n.t('Put the files back as they were just before step {0}? This step and every later one are undone; other files stay as they are.', step) }),
   );
-  const yes = h('button', { class: 'danger', text: 'Restore', attrs: { type: 'button', 'data-action': 'confirm-restore' } });
-  const no = h('button', { text: 'Cancel', attrs: { type: 'button', 'data-action': 'cancel-restore' } });
+  const yes = h('button', { class: 'danger', text: l10n.t('Restore'), attrs: { type: 'button', 'data-action': 'confirm-restore' } });
+  const no = h('button', { text: l10n.t('Cancel'), attrs: { type: 'button', 'data-action': 'cancel-restore' } });
   confirm.append(yes, no);
   const setOpen = (open: boolean, focus: boolean) => {
     if (open) confirming.add(entry.id);

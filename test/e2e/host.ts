@@ -11,7 +11,7 @@ export interface Workbench {
 }
 
 export interface E2eHost {
-  openWorkbench(options: { userSettings?: Record<string, unknown>; env?: Record<string, string> }): Promise<Workbench>;
+  openWorkbench(options: { userSettings?: Record<string, unknown>; env?: Record<string, string>; locale?: string }): Promise<Workbench>;
   runCommand(page: Page, title: string): Promise<void>;
   findFrame(page: Page, predicate: (frame: Frame) => Promise<boolean>, timeoutMs?: number): Promise<Frame>;
   closeQuickInput(page: Page): Promise<void>;

@@ -43,8 +43,8 @@ describe('OpenDev in Simplified Chinese (end to end)', function () {
     // Worded by the extension (vscode.l10n.t), rendered by the webview: the card of a first run.
     await chat.locator('.setup-title', { hasText: '将 OpenDev 连接到 OpenAI' }).waitFor();
     await chat.locator('.setup-text', { hasText: 'OpenDev 需要 OpenAI 的 API 密钥才能访问模型' }).waitFor();
-    // No English left where a translation exists: the input's placeholder too.
-    const placeholder = await chat.locator('vscode-textarea#input').getAttribute('placeholder');
+    // No English left where a translation exists: the input's placeholder too (a property of the element, not an attribute).
+    const placeholder = await chat.locator('vscode-textarea#input').evaluate((el) => (el as unknown as { placeholder?: string }).placeholder);
     assert.match(placeholder ?? '', /^询问 OpenDev…/);
     await wb!.screenshot('localisation-zh-cn-chat');
   });

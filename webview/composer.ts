@@ -49,7 +49,7 @@ export class Composer {
   ) {
     this.input = root.querySelector<TextArea>('#input')!;
     // The focused element is the textarea inside the web component: it must carry the name too.
-    this.input.label = this.input.getAttribute('aria-label') ?? 'Ask OpenDev';
+    this.input.label = this.input.getAttribute('aria-label') ?? l10n.t('Ask OpenDev');
     this.send = root.querySelector<HTMLElement>('#send')!;
     this.stop = root.querySelector<HTMLElement>('#stop')!;
     this.modeChip = root.querySelector<HTMLButtonElement>('#mode')!;

@@ -72,10 +72,10 @@ function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
       // A failed turn can be sent again as it was; the fix (a key, the settings) comes first when there is one.
       if (entry.action) {
         const action = entry.action;
-        buttons.append(button(action === 'setApiKey' ? 'Set API Key' : 'Open Settings', action, () => ctx.post({ type: 'action', action })));
+        buttons.append(button(action === 'setApiKey' ? l10n.t('Set API Key') : l10n.t('Open Settings'), action, () => ctx.post({ type: 'action', action })));
       }
       if (entry.retry) {
-        buttons.append(button('Retry', 'retry-turn', () => ctx.post({ type: 'retryTurn', id: entry.id }), { secondary: entry.action !== undefined, title: 'Send this message again' }));
+        buttons.append(button(l10n.t('Retry'), 'retry-turn', () => ctx.post({ type: 'retryTurn', id: entry.id }), { secondary: entry.action !== undefined, title: l10n.t('Send this message again') }));
       }
       if (buttons.childElementCount > 0) el.append(buttons);
       return el;

@@ -95,7 +95,7 @@ function hunkSection(hunk: HunkPreview, total: number): HTMLElement {
       h('span', { class: 'hunk-where', text: `${hunk.where} · ${size}` }),
       h('span', { class: 'hunk-verdict' }),
     ),
-    diffView(hunk.lines, `${title} (unified diff)`, false),
+    diffView(hunk.lines, l10n.t('{0} (unified diff)', title), false),
   );
 }
 

@@ -40,6 +40,9 @@ describe('OpenDev in Simplified Chinese (end to end)', function () {
     assert.equal(await chat.evaluate(() => document.documentElement.lang), 'zh-cn');
     await chat.locator('vscode-button#send', { hasText: '发送' }).waitFor();
     await chat.locator('#mode', { hasText: '普通模式' }).waitFor();
+    // The chip's tooltip is a translation with a placeholder: the Alt+M key filled into the Chinese sentence.
+    const modeTitle = await chat.locator('#mode').getAttribute('title');
+    assert.match(modeTitle ?? '', /^普通模式：OpenDev 读取、编辑并运行命令（需经你批准）。单击或按 (Alt\+M|⌥M) 切换。$/);
     // Worded by the extension (vscode.l10n.t), rendered by the webview: the card of a first run.
     await chat.locator('.setup-title', { hasText: '将 OpenDev 连接到 OpenAI' }).waitFor();
     await chat.locator('.setup-text', { hasText: 'OpenDev 需要 OpenAI 的 API 密钥才能访问模型' }).waitFor();
@@ -47,5 +50,7 @@ describe('OpenDev in Simplified Chinese (end to end)', function () {
     const placeholder = await chat.locator('vscode-textarea#input').evaluate((el) => (el as unknown as { placeholder?: string }).placeholder);
     assert.match(placeholder ?? '', /^询问 OpenDev…/);
     await wb!.screenshot('localisation-zh-cn-chat');
+    // A command another branch added after the first translation (Show Logs) is found by its Chinese title too.
+    await host!.runCommand(page, 'OpenDev: 显示日志');
   });
 });

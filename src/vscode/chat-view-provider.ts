@@ -237,6 +237,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   }
 
   private html(webview: vscode.Webview): string {
+    // Every <script> carries the nonce, the l10n data block too: it never runs (type JSON), but the
+    // page then has no script element the policy would not allow, whatever a browser makes of it.
     const nonce = randomBytes(16).toString('base64');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
@@ -258,7 +260,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   <title>OpenDev</title>
 </head>
 <body>
-  <script type="application/json" id="${WEBVIEW_L10N_ELEMENT_ID}">${l10nScriptJson(l10n)}</script>
+  <script type="application/json" id="${WEBVIEW_L10N_ELEMENT_ID}" nonce="${nonce}">${l10nScriptJson(l10n)}</script>
   <main id="app" data-style-nonce="${nonce}"></main>
   <script nonce="${nonce}" src="${script}"></script>
 </body>

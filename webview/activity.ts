@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { BackgroundTaskView, ChatEntry, WebviewToExtension } from '../src/shared/protocol';
 import { h } from './dom';
 
@@ -17,13 +18,13 @@ export function renderActivity(panel: HTMLElement, entries: readonly ChatEntry[]
   panel.replaceChildren(
     h('span', { class: 'activity-count', text: `${counts} running`, attrs: { role: 'status' } }),
     ...subagents.map((s) => {
-      const el = item('', s.type, `Subagent ${s.type} is working on: ${clip(s.task, 200)}. Show its card.`);
+      const el = item('', s.type, l10n.t('Subagent {0} is working on: {1}. Show its card.', s.type, clip(s.task, 200)));
       el.dataset.subagent = s.agentId;
       el.addEventListener('click', () => showCard(s.id));
       return el;
     }),
     ...tasks.map((t) => {
-      const el = item('▶', clip(t.command, 40), `Background task ${t.id}: ${clip(t.command, 200)}. Open its terminal.`);
+      const el = item('▶', clip(t.command, 40), l10n.t('Background task {0}: {1}. Open its terminal.', t.id, clip(t.command, 200)));
       el.dataset.task = t.id;
       el.addEventListener('click', () => post({ type: 'openTask', id: t.id }));
       return el;

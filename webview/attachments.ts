@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE, type ImageMediaType } from '../src/shared/image-attachment';
 import { ImageUploadSchema, type ImageUpload } from '../src/shared/protocol';
 import { h } from './dom';
@@ -65,7 +66,7 @@ export class Attachments {
     const problems: string[] = [];
     for (const file of files) {
       if (this.uploads.length >= MAX_IMAGES_PER_MESSAGE) {
-        problems.push(`A message can carry at most ${MAX_IMAGES_PER_MESSAGE} images.`);
+        problems.push(l10n.t('A message can carry at most {0} images.', MAX_IMAGES_PER_MESSAGE));
         break;
       }
       try {
@@ -82,7 +83,7 @@ export class Attachments {
     const name = this.uploads[index]?.image.name ?? 'image';
     this.uploads.splice(index, 1);
     this.render();
-    this.say(`Removed ${name}.`);
+    this.say(l10n.t('Removed {0}.', name));
     // Focus moves to a neighbour's remove button, or back to the input.
     const buttons = this.tray.querySelectorAll<HTMLButtonElement>('button');
     (buttons[Math.min(index, buttons.length - 1)] ?? document.querySelector<HTMLElement>('#input'))?.focus();
@@ -93,7 +94,7 @@ export class Attachments {
     this.tray.replaceChildren(
       ...this.uploads.map((upload, i) => {
         const name = upload.image.name ?? `image ${i + 1}`;
-        const remove = h('button', { class: 'chip-remove', text: '×', attrs: { type: 'button', 'aria-label': `Remove image ${name}`, title: `Remove ${name}` } });
+        const remove = h('button', { class: 'chip-remove', text: '×', attrs: { type: 'button', 'aria-label': l10n.t('Remove image {0}', name), title: l10n.t('Remove {0}', name) } });
         remove.addEventListener('click', () => this.remove(i));
         return h(
           'div',

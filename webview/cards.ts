@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatEntryOf } from '../src/shared/protocol';
 import { diffView } from './diff-view';
 import { renderDecidedHunks, renderHunkChoices } from './hunk-review';
@@ -43,18 +44,18 @@ export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContex
   const { request } = entry;
   const repeated = request.kind === 'doom_loop';
   const host = request.kind === 'sandbox_host';
-  const el = card(entry.state, repeated ? `Repeated action · ${request.toolName}` : host ? 'Network host blocked' : `Approval needed · ${request.toolName}`, repeated ? '↻' : host ? '⛔' : '⚠');
+  const el = card(entry.state, repeated ? l10n.t('Repeated action · {0}', request.toolName) : host ? l10n.t('Network host blocked') : l10n.t('Approval needed · {0}', request.toolName), repeated ? '↻' : host ? '⛔' : '⚠');
   el.append(h('p', { class: 'card-title', text: request.title }));
   if (request.sandbox) {
-    el.append(h('p', { class: `sandbox-note sandbox-${request.sandbox}`, text: request.sandbox === 'inside' ? 'Runs in the sandbox: writes only in the workspace, no secrets, allowed hosts only.' : 'Runs outside the sandbox, with your full access.' }));
+    el.append(h('p', { class: `sandbox-note sandbox-${request.sandbox}`, text: request.sandbox === 'inside' ? l10n.t('Runs in the sandbox: writes only in the workspace, no secrets, allowed hosts only.') : l10n.t('Runs outside the sandbox, with your full access.') }));
   }
 
   let command: HTMLInputElement | HTMLTextAreaElement | undefined;
   if (request.command !== undefined) {
     if (entry.state === 'pending') {
-      command = draftInput(ctx, `${entry.id}:command`, { placeholder: 'Command', label: 'Command to run (you may edit it)', initial: request.command });
+      command = draftInput(ctx, `${entry.id}:command`, { placeholder: l10n.t('Command'), label: l10n.t('Command to run (you may edit it)'), initial: request.command });
       command.classList.add('command-input');
-      el.append(h('label', { class: 'field-label', text: 'Command' }), command);
+      el.append(h('label', { class: 'field-label', text: l10n.t('Command') }), command);
     } else {
       el.append(h('pre', { class: 'command-text', text: request.command }));
     }
@@ -65,60 +66,60 @@ export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContex
   else if (previews) el.append(renderDecidedHunks(entry, previews, ctx));
   else if (request.diff) el.append(diffView(request.diff));
   if (request.args.trim() && request.args.trim() !== '{}') {
-    const args = h('details', { class: 'card-args' }, h('summary', { text: 'Arguments' }), h('pre', { text: prettyJson(request.args) }));
+    const args = h('details', { class: 'card-args' }, h('summary', { text: l10n.t('Arguments') }), h('pre', { text: prettyJson(request.args) }));
     args.open = request.command === undefined && !request.diff && entry.state === 'pending';
     el.append(args);
   }
 
   if (entry.state === 'cancelled') {
-    el.append(outcome('Cancelled: the request was withdrawn.', 'muted'));
+    el.append(outcome(l10n.t('Cancelled: the request was withdrawn.'), 'muted'));
     return el;
   }
   if (entry.state === 'answered' && entry.decision) {
     const d = entry.decision;
     const text =
       d.action === 'allow'
-        ? '✓ Allowed'
+        ? l10n.t('✓ Allowed')
         : d.action === 'always'
-          ? '✓ Always allowed'
+          ? l10n.t('✓ Always allowed')
           : d.action === 'edit'
-            ? `✓ Ran the edited command: ${d.command}`
+            ? l10n.t('✓ Ran the edited command: {0}', d.command)
             : d.action === 'partial'
               ? partialOutcome(d.acceptedHunks, request.hunks ?? 0)
-              : `✗ Denied${d.feedback ? `: ${d.feedback}` : ''}`;
+              : d.feedback ? l10n.t('✗ Denied: {0}', d.feedback) : l10n.t('✗ Denied');
     el.append(outcome(text, d.action === 'deny' || (d.action === 'partial' && d.acceptedHunks.length === 0) ? 'no' : 'ok'));
     return el;
   }
 
   // An edit is also shown in the diff editor, answerable there hunk by hunk; whichever answers first settles it.
   const reviewable = request.hunks !== undefined;
-  const denyLabel = reviewable ? 'Reject All' : 'Deny';
-  const feedback = draftInput(ctx, `${entry.id}:feedback`, { placeholder: `Why not? (optional, sent with ${denyLabel})`, label: `Feedback sent with ${denyLabel}` });
+  const denyLabel = reviewable ? l10n.t('Reject All') : l10n.t('Deny');
+  const feedback = draftInput(ctx, `${entry.id}:feedback`, { placeholder: l10n.t('Why not? (optional, sent with {0})', denyLabel), label: l10n.t('Feedback sent with {0}', denyLabel) });
   feedback.classList.add('feedback-input');
   const post = (decision: ChatEntryOf<'approval'>['decision'] & object) => ctx.post({ type: 'answerApproval', id: entry.id, decision });
   const allow = reviewable
-    ? button('Accept All', 'allow', () => post({ action: 'allow' }), { title: 'Apply every change of this edit' })
+    ? button(l10n.t('Accept All'), 'allow', () => post({ action: 'allow' }), { title: l10n.t('Apply every change of this edit') })
     : host
-      ? button('Allow for this session', 'allow', () => post({ action: 'allow' }), { title: `Commands of this session may connect to ${request.host ?? 'this host'}` })
-      : button('Allow', 'allow', () => post({ action: 'allow' }));
-  const always = !repeated && button('Always allow', 'always', () => post({ action: 'always' }), { secondary: true, title: host ? 'Save it in opendev.sandbox.network.allow' : `Allow, and do not ask again for ${request.toolName}` });
-  const deny = button(host ? 'Keep blocked' : denyLabel, 'deny', () => post(feedback.value.trim() ? { action: 'deny', feedback: feedback.value.trim() } : { action: 'deny' }), {
+      ? button(l10n.t('Allow for this session'), 'allow', () => post({ action: 'allow' }), { title: l10n.t('Commands of this session may connect to {0}', request.host ?? l10n.t('this host')) })
+      : button(l10n.t('Allow'), 'allow', () => post({ action: 'allow' }));
+  const always = !repeated && button(l10n.t('Always allow'), 'always', () => post({ action: 'always' }), { secondary: true, title: host ? l10n.t('Save it in opendev.sandbox.network.allow') : l10n.t('Allow, and do not ask again for {0}', request.toolName) });
+  const deny = button(host ? l10n.t('Keep blocked') : denyLabel, 'deny', () => post(feedback.value.trim() ? { action: 'deny', feedback: feedback.value.trim() } : { action: 'deny' }), {
     secondary: true,
-    ...(reviewable ? { title: 'Apply none of it: the file stays as it is' } : {}),
+    ...(reviewable ? { title: l10n.t('Apply none of it: the file stays as it is') } : {}),
   });
   const openDiff =
     reviewable &&
-    button('Open diff', 'open-diff', () => ctx.post({ type: 'showDiff', id: entry.id }), {
+    button(l10n.t('Open diff'), 'open-diff', () => ctx.post({ type: 'showDiff', id: entry.id }), {
       secondary: true,
-      title: 'Show the proposal in the diff editor, where each change can be accepted or rejected',
+      title: l10n.t('Show the proposal in the diff editor, where each change can be accepted or rejected'),
     });
   const buttons = h('div', { class: 'card-buttons' }, allow, always, deny, openDiff);
   if (command) {
     // Once the command is edited, the card offers to run the edited one (or to undo the edit).
     const input = command;
     const original = request.command!;
-    const runEdited = button('Run edited', 'edit', () => post({ action: 'edit', command: input.value.trim() }), { title: 'Run the command as you edited it' });
-    const undo = button('Undo edit', 'undo-edit', () => {
+    const runEdited = button(l10n.t('Run edited'), 'edit', () => post({ action: 'edit', command: input.value.trim() }), { title: l10n.t('Run the command as you edited it') });
+    const undo = button(l10n.t('Undo edit'), 'undo-edit', () => {
       input.value = original;
       ctx.setDraft(`${entry.id}:command`, undefined);
       sync();
@@ -141,17 +142,18 @@ export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContex
 
 /** "✓ Applied changes 1, 3 of 3; rejected 2" */
 function partialOutcome(accepted: readonly number[], total: number): string {
-  if (accepted.length === 0) return '✗ Rejected every change';
+  if (accepted.length === 0) return l10n.t('✗ Rejected every change');
   const rejected = Array.from({ length: total }, (_, i) => i).filter((i) => !accepted.includes(i));
   const list = (xs: readonly number[]) => xs.map((i) => i + 1).join(', ');
-  return `✓ Applied change${accepted.length === 1 ? '' : 's'} ${list(accepted)} of ${total}${rejected.length ? `; rejected ${list(rejected)}` : ''}`;
+  const applied = accepted.length === 1 ? l10n.t('✓ Applied change {0} of {1}', list(accepted), total) : l10n.t('✓ Applied changes {0} of {1}', list(accepted), total);
+  return rejected.length ? l10n.t('{0}; rejected {1}', applied, list(rejected)) : applied;
 }
 
 // ───────────────────────────── ask_user ─────────────────────────────
 
 export function renderQuestion(entry: ChatEntryOf<'question'>, ctx: RenderContext): HTMLElement {
   const count = entry.questions.length;
-  const el = card(entry.state, count === 1 ? 'OpenDev has a question' : `OpenDev has ${count} questions`, '?');
+  const el = card(entry.state, count === 1 ? l10n.t('OpenDev has a question') : l10n.t('OpenDev has {0} questions', count), '?');
 
   if (entry.state !== 'pending') {
     const list = h('dl', { class: 'answers' });
@@ -161,8 +163,8 @@ export function renderQuestion(entry: ChatEntryOf<'question'>, ctx: RenderContex
       list.append(h('dt', {}, h('span', { class: 'chip', text: q.header }), ` ${q.question}`), h('dd', { text: chosen.length > 0 ? chosen.join(', ') : '—' }));
     });
     el.append(list);
-    if (entry.state === 'cancelled') el.append(outcome('Cancelled: the questions were withdrawn.', 'muted'));
-    else el.append(entry.answers ? outcome('✓ Answered', 'ok') : outcome('Skipped: OpenDev goes on with its own judgement.', 'muted'));
+    if (entry.state === 'cancelled') el.append(outcome(l10n.t('Cancelled: the questions were withdrawn.'), 'muted'));
+    else el.append(entry.answers ? outcome(l10n.t('✓ Answered'), 'ok') : outcome(l10n.t('Skipped: OpenDev goes on with its own judgement.'), 'muted'));
     return el;
   }
 
@@ -176,8 +178,8 @@ export function renderQuestion(entry: ChatEntryOf<'question'>, ctx: RenderContex
       { class: 'question' },
       h('legend', {}, h('span', { class: 'chip', text: q.header }), h('span', { class: 'question-text', text: q.question })),
     );
-    if (q.multiSelect) fieldset.append(h('p', { class: 'hint', text: 'Choose any that apply.' }));
-    const options = q.options.some((o) => o.label === OTHER) ? q.options : [...q.options, { label: OTHER, description: 'Type your own answer.' }];
+    if (q.multiSelect) fieldset.append(h('p', { class: 'hint', text: l10n.t('Choose any that apply.') }));
+    const options = q.options.some((o) => o.label === OTHER) ? q.options : [...q.options, { label: OTHER, description: l10n.t('Type your own answer.') }];
     const inputs: HTMLInputElement[] = [];
     let otherText: HTMLInputElement | undefined;
     const save = () => ctx.setDraft(key, JSON.stringify(inputs.filter((i) => i.checked).map((i) => i.value)));
@@ -194,7 +196,7 @@ export function renderQuestion(entry: ChatEntryOf<'question'>, ctx: RenderContex
       );
       fieldset.append(label);
       if (option.label === OTHER) {
-        otherText = draftInput(ctx, `${key}:other`, { placeholder: 'Your answer', label: `Your own answer to: ${q.question}` }) as HTMLInputElement;
+        otherText = draftInput(ctx, `${key}:other`, { placeholder: l10n.t('Your answer'), label: l10n.t('Your own answer to: {0}', q.question) }) as HTMLInputElement;
         otherText.classList.add('other-input');
         // Typing an answer picks "Other".
         otherText.addEventListener('input', () => {
@@ -223,7 +225,7 @@ export function renderQuestion(entry: ChatEntryOf<'question'>, ctx: RenderContex
       const error = fs.querySelector<HTMLElement>('.field-error')!;
       const a = answers[i]!;
       const missing = a.selected.includes(OTHER) && !a.other;
-      error.textContent = missing ? 'Type your answer, or pick another option.' : '';
+      error.textContent = missing ? l10n.t('Type your answer, or pick another option.') : '';
       if (missing) valid = false;
     });
     if (valid) ctx.post({ type: 'answerQuestions', id: entry.id, answers: { answers } });
@@ -232,8 +234,8 @@ export function renderQuestion(entry: ChatEntryOf<'question'>, ctx: RenderContex
     h(
       'div',
       { class: 'card-buttons' },
-      button('Submit', 'submit', submit),
-      button('Skip', 'skip', () => ctx.post({ type: 'answerQuestions', id: entry.id, answers: null }), { secondary: true, title: 'Skip: OpenDev decides on its own' }),
+      button(l10n.t('Submit'), 'submit', submit),
+      button(l10n.t('Skip'), 'skip', () => ctx.post({ type: 'answerQuestions', id: entry.id, answers: null }), { secondary: true, title: l10n.t('Skip: OpenDev decides on its own') }),
     ),
   );
   return el;
@@ -242,53 +244,53 @@ export function renderQuestion(entry: ChatEntryOf<'question'>, ctx: RenderContex
 // ───────────────────────────── plan review ─────────────────────────────
 
 export function renderPlan(entry: ChatEntryOf<'plan'>, ctx: RenderContext): HTMLElement {
-  const el = card(entry.state, `Plan ready for review · ${basename(entry.path)}`, '☰');
+  const el = card(entry.state, l10n.t('Plan ready for review · {0}', basename(entry.path)), '☰');
   const body = h('div', { class: 'plan-body' });
   renderMarkdown(body, entry.content);
   if (entry.state === 'pending') {
     el.append(h('p', { class: 'plan-path', text: entry.path, attrs: { title: entry.path } }), body);
   } else {
     // Once decided, the plan folds away; it stays one click from view.
-    const details = h('details', { class: 'plan-details' }, h('summary', { text: 'Show the plan' }), body);
+    const details = h('details', { class: 'plan-details' }, h('summary', { text: l10n.t('Show the plan') }), body);
     details.open = ctx.isToggled(entry.id);
     details.addEventListener('toggle', () => ctx.setToggled(entry.id, details.open));
     el.append(details);
   }
 
   if (entry.state === 'cancelled') {
-    el.append(outcome('Cancelled: the review was withdrawn.', 'muted'));
+    el.append(outcome(l10n.t('Cancelled: the review was withdrawn.'), 'muted'));
     return el;
   }
   if (entry.state === 'answered' && entry.decision) {
     const d = entry.decision;
     el.append(
       d.action === 'modify'
-        ? outcome(`✎ Changes requested: ${d.feedback}`, 'no')
-        : outcome(d.action === 'approve_auto' ? '✓ Approved; edits run without asking' : '✓ Approved; each edit is shown for approval', 'ok'),
+        ? outcome(l10n.t('✎ Changes requested: {0}', d.feedback), 'no')
+        : outcome(d.action === 'approve_auto' ? l10n.t('✓ Approved; edits run without asking') : l10n.t('✓ Approved; each edit is shown for approval'), 'ok'),
     );
     return el;
   }
 
   const feedbackKey = `${entry.id}:feedback`;
-  const feedback = draftInput(ctx, feedbackKey, { multiline: true, placeholder: 'What should change in the plan?', label: 'Requested changes' });
+  const feedback = draftInput(ctx, feedbackKey, { multiline: true, placeholder: l10n.t('What should change in the plan?'), label: l10n.t('Requested changes') });
   feedback.classList.add('feedback-input');
-  const sendFeedback = button('Send feedback', 'send-feedback', () => {
+  const sendFeedback = button(l10n.t('Send feedback'), 'send-feedback', () => {
     if (feedback.value.trim()) ctx.post({ type: 'answerPlan', id: entry.id, decision: { action: 'modify', feedback: feedback.value.trim() } });
     else feedback.focus();
   });
-  const cancelFeedback = button('Cancel', 'cancel-feedback', () => setEditing(false), { secondary: true });
+  const cancelFeedback = button(l10n.t('Cancel'), 'cancel-feedback', () => setEditing(false), { secondary: true });
   const changes = h('div', { class: 'plan-feedback' }, feedback, h('div', { class: 'card-buttons' }, sendFeedback, cancelFeedback));
   const decide = h(
     'div',
     { class: 'card-buttons' },
-    button('Approve & auto-approve edits', 'approve_auto', () => ctx.post({ type: 'answerPlan', id: entry.id, decision: { action: 'approve_auto' } }), {
-      title: 'Approve the plan; its edits run without asking',
+    button(l10n.t('Approve & auto-approve edits'), 'approve_auto', () => ctx.post({ type: 'answerPlan', id: entry.id, decision: { action: 'approve_auto' } }), {
+      title: l10n.t('Approve the plan; its edits run without asking'),
     }),
-    button('Approve', 'approve', () => ctx.post({ type: 'answerPlan', id: entry.id, decision: { action: 'approve' } }), {
+    button(l10n.t('Approve'), 'approve', () => ctx.post({ type: 'answerPlan', id: entry.id, decision: { action: 'approve' } }), {
       secondary: true,
-      title: 'Approve the plan; each edit is still shown for approval',
+      title: l10n.t('Approve the plan; each edit is still shown for approval'),
     }),
-    button('Request changes', 'modify', () => setEditing(true), { secondary: true }),
+    button(l10n.t('Request changes'), 'modify', () => setEditing(true), { secondary: true }),
   );
   const setEditing = (on: boolean) => {
     changes.hidden = !on;

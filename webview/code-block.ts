@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { loadHighlighter, showCode } from './code-highlight';
 import { h } from './dom';
 
@@ -18,7 +19,7 @@ export function codeBlock(source: string, closed: boolean): HTMLElement {
     if (info) loadHighlighter(); // so it is here when the block closes
   }
   const label = info.split(/[\s{]/)[0] ?? '';
-  const copy = h('button', { class: 'code-copy', text: 'Copy', attrs: { type: 'button', 'aria-label': 'Copy code', title: 'Copy code' } });
+  const copy = h('button', { class: 'code-copy', text: l10n.t('Copy'), attrs: { type: 'button', 'aria-label': l10n.t('Copy code'), title: l10n.t('Copy code') } });
   copy.hidden = !closed;
   return h(
     'div',

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { AgentModeView, MentionCompletion, SlashCompletion, ThinkingLevelView, WebviewToExtension } from '../src/shared/protocol';
 import { insertMention, mentionAt } from '../src/shared/mention-syntax';
 import { Attachments } from './attachments';
@@ -14,10 +15,10 @@ interface TextArea extends HTMLElement {
 /** What the suggestion list shows: slash commands for the whole input, or paths for the `@` at `start`. */
 type Suggesting = { kind: 'slash'; items: SlashCompletion[] } | { kind: 'mention'; start: number; items: MentionCompletion[] };
 
-const IDLE_PLACEHOLDER = 'Ask OpenDev… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)';
+const IDLE_PLACEHOLDER = l10n.t('Ask OpenDev… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)');
 /** Switch Mode's key (package.json: alt+m while the input has the focus), as this platform writes it. */
 const SWITCH_MODE_KEY = /Mac/.test(navigator.platform) ? '⌥M' : 'Alt+M';
-const BUSY_PLACEHOLDER = 'OpenDev is working. Type a follow-up and press Enter to queue it.';
+const BUSY_PLACEHOLDER = l10n.t('OpenDev is working. Type a follow-up and press Enter to queue it.');
 
 /**
  * The input area: the text box with suggestions, attached images, Send/Stop, and the mode chip.
@@ -48,7 +49,7 @@ export class Composer {
   ) {
     this.input = root.querySelector<TextArea>('#input')!;
     // The focused element is the textarea inside the web component: it must carry the name too.
-    this.input.label = this.input.getAttribute('aria-label') ?? 'Ask OpenDev';
+    this.input.label = this.input.getAttribute('aria-label') ?? l10n.t('Ask OpenDev');
     this.send = root.querySelector<HTMLElement>('#send')!;
     this.stop = root.querySelector<HTMLElement>('#stop')!;
     this.modeChip = root.querySelector<HTMLButtonElement>('#mode')!;
@@ -103,16 +104,18 @@ export class Composer {
 
   setAgentState(mode: AgentModeView, thinkingLevel: ThinkingLevelView): void {
     const plan = mode === 'plan';
-    this.modeChip.textContent = plan ? 'Plan mode' : 'Normal mode';
+    this.modeChip.textContent = plan ? l10n.t('Plan mode') : l10n.t('Normal mode');
     this.modeChip.dataset.mode = mode;
-    this.modeChip.title = `${plan ? 'Plan mode: OpenDev explores read-only and proposes a plan before changing anything.' : 'Normal mode: OpenDev reads, edits and runs commands (with your approval).'} Click or press ${SWITCH_MODE_KEY} to switch.`;
-    this.modeChip.setAttribute('aria-label', `Mode: ${mode}. Activate or press ${SWITCH_MODE_KEY} to switch.`);
+    this.modeChip.title = plan
+      ? l10n.t('Plan mode: OpenDev explores read-only and proposes a plan before changing anything. Click or press {0} to switch.', SWITCH_MODE_KEY)
+      : l10n.t('Normal mode: OpenDev reads, edits and runs commands (with your approval). Click or press {0} to switch.', SWITCH_MODE_KEY);
+    this.modeChip.setAttribute('aria-label', plan ? l10n.t('Mode: plan. Activate or press {0} to switch.', SWITCH_MODE_KEY) : l10n.t('Mode: normal. Activate or press {0} to switch.', SWITCH_MODE_KEY));
     this.modeChip.setAttribute('aria-keyshortcuts', 'Alt+M');
     document.body.dataset.mode = mode;
     const thinking = document.getElementById('thinking-level');
     if (thinking) {
-      thinking.textContent = thinkingLevel === 'off' ? 'Thinking off' : `Thinking: ${thinkingLevel}`;
-      thinking.title = 'How much OpenDev reasons before acting (setting opendev.thinkingLevel, or /thinking).';
+      thinking.textContent = thinkingLevel === 'off' ? l10n.t('Thinking off') : l10n.t('Thinking: {0}', thinkingLevel);
+      thinking.title = l10n.t('How much OpenDev reasons before acting (setting opendev.thinkingLevel, or /thinking).');
     }
   }
 
@@ -125,7 +128,7 @@ export class Composer {
     this.suggesting = { kind: 'slash', items };
     this.suggestions.show(
       items.map((item) => ({ label: item.name, ...(item.hint ? { hint: item.hint } : {}), description: item.description })),
-      'Slash commands',
+      l10n.t('Slash commands'),
     );
     this.report();
   }
@@ -142,10 +145,10 @@ export class Composer {
     this.suggestions.show(
       items.map((item) => {
         // A folder reads as one (`src/`); the special sources say what they attach.
-        const description = item.detail ?? (item.kind === 'folder' ? 'folder' : undefined);
+        const description = item.detail ?? (item.kind === 'folder' ? l10n.t('folder') : undefined);
         return { label: item.kind === 'folder' ? `${item.target}/` : item.target, kind: item.kind, ...(description ? { description } : {}) };
       }),
-      'Files, folders and sources to mention',
+      l10n.t('Files, folders and sources to mention'),
     );
     this.report();
   }
@@ -162,7 +165,7 @@ export class Composer {
   private submit(): void {
     const text = this.value.trim();
     if (!text) {
-      if (this.attachments.count > 0) this.attachments.say('Type a message to send with the image.');
+      if (this.attachments.count > 0) this.attachments.say(l10n.t('Type a message to send with the image.'));
       return;
     }
     const images = this.attachments.take();

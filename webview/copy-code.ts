@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { WebviewToExtension } from '../src/shared/protocol';
 
 const FEEDBACK_MS = 2_000;
@@ -29,14 +30,14 @@ const timers = new WeakMap<HTMLButtonElement, ReturnType<typeof setTimeout>>();
 
 function copied(button: HTMLButtonElement): void {
   clearTimeout(timers.get(button));
-  button.textContent = 'Copied';
-  button.setAttribute('aria-label', 'Copied');
+  button.textContent = l10n.t('Copied');
+  button.setAttribute('aria-label', l10n.t('Copied'));
   button.dataset.copied = '';
   timers.set(
     button,
     setTimeout(() => {
-      button.textContent = 'Copy';
-      button.setAttribute('aria-label', 'Copy code');
+      button.textContent = l10n.t('Copy');
+      button.setAttribute('aria-label', l10n.t('Copy code'));
       delete button.dataset.copied;
     }, FEEDBACK_MS),
   );

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { h } from './dom';
 
 /**
@@ -5,7 +6,7 @@ import { h } from './dom';
  * context). `headers` false: the text is one hunk's lines only, so a removed `-- comment` is not
  * taken for a `---` file line.
  */
-export function diffView(diff: string, label = 'Proposed change (unified diff)', headers = true): HTMLElement {
+export function diffView(diff: string, label = l10n.t('Proposed change (unified diff)'), headers = true): HTMLElement {
   const pre = h('pre', { class: 'diff', attrs: { 'aria-label': label } });
   for (const line of diff.replace(/\n$/, '').split('\n')) {
     const kind =

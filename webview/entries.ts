@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatEntry, ChatEntryOf, WebviewToExtension } from '../src/shared/protocol';
 import { renderApproval, renderPlan, renderQuestion } from './cards';
 import { button, h } from './dom';
@@ -16,17 +17,17 @@ export interface RenderContext {
 }
 
 const PHASE_LABELS: Record<ChatEntryOf<'thinking'>['phase'], string> = {
-  thinking: 'Thinking',
-  critique: 'Self-critique',
-  refined: 'Refined thinking',
-  reasoning: 'Reasoning',
+  thinking: l10n.t('Thinking'),
+  critique: l10n.t('Self-critique'),
+  refined: l10n.t('Refined thinking'),
+  reasoning: l10n.t('Reasoning'),
 };
 
 const SUBAGENT_STATUS: Record<ChatEntryOf<'subagent'>['status'], string> = {
-  running: 'running…',
-  completed: '✓ completed',
-  failed: '✗ failed',
-  stopped: '■ stopped',
+  running: l10n.t('running…'),
+  completed: l10n.t('✓ completed'),
+  failed: l10n.t('✗ failed'),
+  stopped: l10n.t('■ stopped'),
 };
 
 export function renderEntry(entry: ChatEntry, ctx: RenderContext): HTMLElement {
@@ -54,7 +55,7 @@ function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
       renderUserText(el, entry);
       if (entry.queued) {
         el.classList.add('queued');
-        el.append(h('span', { class: 'badge', text: 'Queued', attrs: { title: 'Sent while OpenDev works: it reads this at its next step.' } }));
+        el.append(h('span', { class: 'badge', text: l10n.t('Queued'), attrs: { title: l10n.t('Sent while OpenDev works: it reads this at its next step.') } }));
       }
       return el;
     }
@@ -71,10 +72,10 @@ function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
       // A failed turn can be sent again as it was; the fix (a key, the settings) comes first when there is one.
       if (entry.action) {
         const action = entry.action;
-        buttons.append(button(action === 'setApiKey' ? 'Set API Key' : 'Open Settings', action, () => ctx.post({ type: 'action', action })));
+        buttons.append(button(action === 'setApiKey' ? l10n.t('Set API Key') : l10n.t('Open Settings'), action, () => ctx.post({ type: 'action', action })));
       }
       if (entry.retry) {
-        buttons.append(button('Retry', 'retry-turn', () => ctx.post({ type: 'retryTurn', id: entry.id }), { secondary: entry.action !== undefined, title: 'Send this message again' }));
+        buttons.append(button(l10n.t('Retry'), 'retry-turn', () => ctx.post({ type: 'retryTurn', id: entry.id }), { secondary: entry.action !== undefined, title: l10n.t('Send this message again') }));
       }
       if (buttons.childElementCount > 0) el.append(buttons);
       return el;
@@ -108,10 +109,10 @@ function renderSetup(entry: ChatEntryOf<'setup'>, ctx: RenderContext): HTMLEleme
     h(
       'div',
       { class: 'setup-actions' },
-      button('Set API Key', 'setApiKey', () => ctx.post({ type: 'action', action: 'setApiKey', provider: entry.provider })),
-      button('Choose Provider', 'chooseProvider', () => ctx.post({ type: 'action', action: 'chooseProvider' }), {
+      button(l10n.t('Set API Key'), 'setApiKey', () => ctx.post({ type: 'action', action: 'setApiKey', provider: entry.provider })),
+      button(l10n.t('Choose Provider'), 'chooseProvider', () => ctx.post({ type: 'action', action: 'chooseProvider' }), {
         secondary: true,
-        title: 'Choose another provider: OpenAI, Anthropic, or a local OpenAI-compatible server (no key needed)',
+        title: l10n.t('Choose another provider: OpenAI, Anthropic, or a local OpenAI-compatible server (no key needed)'),
       }),
     ),
   );
@@ -154,7 +155,7 @@ function renderSubagent(entry: ChatEntryOf<'subagent'>): HTMLElement {
     'div',
     { class: 'subagent-head' },
     h('span', { class: 'subagent-type', text: entry.type }),
-    entry.background && h('span', { class: 'badge', text: 'background' }),
+    entry.background && h('span', { class: 'badge', text: l10n.t('background') }),
     h('span', { class: 'subagent-status', text: SUBAGENT_STATUS[entry.status] }),
   );
   const el = h('article', { data: { status: entry.status }, attrs: { 'aria-busy': entry.status === 'running' ? 'true' : undefined } }, head);

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ExtensionToWebview, WebviewToExtension } from '../src/shared/protocol';
 
 type FoldersMessage = Extract<ExtensionToWebview, { type: 'folders' }>;
@@ -17,8 +18,8 @@ export class FolderPicker {
     this.select = document.createElement('select');
     this.select.id = 'folder-picker';
     this.select.className = 'folder-picker';
-    this.select.setAttribute('aria-label', 'Workspace folder OpenDev works in');
-    this.select.title = 'The workspace folder this chat works in: choosing another starts a new chat there';
+    this.select.setAttribute('aria-label', l10n.t('Workspace folder OpenDev works in'));
+    this.select.title = l10n.t('The workspace folder this chat works in: choosing another starts a new chat there');
     this.select.addEventListener('change', () => this.post({ type: 'pickFolder', id: this.select.value }));
     this.container.append(this.select);
     this.container.hidden = true;

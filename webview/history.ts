@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { SessionSummary, WebviewToExtension } from '../src/shared/protocol';
 import { filterSessions } from '../src/shared/session-search';
 import { h } from './dom';
@@ -35,7 +36,7 @@ export class HistoryView {
   ) {
     this.search = h('input', {
       class: 'history-search',
-      attrs: { type: 'search', placeholder: 'Search sessions', 'aria-label': 'Search sessions by title or first message', 'aria-controls': 'history-list' },
+      attrs: { type: 'search', placeholder: l10n.t('Search sessions'), 'aria-label': l10n.t('Search sessions by title or first message'), 'aria-controls': 'history-list' },
     });
     this.search.value = state.query;
     this.search.addEventListener('input', () => {
@@ -45,10 +46,10 @@ export class HistoryView {
       this.onChange();
     });
     this.search.addEventListener('keydown', (e) => this.onSearchKey(e));
-    const back = h('button', { class: 'history-back', text: '← Chat', attrs: { type: 'button', 'aria-label': 'Back to the chat', title: 'Back to the chat (Escape)' } });
+    const back = h('button', { class: 'history-back', text: l10n.t('← Chat'), attrs: { type: 'button', 'aria-label': l10n.t('Back to the chat'), title: l10n.t('Back to the chat (Escape)') } });
     back.addEventListener('click', () => this.close());
     this.status = h('p', { class: 'history-status', attrs: { role: 'status' } });
-    this.list = h('ul', { class: 'history-list', attrs: { id: 'history-list', role: 'listbox', 'aria-label': 'Sessions of this project, newest first' } });
+    this.list = h('ul', { class: 'history-list', attrs: { id: 'history-list', role: 'listbox', 'aria-label': l10n.t('Sessions of this project, newest first') } });
     this.list.addEventListener('keydown', (e) => this.onListKey(e));
     root.replaceChildren(h('div', { class: 'history-bar' }, back, this.search), this.status, this.list);
     root.hidden = !state.open;
@@ -122,22 +123,23 @@ export class HistoryView {
   }
 
   private summary(count: number): string {
-    if (!this.loaded) return 'Loading sessions…';
-    if (this.items.length === 0) return 'No saved sessions in this project yet.';
-    if (count === 0) return `No session matches “${this.state.query.trim()}”.`;
+    if (!this.loaded) return l10n.t('Loading sessions…');
+    if (this.items.length === 0) return l10n.t('No saved sessions in this project yet.');
+    if (count === 0) return l10n.t('No session matches “{0}”.', this.state.query.trim());
     const total = this.items.length;
-    return this.state.query.trim() ? `${count} of ${total} sessions match.` : `${total} session${total === 1 ? '' : 's'}, newest first.`;
+    if (this.state.query.trim()) return l10n.t('{0} of {1} sessions match.', count, total);
+    return total === 1 ? l10n.t('1 session, newest first.') : l10n.t('{0} sessions, newest first.', total);
   }
 
   private row(s: SessionSummary): HTMLElement {
-    const title = s.title || '(untitled)';
+    const title = s.title || l10n.t('(untitled)');
     const current = s.id === this.currentId;
-    const facts = [ago(s.updatedAt), `${s.messageCount} message${s.messageCount === 1 ? '' : 's'}`, ...(s.usd !== undefined ? [usd(s.usd)] : []), ...(current ? ['current'] : [])];
+    const facts = [ago(s.updatedAt), s.messageCount === 1 ? l10n.t('1 message') : l10n.t('{0} messages', s.messageCount), ...(s.usd !== undefined ? [usd(s.usd)] : []), ...(current ? [l10n.t('current')] : [])];
     const item = h(
       'li',
       { class: `session${current ? ' current' : ''}`, data: { id: s.id }, attrs: { role: 'option', tabindex: '-1', 'aria-selected': 'false', 'aria-label': `${title}, ${facts.join(', ')}` } },
       h('div', { class: 'session-title', text: title }),
-      h('div', { class: 'session-meta', text: facts.join(' · '), attrs: { title: `Updated ${new Date(s.updatedAt).toLocaleString()} · started ${new Date(s.createdAt).toLocaleString()} · ${s.id}` } }),
+      h('div', { class: 'session-meta', text: facts.join(' · '), attrs: { title: l10n.t('Updated {0} · started {1} · {2}', new Date(s.updatedAt).toLocaleString(), new Date(s.createdAt).toLocaleString(), s.id) } }),
       s.firstPrompt && s.firstPrompt !== s.title ? h('div', { class: 'session-prompt', text: s.firstPrompt }) : undefined,
     );
     item.addEventListener('click', (e) => {
@@ -147,7 +149,7 @@ export class HistoryView {
     item.addEventListener('focus', () => this.select(item));
     if (this.confirming === s.id) item.append(this.confirmRow(s, title));
     else if (!current) {
-      const del = h('button', { class: 'session-delete', text: '✕', attrs: { type: 'button', 'data-action': 'delete', 'aria-label': `Delete session “${title}”`, title: 'Delete this session (Delete)' } });
+      const del = h('button', { class: 'session-delete', text: '✕', attrs: { type: 'button', 'data-action': 'delete', 'aria-label': l10n.t('Delete session “{0}”', title), title: l10n.t('Delete this session (Delete)') } });
       del.addEventListener('click', () => this.askDelete(s.id));
       item.append(del);
     }
@@ -155,8 +157,8 @@ export class HistoryView {
   }
 
   private confirmRow(s: SessionSummary, title: string): HTMLElement {
-    const yes = h('button', { class: 'danger', text: 'Delete', attrs: { type: 'button', 'data-action': 'confirm-delete' } });
-    const no = h('button', { text: 'Cancel', attrs: { type: 'button', 'data-action': 'cancel-delete' } });
+    const yes = h('button', { class: 'danger', text: l10n.t('Delete'), attrs: { type: 'button', 'data-action': 'confirm-delete' } });
+    const no = h('button', { text: l10n.t('Cancel'), attrs: { type: 'button', 'data-action': 'cancel-delete' } });
     yes.addEventListener('click', () => {
       this.confirming = undefined;
       this.post({ type: 'deleteSession', id: s.id });
@@ -171,7 +173,7 @@ export class HistoryView {
         }
       });
     }
-    return h('div', { class: 'session-confirm', attrs: { role: 'alertdialog', 'aria-label': `Delete “${title}”?` } }, h('span', { text: `Delete “${title}”? This cannot be undone.` }), yes, no);
+    return h('div', { class: 'session-confirm', attrs: { role: 'alertdialog', 'aria-label': l10n.t('Delete “{0}”?', title) } }, h('span', { text: l10n.t('Delete “{0}”? This cannot be undone.', title) }), yes, no);
   }
 
   private askDelete(id: string): void {
@@ -267,10 +269,10 @@ export function ago(iso: string, now = Date.now()): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
   const s = Math.max(0, (now - t) / 1000);
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
-  if (s < 7 * 86_400) return `${Math.floor(s / 86_400)} day${s < 2 * 86_400 ? '' : 's'} ago`;
+  if (s < 60) return l10n.t('just now');
+  if (s < 3600) return l10n.t('{0} min ago', Math.floor(s / 60));
+  if (s < 86_400) return l10n.t('{0} h ago', Math.floor(s / 3600));
+  if (s < 7 * 86_400) return s < 2 * 86_400 ? l10n.t('1 day ago') : l10n.t('{0} days ago', Math.floor(s / 86_400));
   return new Date(t).toLocaleDateString();
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatEntryOf, HunkPreview } from '../src/shared/protocol';
 import { diffView } from './diff-view';
 import { button, h } from './dom';
@@ -19,17 +20,19 @@ export function renderHunkChoices(entry: Approval, hunks: readonly HunkPreview[]
   const verdicts = new Map<number, Verdict>((entry.verdicts ?? []).map((v) => [v.index, v.verdict]));
   const total = hunks.length;
   const progress = h('span', { class: 'hunk-progress', attrs: { role: 'status' } });
-  const submit = button('Submit', 'submit-hunks', () => {
+  const submit = button(l10n.t('Submit'), 'submit-hunks', () => {
     if (verdicts.size < total) return;
     const acceptedHunks = hunks.filter((p) => verdicts.get(p.index) === 'accepted').map((p) => p.index);
     ctx.post({ type: 'answerApproval', id: entry.id, decision: { action: 'partial', acceptedHunks } });
-  }, { title: 'Apply the accepted changes and leave out the rejected ones' });
+  }, { title: l10n.t('Apply the accepted changes and leave out the rejected ones') });
   const sync = () => {
     const accepted = [...verdicts.values()].filter((v) => v === 'accepted').length;
     const ready = verdicts.size === total;
     progress.textContent = ready
-      ? `Apply ${accepted} of ${total} change${total === 1 ? '' : 's'}, reject ${total - accepted}`
-      : `${verdicts.size} of ${total} changes decided`;
+      ? total === 1
+        ? l10n.t('Apply {0} of 1 change, reject {1}', accepted, total - accepted)
+        : l10n.t('Apply {0} of {1} changes, reject {2}', accepted, total, total - accepted)
+      : l10n.t('{0} of {1} changes decided', verdicts.size, total);
     submit.toggleAttribute('disabled', !ready);
   };
   const list = h('div', { class: 'hunk-list' });
@@ -46,8 +49,8 @@ export function renderHunkChoices(entry: Approval, hunks: readonly HunkPreview[]
       sync();
     };
     const n = hunk.index + 1;
-    const accept = button('Accept', 'accept-hunk', () => choose('accepted'), { secondary: true, title: `Accept change ${n}` });
-    const reject = button('Reject', 'reject-hunk', () => choose('rejected'), { secondary: true, title: `Reject change ${n}` });
+    const accept = button(l10n.t('Accept'), 'accept-hunk', () => choose('accepted'), { secondary: true, title: l10n.t('Accept change {0}', n) });
+    const reject = button(l10n.t('Reject'), 'reject-hunk', () => choose('rejected'), { secondary: true, title: l10n.t('Reject change {0}', n) });
     const show = () => {
       const verdict = verdicts.get(hunk.index);
       markVerdict(section, verdict);
@@ -72,7 +75,7 @@ export function renderDecidedHunks(entry: Approval, hunks: readonly HunkPreview[
     markVerdict(section, decided(entry, hunk.index));
     list.append(section);
   }
-  const details = h('details', { class: 'hunk-details' }, h('summary', { text: `Show the ${hunks.length === 1 ? 'change' : `${hunks.length} changes`}` }), list);
+  const details = h('details', { class: 'hunk-details' }, h('summary', { text: hunks.length === 1 ? l10n.t('Show the change') : l10n.t('Show the {0} changes', hunks.length) }), list);
   details.open = ctx.isToggled(entry.id);
   details.addEventListener('toggle', () => ctx.setToggled(entry.id, details.open));
   return details;
@@ -81,7 +84,7 @@ export function renderDecidedHunks(entry: Approval, hunks: readonly HunkPreview[
 function hunkSection(hunk: HunkPreview, total: number): HTMLElement {
   const n = hunk.index + 1;
   const size = [hunk.added && `+${hunk.added}`, hunk.removed && `−${hunk.removed}`].filter(Boolean).join(' ');
-  const title = `Change ${n} of ${total}`;
+  const title = l10n.t('Change {0} of {1}', n, total);
   return h(
     'section',
     { class: 'hunk', attrs: { 'aria-label': `${title}, ${hunk.where}` }, data: { index: String(hunk.index) } },
@@ -92,7 +95,7 @@ function hunkSection(hunk: HunkPreview, total: number): HTMLElement {
       h('span', { class: 'hunk-where', text: `${hunk.where} · ${size}` }),
       h('span', { class: 'hunk-verdict' }),
     ),
-    diffView(hunk.lines, `${title} (unified diff)`, false),
+    diffView(hunk.lines, l10n.t('{0} (unified diff)', title), false),
   );
 }
 

@@ -1,3 +1,6 @@
+// First: the other modules' strings need the page's language bundle (localisation.ts).
+import { html } from './localisation';
+import * as l10n from '@vscode/l10n';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import { ExtensionToWebviewSchema, type BackgroundTaskView, type ChatEntry, type ExtensionToWebview, type WebviewToExtension } from '../src/shared/protocol';
@@ -23,31 +26,31 @@ app.innerHTML = `
   <header id="chat-header">
     <span id="folder" class="folder-choice" hidden></span>
     <span class="spacer"></span>
-    <button id="history-open" type="button" class="header-button" aria-label="History: this project's saved chats" title="History: search and resume this project's saved chats">History</button>
+    <button id="history-open" type="button" class="header-button" aria-label="${html(l10n.t("History: this project's saved chats"))}" title="${html(l10n.t("History: search and resume this project's saved chats"))}">${html(l10n.t('History'))}</button>
   </header>
-  <section id="history" aria-label="Chat history" hidden></section>
-  <p id="empty">Ask OpenDev about your code, or give it a task. Type / for commands, @ to attach files, problems, terminal output or the git diff; paste or drop images.</p>
-  <section id="transcript" role="log" aria-live="polite" aria-label="Conversation" tabindex="0"></section>
-  <section id="todos" aria-label="Todo list" hidden></section>
-  <section id="activity" aria-label="Running now" hidden></section>
+  <section id="history" aria-label="${html(l10n.t('Chat history'))}" hidden></section>
+  <p id="empty">${html(l10n.t('Ask OpenDev about your code, or give it a task. Type / for commands, @ to attach files, problems, terminal output or the git diff; paste or drop images.'))}</p>
+  <section id="transcript" role="log" aria-live="polite" aria-label="${html(l10n.t('Conversation'))}" tabindex="0"></section>
+  <section id="todos" aria-label="${html(l10n.t('Todo list'))}" hidden></section>
+  <section id="activity" aria-label="${html(l10n.t('Running now'))}" hidden></section>
   <form id="composer">
-    <div id="progress" role="progressbar" aria-label="OpenDev is working" hidden></div>
-    <div id="suggestions" role="listbox" aria-label="Slash commands" hidden></div>
-    <vscode-textarea id="input" aria-label="Ask OpenDev" rows="3" resize="vertical"></vscode-textarea>
-    <div id="attachments" role="list" aria-label="Attached images" hidden></div>
+    <div id="progress" role="progressbar" aria-label="${html(l10n.t('OpenDev is working'))}" hidden></div>
+    <div id="suggestions" role="listbox" aria-label="${html(l10n.t('Slash commands'))}" hidden></div>
+    <vscode-textarea id="input" aria-label="${html(l10n.t('Ask OpenDev'))}" rows="3" resize="vertical"></vscode-textarea>
+    <div id="attachments" role="list" aria-label="${html(l10n.t('Attached images'))}" hidden></div>
     <p id="attach-problem" role="status" hidden></p>
     <div class="composer-bar">
-      <button id="mode" type="button" class="chip mode-chip">Normal mode</button>
+      <button id="mode" type="button" class="chip mode-chip">${html(l10n.t('Normal mode'))}</button>
       <span id="thinking-level" class="meta"></span>
       <span class="spacer"></span>
-      <vscode-button id="send" aria-label="Send">Send</vscode-button>
-      <vscode-button id="stop" aria-label="Stop" secondary hidden>Stop</vscode-button>
+      <vscode-button id="send" aria-label="${html(l10n.t('Send'))}">${html(l10n.t('Send'))}</vscode-button>
+      <vscode-button id="stop" aria-label="${html(l10n.t('Stop'))}" secondary hidden>${html(l10n.t('Stop'))}</vscode-button>
     </div>
     <div class="meta footer">
-      <span id="context" role="meter" aria-label="Context window in use" aria-valuemin="0" aria-valuemax="100"></span>
-      <span id="sandbox" aria-label="Whether commands run in the sandbox" hidden></span>
+      <span id="context" role="meter" aria-label="${html(l10n.t('Context window in use'))}" aria-valuemin="0" aria-valuemax="100"></span>
+      <span id="sandbox" aria-label="${html(l10n.t('Whether commands run in the sandbox'))}" hidden></span>
       <span class="spacer"></span>
-      <span id="cost" aria-label="Tokens and cost of this chat"></span>
+      <span id="cost" aria-label="${html(l10n.t('Tokens and cost of this chat'))}"></span>
     </div>
   </form>`;
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Token, Tokens } from 'marked';
 import { codePathTarget, linkTarget, type LinkTarget } from '../src/shared/link-target';
 import { h } from './dom';
@@ -58,7 +59,7 @@ function withChildren<T extends Node>(el: T, tokens: readonly Token[] | undefine
 /** An anchor whose destination the click handler reads back from data-href (link-target.ts again). */
 function link(target: LinkTarget, href: string, content: Node): HTMLElement {
   const kind = target.kind === 'url' ? 'url' : 'file';
-  const title = target.kind === 'url' ? target.url : `Open ${target.path}${target.line ? ` at line ${target.line}` : ''}`;
+  const title = target.kind === 'url' ? target.url : target.line ? l10n.t('Open {0} at line {1}', target.path, target.line) : l10n.t('Open {0}', target.path);
   const a = h('a', { class: `md-link md-link-${kind}`, attrs: { href: target.kind === 'url' ? target.url : '#', title }, data: { href } }, content);
   return a;
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatEntryOf, WebviewToExtension } from '../src/shared/protocol';
 import { h } from './dom';
 
@@ -14,21 +15,21 @@ export function restoreAction(entry: ChatEntryOf<'tool'>, post: (message: Webvie
   if (step === undefined) return undefined;
   const row = h('div', { class: 'restore-row' });
   if (entry.undone) {
-    row.append(h('span', { class: 'badge restore-undone', text: `Step ${step} undone`, attrs: { title: 'The files of this step were put back as they were before it.' } }));
+    row.append(h('span', { class: 'badge restore-undone', text: l10n.t('Step {0} undone', step), attrs: { title: l10n.t('The files of this step were put back as they were before it.') } }));
     return row;
   }
   const ask = h('button', {
     class: 'restore-button',
-    text: '↺ Restore to here',
-    attrs: { type: 'button', 'data-action': 'restore', title: `Put the files back as they were just before step ${step}`, 'aria-label': `Restore the files to just before step ${step}` },
+    text: l10n.t('↺ Restore to here'),
+    attrs: { type: 'button', 'data-action': 'restore', title: l10n.t('Put the files back as they were just before step {0}', step), 'aria-label': l10n.t('Restore the files to just before step {0}', step) },
   });
   const confirm = h(
     'div',
-    { class: 'restore-confirm', attrs: { role: 'alertdialog', 'aria-label': `Restore to before step ${step}?` } },
-    h('span', { text: `Put the files back as they were just before step ${step}? This step and every later one are undone; other files stay as they are.` }),
+    { class: 'restore-confirm', attrs: { role: 'alertdialog', 'aria-label': l10n.t('Restore to before step {0}?', step) } },
+    h('span', { text: l10n.t('Put the files back as they were just before step {0}? This step and every later one are undone; other files stay as they are.', step) }),
   );
-  const yes = h('button', { class: 'danger', text: 'Restore', attrs: { type: 'button', 'data-action': 'confirm-restore' } });
-  const no = h('button', { text: 'Cancel', attrs: { type: 'button', 'data-action': 'cancel-restore' } });
+  const yes = h('button', { class: 'danger', text: l10n.t('Restore'), attrs: { type: 'button', 'data-action': 'confirm-restore' } });
+  const no = h('button', { text: l10n.t('Cancel'), attrs: { type: 'button', 'data-action': 'cancel-restore' } });
   confirm.append(yes, no);
   const setOpen = (open: boolean, focus: boolean) => {
     if (open) confirming.add(entry.id);

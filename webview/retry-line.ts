@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatEntryOf } from '../src/shared/protocol';
 import { button, h } from './dom';
 import type { RenderContext } from './entries';
@@ -19,18 +20,18 @@ export function renderRetryLine(entry: RetryEntry, ctx: RenderContext): HTMLElem
   if (!deadlines.has(key)) deadlines.set(key, Date.now() + entry.delayMs);
   const deadline = deadlines.get(key)!;
   const status = h('span', { class: 'retry-status' });
-  const reason = h('span', { class: 'retry-reason', text: entry.reason, attrs: { title: 'Why the provider call failed' } });
-  const now = button('Retry now', 'retry-now', () => ctx.post({ type: 'retryNow', id: entry.id }), {
+  const reason = h('span', { class: 'retry-reason', text: entry.reason, attrs: { title: l10n.t('Why the provider call failed') } });
+  const now = button(l10n.t('Retry now'), 'retry-now', () => ctx.post({ type: 'retryNow', id: entry.id }), {
     secondary: true,
-    title: 'Skip the wait: try the provider again now',
+    title: l10n.t('Skip the wait: try the provider again now'),
   });
   const el = h('article', { attrs: { role: 'status', 'aria-live': 'polite' } }, h('span', { class: 'retry-icon', text: '↻', attrs: { 'aria-hidden': 'true' } }), status, reason, now);
   const tick = (): boolean => {
     const left = Math.ceil((deadline - Date.now()) / 1000);
     const waiting = entry.waiting && left > 0;
     status.textContent = waiting
-      ? `Provider unavailable — retrying in ${left} s (attempt ${entry.attempt} of ${entry.maxAttempts})`
-      : `Provider unavailable — retrying now (attempt ${entry.attempt} of ${entry.maxAttempts})`;
+      ? l10n.t('Provider unavailable — retrying in {0} s (attempt {1} of {2})', left, entry.attempt, entry.maxAttempts)
+      : l10n.t('Provider unavailable — retrying now (attempt {0} of {1})', entry.attempt, entry.maxAttempts);
     now.hidden = !waiting;
     return waiting;
   };

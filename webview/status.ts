@@ -1,9 +1,10 @@
+import * as l10n from '@vscode/l10n';
 import type { ContextView, CostView, TodoView } from '../src/shared/protocol';
 import { h } from './dom';
 import { renderInline } from './markdown';
 
 const TODO_ICON: Record<TodoView['status'], string> = { doing: '◐', todo: '○', done: '✓' };
-const TODO_STATE: Record<TodoView['status'], string> = { doing: 'in progress', todo: 'to do', done: 'done' };
+const TODO_STATE = (): Record<TodoView['status'], string> => ({ doing: l10n.t('in progress'), todo: l10n.t('to do'), done: l10n.t('done') });
 
 /** The live todo list pinned above the input: doing first, then to do, then done; foldable. */
 export function renderTodos(panel: HTMLElement, todos: readonly TodoView[], folded: boolean, onFold: (folded: boolean) => void): void {
@@ -20,8 +21,8 @@ export function renderTodos(panel: HTMLElement, todos: readonly TodoView[], fold
     h(
       'summary',
       {},
-      h('span', { class: 'todos-title', text: 'Todos' }),
-      h('span', { class: 'todos-count', text: `${done}/${todos.length} done` }),
+      h('span', { class: 'todos-title', text: l10n.t('Todos') }),
+      h('span', { class: 'todos-count', text: l10n.t('{0}/{1} done', done, todos.length) }),
       doing && h('span', { class: 'todos-current', text: doing.title.replace(/`/g, '') }),
     ),
     h(
@@ -30,7 +31,7 @@ export function renderTodos(panel: HTMLElement, todos: readonly TodoView[], fold
       ...todos.map((t) =>
         h(
           'li',
-          { class: 'todo', data: { status: t.status }, attrs: { title: t.description || t.title, 'aria-label': `${t.title} (${TODO_STATE[t.status]})` } },
+          { class: 'todo', data: { status: t.status }, attrs: { title: t.description || t.title, 'aria-label': `${t.title} (${TODO_STATE()[t.status]})` } },
           h('span', { class: 'todo-icon', text: TODO_ICON[t.status], attrs: { 'aria-hidden': 'true' } }),
           title(t.title),
         ),
@@ -45,13 +46,15 @@ export function renderTodos(panel: HTMLElement, todos: readonly TodoView[], fold
 /** "12.3k in (4.1k cached) · 812 out · $0.0123": tokens always, USD when the model's price is known. */
 export function formatCost(cost: CostView | undefined): { text: string; title: string } {
   if (!cost || cost.calls === 0) return { text: '', title: '' };
-  const cached = cost.cachedTokens > 0 ? ` (${compact(cost.cachedTokens)} cached)` : '';
+  const cached = cost.cachedTokens > 0 ? l10n.t(' ({0} cached)', compact(cost.cachedTokens)) : '';
   const usd = cost.usd === undefined ? '' : ` · $${cost.usd.toFixed(cost.usd < 1 ? 4 : 2)}`;
+  const [input, cachedIn, output] = [cost.inputTokens, cost.cachedTokens, cost.outputTokens].map((n) => n.toLocaleString('en-US'));
   const title =
-    `${cost.inputTokens.toLocaleString('en-US')} input tokens (${cost.cachedTokens.toLocaleString('en-US')} cached), ` +
-    `${cost.outputTokens.toLocaleString('en-US')} output tokens in ${cost.calls} model call${cost.calls === 1 ? '' : 's'}` +
-    (cost.usd === undefined ? '; the price of this model is unknown' : '');
-  return { text: `${compact(cost.inputTokens)} in${cached} · ${compact(cost.outputTokens)} out${usd}`, title };
+    (cost.calls === 1
+      ? l10n.t('{0} input tokens ({1} cached), {2} output tokens in 1 model call', input!, cachedIn!, output!)
+      : l10n.t('{0} input tokens ({1} cached), {2} output tokens in {3} model calls', input!, cachedIn!, output!, cost.calls)) +
+    (cost.usd === undefined ? l10n.t('; the price of this model is unknown') : '');
+  return { text: l10n.t('{0} in{1} · {2} out{3}', compact(cost.inputTokens), cached, compact(cost.outputTokens), usd), title };
 }
 
 /**
@@ -63,11 +66,12 @@ export function formatContext(context: ContextView | undefined): { text: string;
   if (!context || context.contextWindow === 0) return { text: '', title: '', level: 'ok' };
   const pct = Math.round(context.pressure * 100);
   const stage = context.lastStage?.replace(/_/g, ' ');
-  const freed = (format: (n: number) => string) => (context.lastFreed ? ` freed ${format(context.lastFreed)} tokens` : '');
+  const freed = (format: (n: number) => string) => (context.lastFreed ? l10n.t(' freed {0} tokens', format(context.lastFreed)) : '');
   const title =
-    `${context.promptTokens.toLocaleString('en-US')} of ${context.contextWindow.toLocaleString('en-US')} context tokens in use` +
-    (stage ? `; last reduction: ${stage}${freed((n) => n.toLocaleString('en-US'))}` : '');
-  return { text: `Context ${pct}%${stage ? ` · ${stage}${freed(compact)}` : ''}`, title, level: pct >= 90 ? 'high' : pct >= 70 ? 'warn' : 'ok' };
+    l10n.t('{0} of {1} context tokens in use', context.promptTokens.toLocaleString('en-US'), context.contextWindow.toLocaleString('en-US')) +
+    (stage ? l10n.t('; last reduction: {0}{1}', stage, freed((n) => n.toLocaleString('en-US'))) : '');
+  const meter = l10n.t('Context {0}%', pct);
+  return { text: stage ? `${meter} · ${stage}${freed(compact)}` : meter, title, level: pct >= 90 ? 'high' : pct >= 70 ? 'warn' : 'ok' };
 }
 
 function compact(n: number): string {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatEntryOf } from '../src/shared/protocol';
 import { button, h, prettyJson } from './dom';
 import type { RenderContext } from './entries';
@@ -14,16 +15,16 @@ export function renderTool(entry: ChatEntryOf<'tool'>, ctx: RenderContext): HTML
   const raw = h(
     'div',
     { class: 'tool-raw' },
-    h('div', { class: 'tool-call' }, h('span', { class: 'tool-raw-label', text: 'Tool ' }), h('code', { class: 'tool-name', text: entry.name })),
-    entry.args.trim() && entry.args.trim() !== '{}' && h('pre', { class: 'tool-args', text: prettyJson(entry.args), attrs: { 'aria-label': 'Arguments' } }),
-    entry.output !== undefined && h('pre', { class: 'tool-output', text: entry.output || '(no output)', attrs: { 'aria-label': 'Output' } }),
+    h('div', { class: 'tool-call' }, h('span', { class: 'tool-raw-label', text: `${l10n.t('Tool')} ` }), h('code', { class: 'tool-name', text: entry.name })),
+    entry.args.trim() && entry.args.trim() !== '{}' && h('pre', { class: 'tool-args', text: prettyJson(entry.args), attrs: { 'aria-label': l10n.t('Arguments') } }),
+    entry.output !== undefined && h('pre', { class: 'tool-output', text: entry.output || l10n.t('(no output)'), attrs: { 'aria-label': l10n.t('Output') } }),
   );
   const details = h(
     'details',
     { class: 'tool-result' },
     h(
       'summary',
-      { class: 'tool-detail', attrs: { title: entry.output === undefined ? 'Show the call' : 'Show the call and its full output' } },
+      { class: 'tool-detail', attrs: { title: entry.output === undefined ? l10n.t('Show the call') : l10n.t('Show the call and its full output') } },
       h('span', { class: 'tool-mark', text: mark, attrs: { 'aria-hidden': 'true' } }),
       h('span', { class: 'tool-headline', text: headline }),
     ),
@@ -35,6 +36,6 @@ export function renderTool(entry: ChatEntryOf<'tool'>, ctx: RenderContext): HTML
   const diffId = entry.diffId;
   const showDiff =
     diffId !== undefined &&
-    button('Show diff', 'show-diff', () => ctx.post({ type: 'showDiff', id: diffId }), { secondary: true, title: 'Open the file before and after this edit in the diff editor' });
+    button(l10n.t('Show diff'), 'show-diff', () => ctx.post({ type: 'showDiff', id: diffId }), { secondary: true, title: l10n.t('Open the file before and after this edit in the diff editor') });
   return h('article', { data: { status: entry.status }, attrs: { 'aria-busy': entry.status === 'running' ? 'true' : undefined } }, details, showDiff, restoreAction(entry, ctx.post));
 }

@@ -61,8 +61,9 @@ export function runtimePackages(target, root) {
 export function packageFiles(target, { root, dist, scratch }) {
   const files = [];
   const add = (from, to, executable = false) => files.push({ from, to: to.split(sep).join('/'), executable });
-  for (const name of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) add(join(root, name), name);
-  for (const dir of ['templates', 'media']) for (const file of walk(join(root, dir))) add(file, relative(root, file));
+  // The manifest's translations (package.nls*.json) and the extension's own (l10n/): VS Code reads both from the package.
+  for (const name of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...readdirSync(root).filter((f) => /^package\.nls(\.[a-z-]+)?\.json$/.test(f)).sort()]) add(join(root, name), name);
+  for (const dir of ['templates', 'media', 'l10n']) for (const file of walk(join(root, dir))) add(file, relative(root, file));
   for (const name of shippedBundles(dist)) add(join(dist, name), `dist/${name}`);
   // What the build derived: the built-in tools' JSON schemas (src/core/tools/builtin-parameters.ts)
   // and the templates' frontmatter (src/core/frontmatter.ts).

@@ -427,3 +427,9 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
 ]);
 export type WebviewToExtension = z.infer<typeof WebviewToExtensionSchema>;
 export type AnswerMessage = Extract<WebviewToExtension, { type: 'answerApproval' | 'answerQuestions' | 'answerPlan' }>;
+
+/** The page's localisation, in the page before its script runs (not a message): VS Code's display language and its bundle (empty: English). */
+export const WebviewL10nSchema = z.object({ language: z.string().check(z.maxLength(64)), bundle: z.record(z.string(), z.string()) });
+export type WebviewL10n = z.infer<typeof WebviewL10nSchema>;
+/** The id of the page's <script type="application/json"> element that holds it. */
+export const WEBVIEW_L10N_ELEMENT_ID = 'opendev-l10n';

@@ -124,8 +124,8 @@ function setupProblemOf(err: unknown): ChatEntry | undefined {
       kind: 'setup',
       id: '',
       provider: err.provider,
-      title: `Connect OpenDev to ${PROVIDER_LABELS[err.provider]}`,
-      text: `OpenDev needs an API key for ${PROVIDER_LABELS[err.provider]} to reach the model. "OpenDev: Set API Key" keeps it in VS Code's Secret Storage, never in settings.`,
+      title: vscode.l10n.t('Connect OpenDev to {0}', PROVIDER_LABELS[err.provider]),
+      text: vscode.l10n.t('OpenDev needs an API key for {0} to reach the model. "OpenDev: Set API Key" keeps it in VS Code\'s Secret Storage, never in settings.', PROVIDER_LABELS[err.provider]),
     };
   }
   if (err instanceof MissingBaseUrlError) {
@@ -133,7 +133,7 @@ function setupProblemOf(err: unknown): ChatEntry | undefined {
     return {
       kind: 'error',
       id: '',
-      text: `The provider is an OpenAI-compatible server, but its address is not set: set "opendev.baseUrl" (for example http://localhost:11434/v1 for Ollama), or choose another provider with "OpenDev: Select Provider".`,
+      text: vscode.l10n.t('The provider is an OpenAI-compatible server, but its address is not set: set "opendev.baseUrl" (for example http://localhost:11434/v1 for Ollama), or choose another provider with "OpenDev: Select Provider".'),
       action: 'openSettings',
     };
   }

@@ -1,3 +1,5 @@
+// Plain Node (unit-tested without VS Code): @vscode/l10n, configured with VS Code's bundle at activation.
+import * as l10n from '@vscode/l10n';
 import type * as vscode from 'vscode';
 import type { ChatController } from './chat-controller';
 import type { ChatFolder } from './chat-folder';
@@ -16,9 +18,11 @@ export function followChatFolder(chat: ChatController, folder: ChatFolder): vsco
     current = path;
     if (path === from) return; // picked the folder it is in: nothing to start again
     const notice = chat.started
-      ? `New chat in ${now.name}: OpenDev now works in ${path}. The conversation in ${from ?? 'the other folder'} is kept in that folder's history.`
+      ? from
+        ? l10n.t("New chat in {0}: OpenDev now works in {1}. The conversation in {2} is kept in that folder's history.", now.name, path, from)
+        : l10n.t("New chat in {0}: OpenDev now works in {1}. The conversation in the other folder is kept in that folder's history.", now.name, path)
       : picked
-        ? `OpenDev works in ${now.name} (${path}) in this chat.`
+        ? l10n.t('OpenDev works in {0} ({1}) in this chat.', now.name, path)
         : undefined;
     chat.moveTo(path, notice);
   });

@@ -1,3 +1,5 @@
+// Plain Node (unit-tested without VS Code): @vscode/l10n, configured with VS Code's bundle at activation.
+import * as l10n from '@vscode/l10n';
 import type { ChatEntry, ChatEntryOf, ImageUpload } from '../shared/protocol';
 import type { Transcript } from './transcript';
 
@@ -103,6 +105,6 @@ export class ChatSetup {
   private worded(problem: ChatEntry): ChatEntry {
     const entry = { ...problem, id: this.cardId! };
     if (!this.waiting || (entry.kind !== 'setup' && entry.kind !== 'error')) return entry;
-    return { ...entry, text: `${entry.text} Your message is sent as soon as this is done.` };
+    return { ...entry, text: l10n.t('{0} Your message is sent as soon as this is done.', entry.text) };
   }
 }

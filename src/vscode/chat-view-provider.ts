@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { WebviewToExtensionSchema, type ExtensionToWebview, type WebviewToExtension } from '../shared/protocol';
+import { WEBVIEW_L10N_ELEMENT_ID, WebviewToExtensionSchema, type ExtensionToWebview, type WebviewToExtension } from '../shared/protocol';
 import type { ChatController } from './chat-controller';
 import { localFolders, type ChatFolder } from './chat-folder';
 import { CHAT_VIEW_ID } from './chat-view-id';
 import { REVIEW_COMMANDS } from './diff-approval/review-commands';
+import { l10nScriptJson, webviewL10n } from './localisation';
 import { openLinkTarget } from './open-link';
 import type { Logger } from '../core/logger';
 
@@ -222,7 +223,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       const problem = await openLinkTarget(target, folders);
       if (!problem) return;
       this.log.warn(`Did not open a link from the chat: ${problem}`);
-      void vscode.window.showWarningMessage(`OpenDev: ${problem}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: {0}', problem));
     } catch (err) {
       this.log.warn(`Could not open a link from the chat: ${String(err)}`);
     }
@@ -236,6 +237,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   }
 
   private html(webview: vscode.Webview): string {
+    // Every <script> carries the nonce, the l10n data block too: it never runs (type JSON), but the
+    // page then has no script element the policy would not allow, whatever a browser makes of it.
     const nonce = randomBytes(16).toString('base64');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
@@ -246,8 +249,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       `style-src ${webview.cspSource} 'nonce-${nonce}'`,
       `script-src 'nonce-${nonce}'`,
     ].join('; ');
+    const l10n = webviewL10n();
     return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeAttribute(l10n.language)}">
 <head>
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -256,9 +260,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   <title>OpenDev</title>
 </head>
 <body>
+  <script type="application/json" id="${WEBVIEW_L10N_ELEMENT_ID}" nonce="${nonce}">${l10nScriptJson(l10n)}</script>
   <main id="app" data-style-nonce="${nonce}"></main>
   <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;
   }
+}
+
+/** A language tag as VS Code gives it ("zh-cn"), safe inside an attribute whatever it holds. */
+function escapeAttribute(value: string): string {
+  return value.replace(/[^A-Za-z0-9-]/g, '');
 }

@@ -46,13 +46,13 @@ export function registerCommands(
   register('opendev.switchMode', () => {
     const mode = chat.toggleMode();
     // The chat view shows the mode; the status bar says it too when the view is not in sight.
-    vscode.window.setStatusBarMessage(`OpenDev: ${mode === 'plan' ? 'Plan mode: the agent plans before it changes anything' : 'Normal mode'}`, 4000);
+    vscode.window.setStatusBarMessage(mode === 'plan' ? vscode.l10n.t('OpenDev: Plan mode: the agent plans before it changes anything') : vscode.l10n.t('OpenDev: Normal mode'), 4000);
   });
   register('opendev.openPlaybook', () => openPlaybook(folder.current));
   // Initialize Project is /init typed in the chat: the question before replacing OPENDEV.md and the subagent's run show there.
   register('opendev.init', async () => {
     if (!vscode.workspace.workspaceFolders?.length) {
-      void vscode.window.showInformationMessage('OpenDev: open a folder first; Initialize Project writes OPENDEV.md into it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: open a folder first; Initialize Project writes OPENDEV.md into it.'));
       return;
     }
     await view.reveal();
@@ -60,7 +60,7 @@ export function registerCommands(
   });
   for (const [id, feature] of Object.entries(NOT_YET_AVAILABLE)) {
     register(id, () => {
-      void vscode.window.showInformationMessage(`OpenDev: ${feature} is not available yet in this version.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: {0} is not available yet in this version.', feature));
     });
   }
 }
@@ -68,10 +68,10 @@ export function registerCommands(
 /** Opens the project's (the chat folder's) playbook in an editor (an empty one is created first); the agent picks up edits. */
 async function openPlaybook(folder: vscode.WorkspaceFolder | undefined): Promise<void> {
   if (!folder) {
-    void vscode.window.showInformationMessage('OpenDev: open a folder first; the playbook belongs to a project.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: open a folder first; the playbook belongs to a project.'));
     return;
   }
   const path = playbookPath(folder.uri.fsPath);
-  await new PlaybookStore(path, { onWarning: (w) => void vscode.window.showWarningMessage(`OpenDev: ${w}`) }).ensureExists();
+  await new PlaybookStore(path, { onWarning: (w) => void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: {0}', w)) }).ensureExists();
   await vscode.window.showTextDocument(vscode.Uri.file(path));
 }

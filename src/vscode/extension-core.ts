@@ -10,6 +10,7 @@ import { resolveOpendevHome } from '../core/config/opendev-home';
 import { tightenOpendevHome } from '../core/config/private-home';
 import { vscodeAgentSource, vscodeSetupCheck } from './agent-source';
 import { registerFolderTrust } from './folder-trust';
+import { configurePlainL10n } from './localisation';
 import { ChatController } from './chat-controller';
 import { ChatViewProvider } from './chat-view-provider';
 import { ChatFolder, editorFolder } from './chat-folder';
@@ -53,6 +54,8 @@ export interface OpenDevCore {
 
 /** Everything activate() used to do at once; registers every contributed command (the entry's stubs are gone by now). */
 export function startCore(context: vscode.ExtensionContext): OpenDevCore {
+  // Before any string is made: the plain-Node modules speak the display language too.
+  configurePlainL10n();
   // Every child (commands, tasks, hooks, MCP servers, the browser) gets the extension host's
   // environment without the secret variables. The extension host is VS Code's process, not ours:
   // its own environment stays as VS Code made it, and our keys come from Secret Storage, never from it.
@@ -68,7 +71,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   void tightenOpendevHome(resolveOpendevHome()).then((note) => {
     if (!note) return;
     log.info(note);
-    void vscode.window.showInformationMessage(`OpenDev: ${note}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: {0}', note));
   });
   const terminals = new OpenDevTerminals();
   const catalog = new CapabilityCatalog();
@@ -82,7 +85,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   const sessions = folder
     ? new ChatSessions(new SessionStore({ onProblem: (p) => log.warn(`sessions: ${p}`) }), folder, {
         titles: readSessionTitles,
-        onProblem: (text) => void vscode.window.showWarningMessage(`OpenDev: ${text}`),
+        onProblem: (text) => void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: {0}', text)),
       })
     : undefined;
   // One registry for the chat and the OpenDev terminals: the same slash commands in both.

@@ -1,3 +1,5 @@
+// Plain Node (unit-tested without VS Code): @vscode/l10n, configured with VS Code's bundle at activation.
+import * as l10n from '@vscode/l10n';
 import type { Agent } from '../core/agent/agent';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { Message } from '../core/messages';
@@ -34,9 +36,9 @@ export class TurnOutcomes {
       this.failed = turn ? { id, turn } : undefined;
       this.transcript.upsert({ kind: 'error', id, text: result.error.message, ...(action ? { action } : {}), ...(turn ? { retry: true } : {}) });
     } else if (result.status === 'stopped') {
-      this.notice('Stopped.');
+      this.notice(l10n.t('Stopped.'));
     } else if (result.status === 'iteration_limit') {
-      this.notice('OpenDev reached its step limit for this message. Send "continue" to go on.');
+      this.notice(l10n.t('OpenDev reached its step limit for this message. Send "continue" to go on.'));
     }
   }
 
@@ -46,14 +48,14 @@ export class TurnOutcomes {
    */
   take(id: string, busy: boolean, current: Agent | undefined): SentTurn | undefined {
     if (busy) {
-      this.notice('OpenDev is working: wait for it to finish, or press Stop, then press Retry.', 'warning');
+      this.notice(l10n.t('OpenDev is working: wait for it to finish, or press Stop, then press Retry.'), 'warning');
       return undefined;
     }
     const failed = this.failed;
     const card = this.transcript.find(id);
     if (card?.kind === 'error' && card.retry) this.transcript.upsert({ ...card, retry: false });
     if (!failed || failed.id !== id || failed.turn.agent !== current || current.running) {
-      this.notice('That message can no longer be retried here: send it again.', 'warning');
+      this.notice(l10n.t('That message can no longer be retried here: send it again.'), 'warning');
       return undefined;
     }
     this.failed = undefined;

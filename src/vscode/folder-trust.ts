@@ -112,20 +112,20 @@ export class FolderTrustPrompts {
   async trustCommand(): Promise<void> {
     const state = readFolderTrust();
     if (!state) {
-      void vscode.window.showInformationMessage('OpenDev: open a folder first; trust belongs to a folder.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: open a folder first; trust belongs to a folder.'));
       return;
     }
     if (state.trust.trusted) {
-      if (!state.editorTrusted) return this.explainRestrictedMode(`OpenDev already trusts the configuration of ${state.folder}`);
+      if (!state.editorTrusted) return this.explainRestrictedMode(vscode.l10n.t('OpenDev already trusts the configuration of {0}', state.folder));
       if (state.layered.unconfirmedEndpoints.length > 0) {
         await this.confirmEndpoints(state, true);
         return;
       }
-      void vscode.window.showInformationMessage(`OpenDev: the configuration of ${state.folder} is trusted as it is now.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: the configuration of {0} is trusted as it is now.', state.folder));
       return;
     }
     if (state.requests.length === 0) {
-      void vscode.window.showInformationMessage(`OpenDev: the configuration of ${state.folder} asks for nothing that needs your trust.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: the configuration of {0} asks for nothing that needs your trust.', state.folder));
       return;
     }
     if (await this.askToTrust(state)) await this.trust(state);
@@ -135,18 +135,18 @@ export class FolderTrustPrompts {
   async untrustCommand(): Promise<void> {
     const state = readFolderTrust();
     if (!state) {
-      void vscode.window.showInformationMessage('OpenDev: open a folder first; trust belongs to a folder.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: open a folder first; trust belongs to a folder.'));
       return;
     }
     const problem = await untrustProject(state.where);
     if (problem) {
-      void vscode.window.showErrorMessage(`OpenDev: ${problem}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('OpenDev: {0}', problem));
       return;
     }
     for (const key of [...this.offered]) if (key.startsWith(`${state.folder}\0`)) this.offered.delete(key);
     this.log.info('trust: folder configuration untrusted', { folder: state.folder });
     this.onTrustChanged();
-    void vscode.window.showInformationMessage(`OpenDev: the configuration of ${state.folder} is no longer trusted; from the next message on it is not applied (and asked about).`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: the configuration of {0} is no longer trusted; from the next message on it is not applied (and asked about).', state.folder));
   }
 
   /** The notification, once per window for each content of the configuration. */
@@ -158,21 +158,23 @@ export class FolderTrustPrompts {
   }
 
   private async card(state: FolderTrustState): Promise<void> {
-    const answer = await vscode.window.showWarningMessage(cardText(state), 'Trust', 'Not now', 'Show details');
+    const [trust, details] = [vscode.l10n.t('Trust'), vscode.l10n.t('Show details')];
+    const answer = await vscode.window.showWarningMessage(cardText(state), trust, vscode.l10n.t('Not now'), details);
     this.log.info('trust: asked about the folder configuration', { folder: state.folder, state: state.trust.state, answer: answer ?? 'dismissed' });
-    if (answer === 'Trust' || (answer === 'Show details' && (await this.askToTrust(state)))) await this.trust(state);
+    if (answer === trust || (answer === details && (await this.askToTrust(state)))) await this.trust(state);
   }
 
   /** The whole list in a modal dialog: Trust, or Cancel. */
   private async askToTrust(state: FolderTrustState): Promise<boolean> {
-    const opening = state.trust.state === 'changed' ? `It changed since you trusted it (${state.trust.changed.join(', ')}). It now wants to:` : 'It wants to:';
+    const opening = state.trust.state === 'changed' ? vscode.l10n.t('It changed since you trusted it ({0}). It now wants to:', state.trust.changed.join(', ')) : vscode.l10n.t('It wants to:');
     const detail = [
       formatTrustRequests(state.requests, opening),
       '',
-      'Trust applies to these files as they are now: a change to any of them asks again. An endpoint it chooses still asks before your API key goes there.',
+      vscode.l10n.t('Trust applies to these files as they are now: a change to any of them asks again. An endpoint it chooses still asks before your API key goes there.'),
     ].join('\n');
-    const answer = await vscode.window.showWarningMessage(`Trust the OpenDev configuration of ${basename(state.folder)}?`, { modal: true, detail }, 'Trust');
-    return answer === 'Trust';
+    const trust = vscode.l10n.t('Trust');
+    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Trust the OpenDev configuration of {0}?', basename(state.folder)), { modal: true, detail }, trust);
+    return answer === trust;
   }
 
   /** Trusts the configuration as it was shown (not as it may be by now), then asks about its endpoints. */
@@ -180,25 +182,25 @@ export class FolderTrustPrompts {
     const problem = await trustProject(state.where, state.trust.fingerprint);
     if (problem) {
       this.log.warn('trust: could not save the trust', { folder: state.folder, problem });
-      void vscode.window.showErrorMessage(`OpenDev: ${problem}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('OpenDev: {0}', problem));
       return;
     }
     this.log.info('trust: folder configuration trusted', { folder: state.folder, workspaceTrusted: vscode.workspace.isTrusted });
     this.onTrustChanged();
-    if (!vscode.workspace.isTrusted) return this.explainRestrictedMode(`OpenDev now trusts the configuration of ${state.folder}`);
+    if (!vscode.workspace.isTrusted) return this.explainRestrictedMode(vscode.l10n.t('OpenDev now trusts the configuration of {0}', state.folder));
     const now = readFolderTrust(vscode.workspace.getWorkspaceFolder(vscode.Uri.file(state.folder)));
     if (now?.trust.state === 'changed') {
-      void vscode.window.showWarningMessage(`OpenDev: the configuration of ${state.folder} changed while you were asked (${now.trust.changed.join(', ')}); it is not trusted.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: the configuration of {0} changed while you were asked ({1}); it is not trusted.', state.folder, now.trust.changed.join(', ')));
       return;
     }
-    void vscode.window.showInformationMessage(`OpenDev: the configuration of ${state.folder} is trusted as it is now; a change to any of its files asks again.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: the configuration of {0} is trusted as it is now; a change to any of its files asks again.', state.folder));
     if (now) await this.confirmEndpoints(now, true);
   }
 
   /** Workspace Trust comes first: say so and open VS Code's own page for it. */
   private async explainRestrictedMode(done: string): Promise<void> {
     void vscode.window.showInformationMessage(
-      `${done}, but VS Code's Restricted Mode is on for this folder: the configuration applies once you trust the folder in VS Code too (Manage Workspace Trust, opening now).`,
+      vscode.l10n.t("{0}, but VS Code's Restricted Mode is on for this folder: the configuration applies once you trust the folder in VS Code too (Manage Workspace Trust, opening now).", done),
     );
     await vscode.commands.executeCommand('workbench.trust.manage');
   }
@@ -214,19 +216,20 @@ export class FolderTrustPrompts {
       if (!again && this.askedEndpoints.has(id)) continue;
       this.askedEndpoints.add(id);
       const provider = PROVIDER_LABELS[endpoint.provider];
+      const send = vscode.l10n.t('Send');
       const answer = await vscode.window.showWarningMessage(
-        `Send your ${provider} API key to ${endpoint.baseUrl}?`,
+        vscode.l10n.t('Send your {0} API key to {1}?', provider, endpoint.baseUrl),
         {
           modal: true,
-          detail: `This folder's settings (${endpoint.source}) send the ${roleName(endpoint)} model's requests there. OpenDev sends your key only to endpoints you confirm; until then the requests go to your own endpoint.`,
+          detail: vscode.l10n.t("This folder's settings ({0}) send the {1} model's requests there. OpenDev sends your key only to endpoints you confirm; until then the requests go to your own endpoint.", endpoint.source, roleName(endpoint)),
         },
-        'Send',
-        "Don't send",
+        send,
+        vscode.l10n.t("Don't send"),
       );
       this.log.info('trust: endpoint', { provider: endpoint.provider, baseUrl: endpoint.baseUrl, answer: answer ?? 'dismissed' });
-      if (answer !== 'Send') continue;
+      if (answer !== send) continue;
       const problem = await confirmEndpoint(state.where.home, endpoint.provider, endpoint.baseUrl);
-      if (problem) void vscode.window.showErrorMessage(`OpenDev: ${problem}`);
+      if (problem) void vscode.window.showErrorMessage(vscode.l10n.t('OpenDev: {0}', problem));
       else confirmed = true;
     }
     if (confirmed) this.onTrustChanged();
@@ -270,11 +273,11 @@ function noticesOf(state: FolderTrustState): string[] {
 function cardText(state: FolderTrustState): string {
   const named = state.requests.slice(0, CARD_ITEMS).map((r: TrustRequest) => r.what);
   const more = state.requests.length - named.length;
-  const list = `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
-  const restricted = state.editorTrusted ? '' : " (VS Code's Restricted Mode is on: Trust opens Manage Workspace Trust)";
+  const list = more > 0 ? vscode.l10n.t('{0} and {1} more', named.join(', '), more) : named.join(', ');
+  const restricted = state.editorTrusted ? '' : vscode.l10n.t(" (VS Code's Restricted Mode is on: Trust opens Manage Workspace Trust)");
   return state.trust.state === 'changed'
-    ? `OpenDev: this folder's OpenDev settings changed since you trusted them (${state.trust.changed.join(', ')}). They now want to: ${list}.${restricted}`
-    : `OpenDev: this folder's OpenDev settings want to: ${list}.${restricted}`;
+    ? vscode.l10n.t("OpenDev: this folder's OpenDev settings changed since you trusted them ({0}). They now want to: {1}.{2}", state.trust.changed.join(', '), list, restricted)
+    : vscode.l10n.t("OpenDev: this folder's OpenDev settings want to: {0}.{1}", list, restricted);
 }
 
 function endpointId(e: ProjectEndpoint): string {

@@ -18,7 +18,7 @@ export function registerPackageDownloads(context: vscode.ExtensionContext, log: 
         () => log.info(`${name} ${version} downloaded and verified`),
         (err: unknown) => log.warn((err as Error).message),
       );
-      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `OpenDev: ${text}` }, () => done.catch(() => undefined));
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('OpenDev: {0}', text) }, () => done.catch(() => undefined));
     },
   });
 }

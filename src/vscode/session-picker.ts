@@ -10,24 +10,24 @@ import type { ChatController } from './chat-controller';
 export async function showSessionHistory(chat: ChatController, reveal: () => Promise<void>, id?: unknown): Promise<void> {
   const sessions = chat.sessions;
   if (!sessions) {
-    void vscode.window.showInformationMessage('OpenDev: open a folder first; sessions belong to a project.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: open a folder first; sessions belong to a project.'));
     return;
   }
   let chosen = typeof id === 'string' ? id : undefined;
   if (!chosen) {
     const list = await sessions.list();
     if (list.length === 0) {
-      void vscode.window.showInformationMessage('OpenDev: no saved sessions for this project yet.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: no saved sessions for this project yet.'));
       return;
     }
     const picked = await vscode.window.showQuickPick(
       list.map((s) => ({
-        label: s.title || '(untitled)',
-        description: `${relativeTime(s.updatedAt)} · ${s.messageCount} message${s.messageCount === 1 ? '' : 's'}${s.id === sessions.currentId ? ' · current' : ''}`,
+        label: s.title || vscode.l10n.t('(untitled)'),
+        description: [relativeTime(s.updatedAt), s.messageCount === 1 ? vscode.l10n.t('1 message') : vscode.l10n.t('{0} messages', s.messageCount), ...(s.id === sessions.currentId ? [vscode.l10n.t('current')] : [])].join(' · '),
         detail: s.id,
         id: s.id,
       })),
-      { title: 'OpenDev: resume a session', placeHolder: 'Sessions of this project, newest first', matchOnDetail: true },
+      { title: vscode.l10n.t('OpenDev: resume a session'), placeHolder: vscode.l10n.t('Sessions of this project, newest first'), matchOnDetail: true },
     );
     chosen = picked?.id;
   }

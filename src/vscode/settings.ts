@@ -318,5 +318,5 @@ const shown = new Set<string>();
 function warnOnce(message: string): void {
   if (shown.has(message)) return;
   shown.add(message);
-  void vscode.window.showWarningMessage(`OpenDev: ${message}`);
+  void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: {0}', message));
 }

@@ -4,6 +4,8 @@
  * raw name, arguments and output stay one click away on the card; nothing here is meant for the
  * model. Pure: the chat's turn UI calls it, the webview only renders the string.
  */
+// Plain Node (unit-tested without VS Code): @vscode/l10n, configured with VS Code's bundle at activation.
+import * as l10n from '@vscode/l10n';
 
 export interface ToolCardFacts {
   name: string;
@@ -29,61 +31,62 @@ interface Wording {
   failed(a: Args): string;
 }
 
+// Each wording is a function, so l10n.t runs when a card is drawn (after activation configured the bundle).
 const WORDINGS: Record<string, Wording> = {
   read_file: {
-    running: (a) => `Reading ${file(a)}…`,
-    done: (a, s) => join(`Read ${file(a)}`, count(s, /\(([\d,]+) lines?/, 'line')),
-    failed: (a) => `Couldn't read ${file(a)}`,
+    running: (a) => l10n.t('Reading {0}…', file(a)),
+    done: (a, s) => join(l10n.t('Read {0}', file(a)), lines(number(s, /\(([\d,]+) lines?/))),
+    failed: (a) => l10n.t("Couldn't read {0}", file(a)),
   },
   run_command: {
-    running: (a) => (a.background === true ? `Starting ${command(a)}…` : `Running ${command(a)}…`),
+    running: (a) => (a.background === true ? l10n.t('Starting {0}…', command(a)) : l10n.t('Running {0}…', command(a))),
     done: (a, s, ms) =>
-      /background task/.test(s) ? `Started ${command(a)} in the background` : join(`Ran ${command(a)}`, exitOf(s, true), duration(ms)),
-    failed: (a) => `Ran ${command(a)}`,
+      /background task/.test(s) ? l10n.t('Started {0} in the background', command(a)) : join(l10n.t('Ran {0}', command(a)), exitOf(s, true), duration(ms)),
+    failed: (a) => l10n.t('Ran {0}', command(a)),
   },
   edit_file: {
-    running: (a) => `Editing ${file(a)}…`,
-    done: (a, s) => join(`Edited ${file(a)}`, s.match(/\(([+−-]\d+ [−-]\d+)/)?.[1], rejectedOf(s)),
-    failed: (a) => `Couldn't edit ${file(a)}`,
+    running: (a) => l10n.t('Editing {0}…', file(a)),
+    done: (a, s) => join(l10n.t('Edited {0}', file(a)), s.match(/\(([+−-]\d+ [−-]\d+)/)?.[1], rejectedOf(s)),
+    failed: (a) => l10n.t("Couldn't edit {0}", file(a)),
   },
   write_file: {
-    running: (a) => `Writing ${file(a)}…`,
-    done: (a, s) => join(`${/Created/.test(s) ? 'Created' : 'Wrote'} ${file(a)}`, count(s, /\(([\d,]+) lines?/, 'line')),
-    failed: (a) => `Couldn't write ${file(a)}`,
+    running: (a) => l10n.t('Writing {0}…', file(a)),
+    done: (a, s) => join(/Created/.test(s) ? l10n.t('Created {0}', file(a)) : l10n.t('Wrote {0}', file(a)), lines(number(s, /\(([\d,]+) lines?/))),
+    failed: (a) => l10n.t("Couldn't write {0}", file(a)),
   },
   search: {
-    running: (a) => `Searching for ${quoted(a.pattern)}…`,
-    done: (a, s) => join(`Searched for ${quoted(a.pattern)}`, /✓ 0 matches/.test(s) ? 'no matches' : s.match(/in ([\d,]+ files?)/)?.[1]),
-    failed: (a) => `Couldn't search for ${quoted(a.pattern)}`,
+    running: (a) => l10n.t('Searching for {0}…', quoted(a.pattern)),
+    done: (a, s) => join(l10n.t('Searched for {0}', quoted(a.pattern)), /✓ 0 matches/.test(s) ? l10n.t('no matches') : files(number(s, /in ([\d,]+) files?/))),
+    failed: (a) => l10n.t("Couldn't search for {0}", quoted(a.pattern)),
   },
   list_files: {
-    running: (a) => `Listing ${folder(a)}…`,
+    running: (a) => l10n.t('Listing {0}…', folder(a)),
     done: (a, s) =>
       typeof a.pattern === 'string'
-        ? join(`Looked for ${quoted(a.pattern)} in ${folder(a)}`, count(s, /([\d,]+) match/, 'match', 'matches'))
-        : join(`Listed ${folder(a)}`, count(s, /\(([\d,]+) entr/, 'entry', 'entries')),
-    failed: (a) => `Couldn't list ${folder(a)}`,
+        ? join(l10n.t('Looked for {0} in {1}', quoted(a.pattern), folder(a)), matches(number(s, /([\d,]+) match/)))
+        : join(l10n.t('Listed {0}', folder(a)), entries(number(s, /\(([\d,]+) entr/))),
+    failed: (a) => l10n.t("Couldn't list {0}", folder(a)),
   },
   fetch_url: {
-    running: (a) => `Fetching ${site(a.url)}…`,
-    done: (a, s) => join(`Fetched ${site(a.url)}`, s.match(/([\d,]+ chars)/)?.[1]?.replace('chars', 'characters')),
-    failed: (a) => `Couldn't fetch ${site(a.url)}`,
+    running: (a) => l10n.t('Fetching {0}…', site(a.url)),
+    done: (a, s) => join(l10n.t('Fetched {0}', site(a.url)), characters(number(s, /([\d,]+) chars/))),
+    failed: (a) => l10n.t("Couldn't fetch {0}", site(a.url)),
   },
   web_search: {
-    running: (a) => `Searching the web for ${quoted(a.query)}…`,
-    done: (a, s) => join(`Searched the web for ${quoted(a.query)}`, /no results/.test(s) ? 'no results' : count(s, /([\d,]+) results?/, 'result')),
-    failed: (a) => `Couldn't search the web for ${quoted(a.query)}`,
+    running: (a) => l10n.t('Searching the web for {0}…', quoted(a.query)),
+    done: (a, s) => join(l10n.t('Searched the web for {0}', quoted(a.query)), /no results/.test(s) ? l10n.t('no results') : results(number(s, /([\d,]+) results?/))),
+    failed: (a) => l10n.t("Couldn't search the web for {0}", quoted(a.query)),
   },
-  write_todos: simple('Updating the todo list', 'Updated the todo list', "Couldn't update the todo list"),
-  update_todo: simple('Updating a todo', 'Updated a todo', "Couldn't update a todo"),
-  complete_todo: simple('Completing a todo', 'Completed a todo', "Couldn't complete a todo"),
-  list_todos: simple('Reading the todo list', 'Read the todo list', "Couldn't read the todo list"),
-  task_complete: simple('Finishing', 'Finished the task', "Couldn't finish"),
-  spawn_subagent: simple('Starting a helper agent', 'A helper agent finished', 'A helper agent failed'),
+  write_todos: simple(() => l10n.t('Updating the todo list…'), () => l10n.t('Updated the todo list'), () => l10n.t("Couldn't update the todo list")),
+  update_todo: simple(() => l10n.t('Updating a todo…'), () => l10n.t('Updated a todo'), () => l10n.t("Couldn't update a todo")),
+  complete_todo: simple(() => l10n.t('Completing a todo…'), () => l10n.t('Completed a todo'), () => l10n.t("Couldn't complete a todo")),
+  list_todos: simple(() => l10n.t('Reading the todo list…'), () => l10n.t('Read the todo list'), () => l10n.t("Couldn't read the todo list")),
+  task_complete: simple(() => l10n.t('Finishing…'), () => l10n.t('Finished the task'), () => l10n.t("Couldn't finish")),
+  spawn_subagent: simple(() => l10n.t('Starting a helper agent…'), () => l10n.t('A helper agent finished'), () => l10n.t('A helper agent failed')),
   find_symbol: {
-    running: (a) => `Finding ${quoted(a.name_path ?? a.name ?? a.symbol)}…`,
-    done: (a) => `Found ${quoted(a.name_path ?? a.name ?? a.symbol)}`,
-    failed: (a) => `Couldn't find ${quoted(a.name_path ?? a.name ?? a.symbol)}`,
+    running: (a) => l10n.t('Finding {0}…', quoted(a.name_path ?? a.name ?? a.symbol)),
+    done: (a) => l10n.t('Found {0}', quoted(a.name_path ?? a.name ?? a.symbol)),
+    failed: (a) => l10n.t("Couldn't find {0}", quoted(a.name_path ?? a.name ?? a.symbol)),
   },
 };
 
@@ -104,28 +107,32 @@ export function toolHeadline(facts: ToolCardFacts): string {
 function why(summary: string): string {
   const text = summary.replace(/^✗\s*/, '').replace(/^(permission|rejected|not_found|edit_mismatch|syntax|rate_limit|timeout|too_large|other):\s*/, '');
   const first = text.split(/(?<=[.!?])\s/)[0] ?? text;
-  return first.replace(/\.$/, '') || 'it failed';
+  return first.replace(/\.$/, '') || l10n.t('it failed');
 }
 
 /** "1 of 2 changes rejected": an edit the user decided change by change. */
 function rejectedOf(summary: string): string | undefined {
   const m = summary.match(/rejected (\d+) of (\d+) hunks/);
-  return m ? `${m[1]} of ${m[2]} changes rejected` : undefined;
+  return m ? l10n.t('{0} of {1} changes rejected', m[1]!, m[2]!) : undefined;
 }
 
 /** "exit 0", "exit 2", "killed by SIGTERM": from the summary (`✗ exit 2: …`); a success with no code said is exit 0. */
 function exitOf(summary: string, ok: boolean): string | undefined {
   const code = summary.match(/\bexit (\d+)/)?.[1];
-  if (code) return `exit ${code}`;
+  if (code) return l10n.t('exit {0}', code);
   const signal = summary.match(/\b(SIG[A-Z]+)/)?.[1];
-  if (signal) return `killed by ${signal}`;
-  if (/timeout/.test(summary)) return summary.replace(/^✗\s*timeout:\s*/, 'timed out: ');
-  if (/interrupted/.test(summary)) return 'stopped by you';
-  return ok ? 'exit 0' : undefined;
+  if (signal) return l10n.t('killed by {0}', signal);
+  if (/timeout/.test(summary)) {
+    // The tool's own reason follows the prefix; a summary without it is shown as it is.
+    const prefix = summary.match(/^✗\s*timeout:\s*/)?.[0];
+    return prefix === undefined ? summary : l10n.t('timed out: {0}', summary.slice(prefix.length));
+  }
+  if (/interrupted/.test(summary)) return l10n.t('stopped by you');
+  return ok ? l10n.t('exit {0}', '0') : undefined;
 }
 
-function simple(running: string, done: string, failed: string): Wording {
-  return { running: () => `${running}…`, done: () => done, failed: () => failed };
+function simple(running: () => string, done: () => string, failed: () => string): Wording {
+  return { running, done, failed };
 }
 
 /** A tool without its own wording: its name in words, and the summary's own line. */
@@ -135,7 +142,7 @@ function generic(name: string): Wording {
   return {
     running: () => `${title}…`,
     done: (_a, s) => join(title, s.replace(/^✓\s*/, '')),
-    failed: () => `${title} failed`,
+    failed: () => l10n.t('{0} failed', title),
   };
 }
 
@@ -150,12 +157,12 @@ function parseArgs(json: string): Args {
 
 /** The file a call is about, as the model named it (workspace-relative as a rule). */
 function file(a: Args): string {
-  const path = typeof a.file_path === 'string' ? a.file_path : typeof a.path === 'string' ? a.path : 'a file';
+  const path = typeof a.file_path === 'string' ? a.file_path : typeof a.path === 'string' ? a.path : l10n.t('a file');
   return shortPath(path);
 }
 
 function folder(a: Args): string {
-  return typeof a.path === 'string' && a.path.trim() && a.path !== '.' ? shortPath(a.path) : 'the workspace';
+  return typeof a.path === 'string' && a.path.trim() && a.path !== '.' ? shortPath(a.path) : l10n.t('the workspace');
 }
 
 /** Long absolute paths keep their last three parts. */
@@ -165,16 +172,16 @@ function shortPath(path: string): string {
 }
 
 function command(a: Args): string {
-  const line = typeof a.command === 'string' ? a.command.replace(/\s+/g, ' ').trim() : 'a command';
+  const line = typeof a.command === 'string' ? a.command.replace(/\s+/g, ' ').trim() : l10n.t('a command');
   return clip(line, 60);
 }
 
 function quoted(value: unknown): string {
-  return typeof value === 'string' && value ? `\`${clip(value, 60)}\`` : 'something';
+  return typeof value === 'string' && value ? `\`${clip(value, 60)}\`` : l10n.t('something');
 }
 
 function site(value: unknown): string {
-  if (typeof value !== 'string') return 'a page';
+  if (typeof value !== 'string') return l10n.t('a page');
   try {
     return new URL(value).host || value;
   } catch {
@@ -182,17 +189,25 @@ function site(value: unknown): string {
   }
 }
 
-/** "12 lines" from a summary that says "(12 lines". */
-function count(summary: string, pattern: RegExp, one: string, many = `${one}s`): string | undefined {
-  const n = summary.match(pattern)?.[1];
-  return n === undefined ? undefined : `${n} ${n === '1' ? one : many}`;
+/** The number a summary states ("12" from "(12 lines"), as written there (with its thousands commas). */
+function number(summary: string, pattern: RegExp): string | undefined {
+  return summary.match(pattern)?.[1];
 }
+
+// Counts: the singular and the plural are separate strings, as languages form them differently.
+const lines = (n: string | undefined) => (n === undefined ? undefined : n === '1' ? l10n.t('1 line') : l10n.t('{0} lines', n));
+const files = (n: string | undefined) => (n === undefined ? undefined : n === '1' ? l10n.t('1 file') : l10n.t('{0} files', n));
+const matches = (n: string | undefined) => (n === undefined ? undefined : n === '1' ? l10n.t('1 match') : l10n.t('{0} matches', n));
+const entries = (n: string | undefined) => (n === undefined ? undefined : n === '1' ? l10n.t('1 entry') : l10n.t('{0} entries', n));
+const results = (n: string | undefined) => (n === undefined ? undefined : n === '1' ? l10n.t('1 result') : l10n.t('{0} results', n));
+// The summary says "chars" whatever the number; the headline says it in words.
+const characters = (n: string | undefined) => (n === undefined ? undefined : l10n.t('{0} characters', n));
 
 function duration(ms: number | undefined): string | undefined {
   if (ms === undefined) return undefined;
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 60_000) return `${Number((ms / 1000).toFixed(1))} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  if (ms < 1000) return l10n.t('{0} ms', Math.max(0, Math.round(ms)));
+  if (ms < 60_000) return l10n.t('{0} s', Number((ms / 1000).toFixed(1)));
+  return l10n.t('{0} min {1} s', Math.floor(ms / 60_000), Math.round((ms % 60_000) / 1000));
 }
 
 function join(...parts: Array<string | undefined>): string {

@@ -11,8 +11,8 @@ export interface Workbench {
 }
 
 export interface E2eHost {
-  /** `multiRoot`: a two-folder .code-workspace (app, the sample workspace; api, a second project), `workspace` being its file. */
-  openWorkbench(options: { userSettings?: Record<string, unknown>; env?: Record<string, string>; multiRoot?: boolean }): Promise<Workbench>;
+  /** `multiRoot`: a two-folder .code-workspace (app, the sample workspace; api, a second project), `workspace` being its file; `locale`: the display language. */
+  openWorkbench(options: { userSettings?: Record<string, unknown>; env?: Record<string, string>; multiRoot?: boolean; locale?: string }): Promise<Workbench>;
   runCommand(page: Page, title: string): Promise<void>;
   findFrame(page: Page, predicate: (frame: Frame) => Promise<boolean>, timeoutMs?: number): Promise<Frame>;
   closeQuickInput(page: Page): Promise<void>;

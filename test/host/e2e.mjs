@@ -19,14 +19,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * Starts a server and opens the workbench on `workspace` (default: a fresh copy of the sample workspace)
  * with the extension under development loaded, and waits until the workbench is shown.
- * @param {{ workspace?: string, multiRoot?: boolean, env?: Record<string,string>, userSettings?: object, extensionPath?: string }} [options]
+ * @param {{ workspace?: string, multiRoot?: boolean, env?: Record<string,string>, userSettings?: object, extensionPath?: string, locale?: string }} [options]
  *   env reaches the extension host (e.g. a fake provider's base URL); extensionPath defaults to
- *   OPENDEV_EXTENSION_PATH or the repo root
+ *   OPENDEV_EXTENSION_PATH or the repo root; locale is VS Code's display language (e.g. "zh-cn")
  * @returns {Promise<{ page: import('playwright-core').Page, browser: import('playwright-core').Browser,
  *   server: Awaited<ReturnType<typeof startVSCodeServer>>, workspace: string,
  *   close: () => Promise<void>, screenshot: (name: string) => Promise<string> }>}
  */
-export async function openWorkbench({ workspace, multiRoot = false, env = {}, userSettings = {}, extensionPath } = {}) {
+export async function openWorkbench({ workspace, multiRoot = false, env = {}, userSettings = {}, extensionPath, locale } = {}) {
   const serverRoot = await ensureVSCodeServer();
   const tmp = mkdtempSync(join(tmpdir(), 'opendev-e2e-'));
   let server, browser;
@@ -40,7 +40,7 @@ export async function openWorkbench({ workspace, multiRoot = false, env = {}, us
     const twoFolders = multiRoot ? makeTwoFolderWorkspace(tmp) : undefined;
     workspace = twoFolders ? twoFolders.workspaceFile : workspace ? resolve(workspace) : copySampleWorkspace(tmp);
     // Both at once: neither needs the other until the page loads.
-    const starting = [startVSCodeServer({ serverRoot, env, userSettings, dataDir: join(tmp, 'vscode') }).then((s) => (server = s)), launchBrowser().then((b) => (browser = b))];
+    const starting = [startVSCodeServer({ serverRoot, env, userSettings, dataDir: join(tmp, 'vscode'), ...(locale ? { locale } : {}) }).then((s) => (server = s)), launchBrowser().then((b) => (browser = b))];
     const failed = (await Promise.allSettled(starting)).find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

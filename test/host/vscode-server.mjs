@@ -191,19 +191,21 @@ function untrack(pid) {
 
 /**
  * Starts a VS Code server (TESTING.md §2). The extension host inherits `env`. `defaultFolder` is the
- * folder the plain base address opens (a URL's own `?folder=` still wins).
- * @param {{ serverRoot: string, port?: number, env?: Record<string,string>, userSettings?: object, dataDir?: string, defaultFolder?: string }} options
+ * folder the plain base address opens (a URL's own `?folder=` still wins). `locale` is VS Code's display
+ * language (see displayLanguagePack).
+ * @param {{ serverRoot: string, port?: number, env?: Record<string,string>, userSettings?: object, dataDir?: string, defaultFolder?: string, locale?: string }} options
  * @returns {Promise<{ port: number, baseUrl: string, dataDir: string, logFile: string,
  *   workbenchUrl: (o?: { folder?: string, workspaceFile?: string, extensionDevelopmentPath?: string, extensionTestsPath?: string }) => string,
  *   stop: () => Promise<void> }>}
  */
-export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSettings = {}, dataDir, defaultFolder } = {}) {
+export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSettings = {}, dataDir, defaultFolder, locale } = {}) {
   if (!serverRoot) throw new Error('startVSCodeServer: serverRoot is required (from ensureVSCodeServer())');
   dataDir = dataDir ? resolve(dataDir) : mkdtempSync(join(tmpdir(), 'opendev-vscode-'));
   mkdirSync(dataDir, { recursive: true });
   const settings = { ...BASE_SETTINGS, ...userSettings };
   writeSettings(join(dataDir, 'server', 'data', 'Machine', 'settings.json'), settings);
   writeSettings(join(dataDir, 'user', 'User', 'settings.json'), settings);
+  if (locale) displayLanguagePack(join(dataDir, 'user'), locale);
   // The server itself would stay up, unlistening, if the port were taken: check first.
   port = await freePort(port);
 
@@ -223,6 +225,7 @@ export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSe
     '--server-data-dir', join(dataDir, 'server'), '--user-data-dir', join(dataDir, 'user'),
     '--extensions-dir', join(dataDir, 'extensions'),
     ...(defaultFolder ? ['--default-folder', resolve(defaultFolder)] : []),
+    ...(locale ? ['--locale', locale] : []),
   ];
   // detached: its own process group, so stop() also ends the extension host and pty host it forks.
   const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', fd, fd], detached: true });
@@ -272,6 +275,27 @@ export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSe
   };
 
   return { port, baseUrl, dataDir, logFile, workbenchUrl, stop };
+}
+
+/**
+ * Makes `locale` VS Code's display language offline. This server (VS Code 1.99.3 web) takes the
+ * language from `--locale` only when a language pack for it is registered in the user data folder's
+ * languagepacks.json: without one the workbench, and with it every extension host, stays English.
+ * The real packs (MS-CEINTL.vscode-language-pack-*) come from the extension gallery, out of reach
+ * here, so this registers a pack that translates nothing of VS Code itself: the workbench's own
+ * strings fall back to English one by one, while the display language (vscode.env.language, the
+ * extensions' package.nls.<locale>.json and l10n bundles) is `locale`, as a user with the real pack has.
+ * @param {string} userDataDir the server's --user-data-dir
+ * @param {string} locale e.g. "zh-cn"
+ */
+function displayLanguagePack(userDataDir, locale) {
+  mkdirSync(userDataDir, { recursive: true });
+  const translations = join(userDataDir, `empty-language-pack.${locale}.i18n.json`);
+  writeFileSync(translations, JSON.stringify({ contents: {} }));
+  // VS Code names the language by the pack's extension (its settings' language list reads it).
+  const extensions = [{ extensionIdentifier: { id: `opendev-test.language-pack-${locale}` }, version: '0.0.0' }];
+  const packs = { [locale]: { hash: `opendev-test-${locale}`, extensions, translations: { vscode: translations }, label: locale } };
+  writeFileSync(join(userDataDir, 'languagepacks.json'), JSON.stringify(packs, null, 2));
 }
 
 /** Last lines of a log file, for error messages. */

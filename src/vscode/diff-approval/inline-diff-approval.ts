@@ -99,7 +99,7 @@ export class InlineDiffApproval implements EditReviewPort, vscode.CodeLensProvid
       file,
       original: isNew ? this.documents.put(proposed.path, `${tag}-before`, '') : file,
       proposal: this.documents.put(proposed.path, tag, proposed.after),
-      title: `${basename(proposed.path)}: ${isNew ? 'new file' : 'current'} ↔ proposed by OpenDev`,
+      title: isNew ? vscode.l10n.t('{0}: new file ↔ proposed by OpenDev', basename(proposed.path)) : vscode.l10n.t('{0}: current ↔ proposed by OpenDev', basename(proposed.path)),
       answer,
       hunkDecided,
     };
@@ -144,7 +144,7 @@ export class InlineDiffApproval implements EditReviewPort, vscode.CodeLensProvid
   decide(cardId: unknown, index: unknown, verdict: Verdict | undefined): void {
     const review = typeof cardId === 'string' ? this.reviews.get(cardId) : undefined;
     if (!review || typeof index !== 'number' || !review.verdicts.set(index, verdict)) {
-      void vscode.window.showInformationMessage('OpenDev: this change is no longer waiting for approval.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: this change is no longer waiting for approval.'));
       return;
     }
     this.changed();
@@ -165,7 +165,7 @@ export class InlineDiffApproval implements EditReviewPort, vscode.CodeLensProvid
           ? (target.scheme === PROPOSAL_SCHEME ? this.byProposal(target) : this.byFile(target)) ?? this.current()
           : this.current();
     if (!review) {
-      void vscode.window.showInformationMessage('OpenDev: no edit is waiting for your approval.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: no edit is waiting for your approval.'));
       return;
     }
     review.verdicts.setAll(verdict);
@@ -182,14 +182,14 @@ export class InlineDiffApproval implements EditReviewPort, vscode.CodeLensProvid
     const edit = id ? this.recent.get(id) : this.recent.latest();
     if (!edit) {
       const text = id
-        ? `OpenDev: the diff of that edit is no longer kept (only the last ${this.recent.maxEdits} edits are).`
-        : 'OpenDev has not edited a file in this window yet.';
+        ? vscode.l10n.t('OpenDev: the diff of that edit is no longer kept (only the last {0} edits are).', this.recent.maxEdits)
+        : vscode.l10n.t('OpenDev has not edited a file in this window yet.');
       void vscode.window.showInformationMessage(text);
       return;
     }
     const before = this.documents.uri(edit.path, `${edit.id}:before`);
     const after = this.documents.uri(edit.path, `${edit.id}:after`);
-    await openDiffQuietly(before, after, `${basename(edit.path)}: before ↔ after OpenDev's edit`);
+    await openDiffQuietly(before, after, vscode.l10n.t("{0}: before ↔ after OpenDev's edit", basename(edit.path)));
   }
 
   dispose(): void {
@@ -202,7 +202,7 @@ export class InlineDiffApproval implements EditReviewPort, vscode.CodeLensProvid
   private settle(review: OpenReview, decision: ApprovalDecision): void {
     const outcome = review.answer(decision);
     if (!outcome.ok) {
-      void vscode.window.showWarningMessage(`OpenDev: ${outcome.reason}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: {0}', outcome.reason));
       void this.close(review.cardId).catch(() => undefined);
     }
   }

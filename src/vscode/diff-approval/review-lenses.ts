@@ -15,32 +15,37 @@ export type ReviewSide = 'file' | 'proposal';
 export function reviewLenses(cardId: string, verdicts: HunkVerdicts, side: ReviewSide, lineCount: number): vscode.CodeLens[] {
   const top = new vscode.Range(0, 0, 0, 0);
   const total = verdicts.hunks.length;
-  const label = verdicts.decidedCount ? `OpenDev · ${verdicts.decidedCount} of ${total} decided` : `OpenDev · ${total} change${total === 1 ? '' : 's'}`;
   const lenses = [
-    lens(top, label, ''),
-    lens(top, 'Accept All', REVIEW_COMMANDS.acceptAll, [cardId], 'Apply every change of this edit'),
-    lens(top, 'Reject All', REVIEW_COMMANDS.rejectAll, [cardId], 'Apply none of it: the file stays as it is'),
+    lens(top, headline(total, verdicts.decidedCount), ''),
+    lens(top, vscode.l10n.t('Accept All'), REVIEW_COMMANDS.acceptAll, [cardId], vscode.l10n.t('Apply every change of this edit')),
+    lens(top, vscode.l10n.t('Reject All'), REVIEW_COMMANDS.rejectAll, [cardId], vscode.l10n.t('Apply none of it: the file stays as it is')),
   ];
-  if (side === 'file') lenses.push(lens(top, 'Show Diff', REVIEW_COMMANDS.showDiff, [cardId], 'Open the proposal beside this editor'));
+  if (side === 'file') lenses.push(lens(top, vscode.l10n.t('Show Diff'), REVIEW_COMMANDS.showDiff, [cardId], vscode.l10n.t('Open the proposal beside this editor')));
   for (const hunk of verdicts.hunks) {
     const at = new vscode.Range(anchorLine(hunk, side, lineCount), 0, anchorLine(hunk, side, lineCount), 0);
     // Short titles: a hunk on the first line shares the row with Accept All / Reject All.
     const n = hunk.index + 1;
-    const size = `change ${n} of ${total} (+${hunk.added.length} −${hunk.removed.length} lines)`;
+    const size = vscode.l10n.t('change {0} of {1} (+{2} −{3} lines)', n, total, hunk.added.length, hunk.removed.length);
     const verdict = verdicts.verdict(hunk.index);
     if (verdict) {
       lenses.push(
-        lens(at, verdict === 'accepted' ? `✓ Accepted ${n}` : `✗ Rejected ${n}`, '', [], `You ${verdict} ${size}`),
-        lens(at, 'Undo', REVIEW_COMMANDS.undoHunk, [cardId, hunk.index], `Decide ${size} again`),
+        lens(at, verdict === 'accepted' ? vscode.l10n.t('✓ Accepted {0}', n) : vscode.l10n.t('✗ Rejected {0}', n), '', [], verdict === 'accepted' ? vscode.l10n.t('You accepted {0}', size) : vscode.l10n.t('You rejected {0}', size)),
+        lens(at, vscode.l10n.t('Undo'), REVIEW_COMMANDS.undoHunk, [cardId, hunk.index], vscode.l10n.t('Decide {0} again', size)),
       );
     } else {
       lenses.push(
-        lens(at, `✓ Accept ${n}`, REVIEW_COMMANDS.acceptHunk, [cardId, hunk.index], `Accept: apply ${size}`),
-        lens(at, `✗ Reject ${n}`, REVIEW_COMMANDS.rejectHunk, [cardId, hunk.index], `Reject: leave out ${size}`),
+        lens(at, vscode.l10n.t('✓ Accept {0}', n), REVIEW_COMMANDS.acceptHunk, [cardId, hunk.index], vscode.l10n.t('Accept: apply {0}', size)),
+        lens(at, vscode.l10n.t('✗ Reject {0}', n), REVIEW_COMMANDS.rejectHunk, [cardId, hunk.index], vscode.l10n.t('Reject: leave out {0}', size)),
       );
     }
   }
   return lenses;
+}
+
+/** The top lens's label: how many changes, and how many are decided once any is. */
+function headline(total: number, decided: number): string {
+  const changes = total === 1 ? vscode.l10n.t('OpenDev · 1 change') : vscode.l10n.t('OpenDev · {0} changes', total);
+  return decided ? vscode.l10n.t('OpenDev · {0} of {1} decided', decided, total) : changes;
 }
 
 /** The line a hunk's lenses and marks sit on: where it starts on that side, inside the document. */

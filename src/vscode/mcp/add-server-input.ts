@@ -7,7 +7,6 @@ import { parseMcpAddArgs, serverNameProblem, type McpAddRequest } from '../../co
 import type { McpConfigFiles } from '../../core/mcp/mcp-config-edit';
 import { splitQuotedWords } from '../../core/mcp/typed-words';
 
-const TITLE = 'Add MCP Server';
 
 /** The step of "Add MCP Server" on screen. */
 export interface AddServerStep {
@@ -34,20 +33,20 @@ export function fillAddServerStep(value: string): void {
 /** Asks step by step; undefined when the user cancels. */
 export async function askForServer(files: McpConfigFiles): Promise<McpAddRequest | undefined> {
   const name = await askLine({
-    title: `${TITLE} (1/3)`,
-    prompt: 'A name for the server (letters, digits, - and _); its tools are called mcp__<name>__<tool>',
+    title: vscode.l10n.t('Add MCP Server ({0}/3)', 1),
+    prompt: vscode.l10n.t('A name for the server (letters, digits, - and _); its tools are called mcp__<name>__<tool>'),
     placeholder: 'memory',
-    validate: (value) => (value.trim() ? serverNameProblem(value.trim()) : 'Give the server a name.'),
+    validate: (value) => (value.trim() ? serverNameProblem(value.trim()) : vscode.l10n.t('Give the server a name.')),
   });
   if (name === undefined) return undefined;
   const line = await askLine({
-    title: `${TITLE} (2/3)`,
-    prompt: 'The command that starts the server, or the URL of a remote one',
+    title: vscode.l10n.t('Add MCP Server ({0}/3)', 2),
+    prompt: vscode.l10n.t('The command that starts the server, or the URL of a remote one'),
     placeholder: 'npx -y @modelcontextprotocol/server-memory   or   https://example.com/mcp',
     validate: (value) => {
       const words = splitQuotedWords(value.trim());
       if (!Array.isArray(words)) return words.problem;
-      if (words.length === 0) return 'Type a command line or a URL.';
+      if (words.length === 0) return vscode.l10n.t('Type a command line or a URL.');
       const parsed = parseMcpAddArgs(addWords(name.trim(), words));
       return 'problem' in parsed ? parsed.problem : undefined;
     },
@@ -56,10 +55,10 @@ export async function askForServer(files: McpConfigFiles): Promise<McpAddRequest
   const words = splitQuotedWords(line.trim());
   if (!Array.isArray(words)) return undefined;
   const places: Array<vscode.QuickPickItem & { scope: 'user' | 'project' }> = [
-    { label: 'User settings', description: 'in every project', detail: files.user, scope: 'user' },
-    ...(files.project ? [{ label: 'This project', description: 'shared with whoever uses .opendev/settings.json', detail: files.project, scope: 'project' as const }] : []),
+    { label: vscode.l10n.t('User settings'), description: vscode.l10n.t('in every project'), detail: files.user, scope: 'user' },
+    ...(files.project ? [{ label: vscode.l10n.t('This project'), description: vscode.l10n.t('shared with whoever uses .opendev/settings.json'), detail: files.project, scope: 'project' as const }] : []),
   ];
-  const place = await pickOne(places, { title: `${TITLE} (3/3)`, placeholder: 'Where to keep it' });
+  const place = await pickOne(places, { title: vscode.l10n.t('Add MCP Server ({0}/3)', 3), placeholder: vscode.l10n.t('Where to keep it') });
   if (!place) return undefined;
   const parsed = parseMcpAddArgs([...addWords(name.trim(), words), ...(place.scope === 'project' ? ['--project'] : [])]);
   return 'problem' in parsed ? undefined : parsed;

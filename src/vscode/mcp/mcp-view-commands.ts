@@ -19,9 +19,10 @@ export interface McpCommandDeps {
   onMessage?(kind: 'info' | 'warning' | 'error', text: string): void;
 }
 
-const NO_FOLDER = 'OpenDev: open a folder first; MCP servers run in the session of a project.';
-const BUSY = 'OpenDev is working: wait for it to finish (or press Stop), then change the MCP servers.';
-const NO_SESSION = 'OpenDev could not start a session to reach the MCP servers; the chat says why.';
+// Functions, not constants: vscode.l10n answers in the display language only once the extension runs.
+const NO_FOLDER = () => vscode.l10n.t('OpenDev: open a folder first; MCP servers run in the session of a project.');
+const BUSY = () => vscode.l10n.t('OpenDev is working: wait for it to finish (or press Stop), then change the MCP servers.');
+const NO_SESSION = () => vscode.l10n.t('OpenDev could not start a session to reach the MCP servers; the chat says why.');
 
 export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpCommandDeps): void {
   const { view, source } = deps;
@@ -31,7 +32,7 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
         try {
           await run(arg);
         } catch (err) {
-          void tell('error', `OpenDev: ${(err as Error).message ?? String(err)}`);
+          void tell('error', vscode.l10n.t('OpenDev: {0}', (err as Error).message ?? String(err)));
         }
       }),
     );
@@ -48,28 +49,28 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
     if (typeof arg === 'string') return arg;
     if (isServerNode(arg)) return arg.status.name;
     if (!source.workspaceRoot()) {
-      void tell('info', NO_FOLDER);
+      void tell('info', NO_FOLDER());
       return undefined;
     }
     const names = view.servers().map((s) => s.name);
     if (names.length === 0) {
-      void tell('info', 'OpenDev: no MCP servers are configured; add one with "OpenDev: Add MCP Server".');
+      void tell('info', vscode.l10n.t('OpenDev: no MCP servers are configured; add one with "OpenDev: Add MCP Server".'));
       return undefined;
     }
-    return vscode.window.showQuickPick(names, { placeHolder: 'MCP server' });
+    return vscode.window.showQuickPick(names, { placeHolder: vscode.l10n.t('MCP server') });
   };
   const sessionHub = async (): Promise<McpHubApi | undefined> => {
-    if (!source.workspaceRoot()) return void tell('info', NO_FOLDER);
+    if (!source.workspaceRoot()) return void tell('info', NO_FOLDER());
     const hub = await source.ready();
-    if (!hub) void tell('warning', NO_SESSION);
+    if (!hub) void tell('warning', NO_SESSION());
     return hub;
   };
   /** A configuration change: written, then the session's servers re-read and the view redrawn. */
   const applied = async (change: () => Promise<McpEditOutcome>, announce: (message: string) => void): Promise<void> => {
-    if (deps.busy()) return void tell('warning', BUSY);
+    if (deps.busy()) return void tell('warning', BUSY());
     const outcome = await change();
     if (!outcome.ok) {
-      void tell(outcome.usage ? 'warning' : 'error', `OpenDev: ${outcome.message}`);
+      void tell(outcome.usage ? 'warning' : 'error', vscode.l10n.t('OpenDev: {0}', outcome.message));
       return;
     }
     if (outcome.written.length > 0) await source.current()?.reload();
@@ -78,7 +79,7 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
   };
   const statusBar = (message: string) => {
     deps.onMessage?.('info', message);
-    void vscode.window.setStatusBarMessage(`OpenDev: ${message.split('\n')[0]}`, 6000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('OpenDev: {0}', message.split('\n')[0] ?? ''), 6000);
   };
 
   register('opendev.mcp.refresh', async () => {
@@ -90,12 +91,12 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
     const hub = name ? await sessionHub() : undefined;
     if (!name || !hub) return;
     const status = await progress(() => hub.connect(name));
-    if (status.state !== 'running') void tell('error', `OpenDev: MCP server "${name}" did not start (${status.state})${status.error ? `: ${status.error}` : '.'}`);
+    if (status.state !== 'running') void tell('error', status.error ? vscode.l10n.t('OpenDev: MCP server "{0}" did not start ({1}): {2}', name, status.state, status.error) : vscode.l10n.t('OpenDev: MCP server "{0}" did not start ({1}).', name, status.state));
   });
   register('opendev.mcp.disconnect', async (arg) => {
     const name = await serverName(arg);
     if (!name) return;
-    if (deps.busy()) return void tell('warning', BUSY);
+    if (deps.busy()) return void tell('warning', BUSY());
     await source.current()?.disconnect(name);
   });
   register('opendev.mcp.test', async (arg) => {
@@ -103,7 +104,7 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
     const hub = name ? await sessionHub() : undefined;
     if (!name || !hub) return;
     const result = await progress(() => hub.test(name));
-    const text = `OpenDev: ${formatTestResult(name, result)}`;
+    const text = vscode.l10n.t('OpenDev: {0}', formatTestResult(name, result));
     void tell(result.ok ? 'info' : 'error', text);
   });
   for (const enabled of [true, false]) {
@@ -116,8 +117,10 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
     const name = await serverName(arg);
     if (!name) return;
     const file = view.servers().find((s) => s.name === name)?.file;
-    const answer = await vscode.window.showWarningMessage(`Remove the MCP server "${name}"${file ? ` from ${file}` : ''}?`, { modal: true }, 'Remove');
-    if (answer === 'Remove') await applied(() => removeMcpServer(files(), name, { command: '/mcp' }), statusBar);
+    const remove = vscode.l10n.t('Remove');
+    const question = file ? vscode.l10n.t('Remove the MCP server "{0}" from {1}?', name, file) : vscode.l10n.t('Remove the MCP server "{0}"?', name);
+    const answer = await vscode.window.showWarningMessage(question, { modal: true }, remove);
+    if (answer === remove) await applied(() => removeMcpServer(files(), name, { command: '/mcp' }), statusBar);
   });
   register('opendev.mcp.add', async () => {
     const request = await askForServer(files());
@@ -126,7 +129,7 @@ export function registerMcpCommands(context: vscode.ExtensionContext, deps: McpC
     await applied(
       () => addMcpServer(files(), request, { command: '/mcp' }),
       (message) =>
-        void tell('info', `OpenDev: ${message}`, 'Open File').then((choice) => {
+        void tell('info', vscode.l10n.t('OpenDev: {0}', message), vscode.l10n.t('Open File')).then((choice) => {
           if (choice && target) void vscode.window.showTextDocument(vscode.Uri.file(target));
         }),
     );

@@ -15,12 +15,12 @@ export function registerAddToChat(context: vscode.ExtensionContext, view: ChatVi
     vscode.commands.registerCommand(ADD_TO_CHAT, async (clicked?: unknown, selected?: unknown) => {
       const uris = chosenResources(clicked, selected);
       if (uris.length === 0) {
-        void vscode.window.showInformationMessage('OpenDev: choose a file or folder in the Explorer (or an editor tab), then run Add to OpenDev Chat.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: choose a file or folder in the Explorer (or an editor tab), then run Add to OpenDev Chat.'));
         return;
       }
       const inside = uris.filter((u) => vscode.workspace.getWorkspaceFolder(u) !== undefined);
       if (inside.length < uris.length) {
-        void vscode.window.showWarningMessage('OpenDev: only files and folders inside the workspace can be mentioned; the others were left out.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: only files and folders inside the workspace can be mentioned; the others were left out.'));
       }
       if (inside.length === 0) return;
       // With several folders open the path names its folder, as the mention completions do.

@@ -17,12 +17,12 @@ export function registerEditorActions(context: vscode.ExtensionContext, chat: Ch
   const register = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
 
   register('opendev.explainSelection', async () => {
-    const selected = currentSelection('Explain Selection');
+    const selected = currentSelection(vscode.l10n.t('Explain Selection'));
     if (selected) await sendFromEditor(chat, view, explainSelectionPrompt(selected.info), selected.editor);
   });
 
   register('opendev.addSelectionToChat', async () => {
-    const selected = currentSelection('Add Selection to Chat');
+    const selected = currentSelection(vscode.l10n.t('Add Selection to Chat'));
     if (selected) await view.compose(selectionReference(selected.info));
   });
 
@@ -31,13 +31,13 @@ export function registerEditorActions(context: vscode.ExtensionContext, chat: Ch
     const editor = vscode.window.activeTextEditor;
     const uri = target instanceof vscode.Uri ? target : editor?.document.uri;
     if (!uri) {
-      void vscode.window.showInformationMessage('OpenDev: open a file first; Fix Problems in File works on the file in the active editor.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: open a file first; Fix Problems in File works on the file in the active editor.'));
       return;
     }
     const path = vscode.workspace.asRelativePath(uri, false);
     const problems = vscode.languages.getDiagnostics(uri).flatMap(problemInfo);
     if (problems.length === 0) {
-      void vscode.window.showInformationMessage(`OpenDev: VS Code reports no errors or warnings in ${path}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: VS Code reports no errors or warnings in {0}.', path));
       return;
     }
     await sendFromEditor(chat, view, fixProblemsPrompt(path, problems), editor?.document.uri.toString() === uri.toString() ? editor : undefined);
@@ -48,14 +48,14 @@ export function registerEditorActions(context: vscode.ExtensionContext, chat: Ch
 function currentSelection(action: string): { editor: vscode.TextEditor; info: SelectionInfo } | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty) {
-    void vscode.window.showInformationMessage(`OpenDev: select some code in an editor first, then run ${action}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: select some code in an editor first, then run {0}.', action));
     return undefined;
   }
   const { selection, document } = editor;
   const text = document.getText(selection);
   if (text.length > MAX_SELECTION_CHARS) {
     void vscode.window.showWarningMessage(
-      `OpenDev: the selection is too long to send (${text.length.toLocaleString('en-US')} characters, at most ${MAX_SELECTION_CHARS.toLocaleString('en-US')}). Select less, or ask about the file by name.`,
+      vscode.l10n.t('OpenDev: the selection is too long to send ({0} characters, at most {1}). Select less, or ask about the file by name.', text.length.toLocaleString('en-US'), MAX_SELECTION_CHARS.toLocaleString('en-US')),
     );
     return undefined;
   }

@@ -18,7 +18,7 @@ export function registerExplainTerminal(context: vscode.ExtensionContext, chat: 
     vscode.commands.registerCommand(EXPLAIN_TERMINAL_SELECTION, async () => {
       const text = await terminalSelection();
       if (!text.trim()) {
-        void vscode.window.showInformationMessage('OpenDev: select some text in a terminal first, then run Explain with OpenDev.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: select some text in a terminal first, then run Explain with OpenDev.'));
         return;
       }
       const kept = text.length > MAX_SELECTION_CHARS ? text.slice(-MAX_SELECTION_CHARS) : text; // the end of a log says most

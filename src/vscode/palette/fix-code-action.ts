@@ -33,7 +33,7 @@ export function registerFixCodeAction(context: vscode.ExtensionContext, chat: Ch
         endLine: Math.max(...diagnostics.map((d) => d.range.end.line)),
         problems: diagnostics.flatMap(problemInfo),
       };
-      const action = new vscode.CodeAction(diagnostics.length === 1 ? 'Fix with OpenDev' : `Fix ${diagnostics.length} problems with OpenDev`, vscode.CodeActionKind.QuickFix);
+      const action = new vscode.CodeAction(diagnostics.length === 1 ? vscode.l10n.t('Fix with OpenDev') : vscode.l10n.t('Fix {0} problems with OpenDev', diagnostics.length), vscode.CodeActionKind.QuickFix);
       action.diagnostics = diagnostics;
       action.command = { command: FIX_WITH_OPENDEV, title: action.title, arguments: [target] };
       return [action];

@@ -9,8 +9,8 @@ import type { ChatViewProvider } from '../chat-view-provider';
  */
 export async function sendFromEditor(chat: ChatController, view: ChatViewProvider, prompt: string, editor: vscode.TextEditor | undefined): Promise<void> {
   if (chat.busy) {
-    const put = 'Put It in the Chat Input';
-    const choice = await vscode.window.showInformationMessage('OpenDev is working on another task. Wait for it to finish (or press Stop), or put this request in the chat input for later.', put);
+    const put = vscode.l10n.t('Put It in the Chat Input');
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('OpenDev is working on another task. Wait for it to finish (or press Stop), or put this request in the chat input for later.'), put);
     if (choice === put) await view.compose(prompt);
     return;
   }

@@ -18,12 +18,12 @@ export function registerWriteCommitMessage(context: vscode.ExtensionContext, sec
     vscode.commands.registerCommand(WRITE_COMMIT_MESSAGE, async (target?: unknown) => {
       const git = await gitApi();
       if (!git) {
-        void vscode.window.showInformationMessage('OpenDev: the Git extension is not available (or git.enabled is off), so there is no commit box to write into.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: the Git extension is not available (or git.enabled is off), so there is no commit box to write into.'));
         return;
       }
       const repository = await pickRepository(git, target);
       if (!repository) return;
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl, title: 'OpenDev is writing a commit message…', cancellable: false }, () =>
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl, title: vscode.l10n.t('OpenDev is writing a commit message…'), cancellable: false }, () =>
         writeInto(repository, secrets, catalog),
       );
     }),
@@ -35,25 +35,25 @@ async function writeInto(repository: GitRepository, secrets: vscode.SecretStorag
   const staged = await repository.diff(true);
   const diff = staged.trim() ? staged : await repository.diff(false);
   if (!diff.trim()) {
-    void vscode.window.showInformationMessage('OpenDev: there are no changes to describe (new files must be staged to be seen).');
+    void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: there are no changes to describe (new files must be staged to be seen).'));
     return;
   }
   const outcome = await readProviderSettings(secrets);
   if (!outcome.ok) {
-    void vscode.window.showErrorMessage(`OpenDev: ${outcome.problem}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('OpenDev: {0}', outcome.problem));
     return;
   }
   try {
     const model = new ModelRoles(outcome.roles, catalog).forRole('compact')!;
     const message = await writeCommitMessage(model, { diff, draft: repository.inputBox.value }, new AbortController().signal);
     if (!message) {
-      void vscode.window.showWarningMessage('OpenDev: the model answered with an empty commit message; the commit box is unchanged.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: the model answered with an empty commit message; the commit box is unchanged.'));
       return;
     }
     repository.inputBox.value = message;
   } catch (err) {
     // A missing key, an unreachable provider: said in words, the commit box left as it was.
-    void vscode.window.showErrorMessage(`OpenDev could not write a commit message: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('OpenDev could not write a commit message: {0}', (err as Error).message));
   }
 }
 
@@ -76,12 +76,12 @@ async function pickRepository(git: GitApi, target: unknown): Promise<GitReposito
     : undefined;
   if (holding) return holding;
   if (repos.length === 0) {
-    void vscode.window.showInformationMessage('OpenDev: no git repository is open; Write Commit Message works on a repository in the Source Control view.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: no git repository is open; Write Commit Message works on a repository in the Source Control view.'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
     repos.map((r) => ({ label: vscode.workspace.asRelativePath(r.rootUri, true) || r.rootUri.fsPath, repository: r })),
-    { placeHolder: 'Which repository should OpenDev write a commit message for?' },
+    { placeHolder: vscode.l10n.t('Which repository should OpenDev write a commit message for?') },
   );
   return picked?.repository;
 }

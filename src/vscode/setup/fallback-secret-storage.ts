@@ -45,7 +45,7 @@ export class FallbackSecretStorage implements vscode.SecretStorage, vscode.Dispo
     this.changed.fire({ key });
     if (!this.told) {
       this.told = true;
-      this.notify(`OpenDev: VS Code's secret storage refused the API key (${refusal.slice(0, 120)}), so OpenDev keeps it encrypted in ${this.file.file}, readable only by your user on this machine.`);
+      this.notify(vscode.l10n.t("OpenDev: VS Code's secret storage refused the API key ({0}), so OpenDev keeps it encrypted in {1}, readable only by your user on this machine.", refusal.slice(0, 120), this.file.file));
     }
   }
 

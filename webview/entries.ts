@@ -109,7 +109,13 @@ function renderSetup(entry: ChatEntryOf<'setup'>, ctx: RenderContext): HTMLEleme
     h(
       'div',
       { class: 'setup-actions' },
-      button(l10n.t('Set API Key'), 'setApiKey', () => ctx.post({ type: 'action', action: 'setApiKey', provider: entry.provider })),
+      // A model VS Code already offers (Copilot's): no key at all, so it comes first.
+      ...(entry.languageModel
+        ? [button(l10n.t('Use {0}', entry.languageModel), 'useLanguageModel', () => ctx.post({ type: 'action', action: 'useLanguageModel' }), {
+            title: l10n.t("Use a language model VS Code already has (through its Language Model API): no API key needed"),
+          })]
+        : []),
+      button(l10n.t('Set API Key'), 'setApiKey', () => ctx.post({ type: 'action', action: 'setApiKey', provider: entry.provider }), { secondary: Boolean(entry.languageModel) }),
       button(l10n.t('Choose Provider'), 'chooseProvider', () => ctx.post({ type: 'action', action: 'chooseProvider' }), {
         secondary: true,
         title: l10n.t('Choose another provider: OpenAI, Anthropic, or a local OpenAI-compatible server (no key needed)'),

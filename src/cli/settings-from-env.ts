@@ -3,6 +3,7 @@ import type { ThinkingLevel } from '../core/config/thinking-level';
 import type { SessionTitles } from '../core/config/session-titles-setting';
 import { describeFileLayer, projectSettingsFile, resolveLayeredSettings, settingsFileLayer, type ProjectEndpoint, type SourceLayer } from '../core/config/layered-settings';
 import { opendevPaths, resolveOpendevHome } from '../core/config/opendev-home';
+import { HostOnlyProviderError } from '../core/llm/create-provider';
 import { PROVIDER_ENV, ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
 import type { IgnoredProjectSetting } from '../core/config/untrusted-project';
 import { buildRoleSettings, OPTIONAL_ROLES, type OptionalRole, type RoleOverride } from '../core/config/role-overrides';
@@ -94,6 +95,8 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
   });
   if (layered.environmentProblems.length > 0) throw new UsageError(layered.environmentProblems.map((p) => p.message).join('; '));
   const v = layered.effective.values;
+  // VS Code's Language Model API exists only inside VS Code: say so before anything else is asked.
+  if (v.provider === 'vscode-lm') throw new UsageError(new HostOnlyProviderError(v.provider).message);
   const keyVar = PROVIDER_ENV[v.provider].apiKey;
   const parsed = ProviderSettingsSchema.safeParse({
     provider: v.provider,

@@ -24,7 +24,7 @@ const MAX_TEXT = 100_000;
 
 export const AgentModeSchema = z.enum(['normal', 'plan']);
 /** The model APIs OpenDev talks to (the core's ProviderKind). */
-export const ProviderKindSchema = z.enum(['openai', 'anthropic', 'openai-compatible']);
+export const ProviderKindSchema = z.enum(['openai', 'anthropic', 'openai-compatible', 'vscode-lm']);
 export const ThinkingLevelSchema = z.enum(['off', 'low', 'medium', 'high']);
 
 /** The harness's thinking phases, plus `reasoning`: what the provider streams natively. */
@@ -229,7 +229,8 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
    * Nothing to talk to yet (no API key for the provider): a friendly card with the fixes as buttons,
    * not an error. `provider` is the one the key is missing for.
    */
-  z.object({ kind: z.literal('setup'), id, provider: ProviderKindSchema, title: z.string(), text: z.string() }),
+  /** `languageModel`: a model of VS Code's Language Model API (no key needed), offered first when there is one. */
+  z.object({ kind: z.literal('setup'), id, provider: ProviderKindSchema, title: z.string(), text: z.string(), languageModel: z.optional(z.string()) }),
   /** A thinking-phase trace (collapsible), or the provider's native reasoning as it streams. */
   z.object({ kind: z.literal('thinking'), id, phase: ThinkingPhaseSchema, text: z.string() }),
   z.object({
@@ -381,7 +382,7 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   /** A card's fix: `provider` says whose key to set (the setup card knows). */
-  z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings', 'chooseProvider']), provider: z.optional(ProviderKindSchema) }),
+  z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings', 'chooseProvider', 'useLanguageModel']), provider: z.optional(ProviderKindSchema) }),
   /** What is typed in the input (debounced), so the extension knows the draft (API, Add Selection). */
   z.object({ type: z.literal('draft'), text: text(MAX_TEXT) }),
   /** One hunk of a pending edit approval decided in the card (`verdict` null: undecided again); the lenses follow. */

@@ -11,6 +11,7 @@ import type { Logger } from '../core/logger';
 import type { AgentBuilder } from '../core/session/agent-session';
 import type { ChatEntry } from '../shared/protocol';
 import { localFolders } from './chat-folder';
+import { offeredLmModel, vscodeProviderFactory, withLmContextWindows } from './lm/lm-host';
 import type { FolderTrustPrompts } from './folder-trust';
 import { vscodeNotebookPort } from './notebook-port';
 import { openExternally } from './external-opener';
@@ -59,7 +60,9 @@ export function vscodeAgentSource(
     if (!outcome.ok) return { problem: { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' } };
     try {
       const agent = await createMainAgent({
-        roles: outcome.roles,
+        // VS Code's language models (opendev.provider "vscode-lm") are built here, the rest by the core.
+        roles: await withLmContextWindows(outcome.roles),
+        createProvider: vscodeProviderFactory,
         workspaceRoot: folder.uri.fsPath,
         // A multi-root workspace's other folders: readable as context, never edited from this chat.
         otherFolders: localFolders().filter((f) => f.uri.toString() !== folder.uri.toString()).map((f) => f.uri.fsPath),
@@ -96,7 +99,7 @@ export function vscodeAgentSource(
       trust?.noticesShown(agent.sessionId, folderTrust.notices);
       return { agent, models: describeRoles(outcome.roles, (p) => PROVIDER_LABELS[p]) };
     } catch (err) {
-      const problem = setupProblemOf(err);
+      const problem = setupProblemOf(err, err instanceof MissingApiKeyError ? await offeredLmModel() : undefined);
       if (problem) return { problem };
       throw err;
     }
@@ -113,17 +116,21 @@ export async function vscodeSetupCheck(secrets: vscode.SecretStorage): Promise<C
   const outcome = await readProviderSettings(secrets);
   if (!outcome.ok) return { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' };
   const missing = missingProviderSetting(outcome.roles.action);
-  return missing && setupProblemOf(missing);
+  return missing && setupProblemOf(missing, missing instanceof MissingApiKeyError ? await offeredLmModel() : undefined);
 }
 
-/** A missing key or server address, as the chat words it; undefined for anything else. */
-function setupProblemOf(err: unknown): ChatEntry | undefined {
+/**
+ * A missing key or server address, as the chat words it; undefined for anything else. `languageModel`:
+ * a model VS Code's Language Model API offers (Copilot's), which the setup card offers first: no key needed.
+ */
+function setupProblemOf(err: unknown, languageModel?: string): ChatEntry | undefined {
   if (err instanceof MissingApiKeyError) {
-    // Not an error: the first thing a new user sees. A card with the two ways forward.
+    // Not an error: the first thing a new user sees. A card with the ways forward.
     return {
       kind: 'setup',
       id: '',
       provider: err.provider,
+      ...(languageModel ? { languageModel } : {}),
       title: vscode.l10n.t('Connect OpenDev to {0}', PROVIDER_LABELS[err.provider]),
       text: vscode.l10n.t('OpenDev needs an API key for {0} to reach the model. "OpenDev: Set API Key" keeps it in VS Code\'s Secret Storage, never in settings.', PROVIDER_LABELS[err.provider]),
     };

@@ -95,6 +95,9 @@ async function runPass({
     server = await startVSCodeServer({
       serverRoot,
       dataDir: join(tmp, 'vscode'),
+      // Installed beside ours: an extension that provides a scripted model through VS Code's Language
+      // Model API (off until a test enables it), for the vscode-lm provider's tests.
+      extensions: [join(repoRoot, 'test', 'fixtures', 'lm-extension')],
       // The extension host inherits the server's environment: this is how the test entry learns where to report.
       env: {
         OPENDEV_TEST_REPORT: report,

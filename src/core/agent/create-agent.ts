@@ -11,7 +11,7 @@ import { MCP_CONFIG_SOURCES, unchangedSince } from '../trust/project-files';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
 import { CostTracker } from '../llm/cost-tracker';
 import type { RoleSettings } from '../config/model-role-settings';
-import { ModelRoles } from '../llm/model-roles';
+import { ModelRoles, type ProviderFactory } from '../llm/model-roles';
 import type { ModelCallObserver } from '../llm/observed-provider';
 import type { HostPorts } from '../host';
 import type { Message } from '../messages';
@@ -127,6 +127,11 @@ export interface MainAgentOptions {
   sandboxHosts?: (host: string) => Promise<void>;
   /** Told about every model call of the session (subagents', memory's and titles' too) with its purpose: bench/cost. */
   onModelCall?: ModelCallObserver;
+  /**
+   * Builds the provider clients instead of createProvider: a host's way to add providers only it
+   * can build (VS Code's Language Model API), delegating every other kind to createProvider.
+   */
+  createProvider?: ProviderFactory;
 }
 
 const DEFAULT_MAX_ITERATIONS = 50;
@@ -166,7 +171,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home, holdRefresh: (start) => afterFirstAnswer.run(start) });
   await catalog.load();
   const log = options.host?.logger;
-  const roles = new ModelRoles(options.roles, catalog, { ...(options.onModelCall ? { observe: options.onModelCall } : {}), onAnswer: () => afterFirstAnswer.open(), ...(log ? { log } : {}) });
+  const roles = new ModelRoles(options.roles, catalog, { ...(options.createProvider ? { createProvider: options.createProvider } : {}), ...(options.onModelCall ? { observe: options.onModelCall } : {}), onAnswer: () => afterFirstAnswer.open(), ...(log ? { log } : {}) });
   roles.forRole('action'); // fails now, not at the first message, when the key or the server's address is missing
   const relay = createUiRelay();
   for (const notice of options.notices ?? []) relay.ui.onNotice?.(notice.text, notice.level);

@@ -1,12 +1,18 @@
 import * as z from 'zod';
 
-export const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible'] as const;
+/**
+ * `vscode-lm`: the models VS Code's Language Model API offers (Copilot's, other extensions'). Only the
+ * VS Code host can build it (it needs the `vscode` API); the core and the CLI refuse it clearly.
+ */
+export const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible', 'vscode-lm'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export const DEFAULT_MODELS: Record<ProviderKind, string> = {
   openai: 'gpt-4.1',
   anthropic: 'claude-sonnet-4-5',
   'openai-compatible': 'llama3.1',
+  // The first model the Language Model API offers; a model's id, family or vendor/family picks one.
+  'vscode-lm': 'auto',
 };
 
 /** What a host resolves from its own settings and secrets before it can build a provider. */
@@ -33,6 +39,8 @@ export const PROVIDER_ENV: Record<ProviderKind, { apiKey: string; baseUrl: strin
   openai: { apiKey: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
   anthropic: { apiKey: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' },
   'openai-compatible': { apiKey: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
+  // No key and no address: VS Code holds the model's credentials (the CLI refuses this provider).
+  'vscode-lm': { apiKey: '', baseUrl: '' },
 };
 
 /** The default number of attempts per model call (the first one and three retries). */
@@ -42,4 +50,5 @@ export const PROVIDER_LABELS: Record<ProviderKind, string> = {
   openai: 'OpenAI',
   anthropic: 'Anthropic',
   'openai-compatible': 'the OpenAI-compatible server',
+  'vscode-lm': "VS Code's language models",
 };

@@ -25,11 +25,24 @@ export class MissingBaseUrlError extends Error {
 }
 
 /**
+ * Thrown for a provider only an editor host can build (`vscode-lm` needs VS Code's Language Model
+ * API): the CLI and the ACP agent have no such API and say so instead of failing obscurely.
+ */
+export class HostOnlyProviderError extends Error {
+  constructor(readonly provider: ProviderKind) {
+    super(`The provider "${provider}" (${PROVIDER_LABELS[provider]}) works only inside VS Code, through its Language Model API. Choose openai, anthropic or openai-compatible here.`);
+    this.name = 'HostOnlyProviderError';
+  }
+}
+
+/**
  * What keeps a provider from being created: its key (OpenAI, Anthropic) or its server's address (an
  * OpenAI-compatible server, whose key is optional) missing; undefined when nothing does. Hosts ask
  * it before any agent exists (the chat's setup card), and createProvider throws it.
  */
 export function missingProviderSetting(settings: ProviderSettings): MissingApiKeyError | MissingBaseUrlError | undefined {
+  // VS Code holds the credentials of its language models (and asks the user's consent itself).
+  if (settings.provider === 'vscode-lm') return undefined;
   if (settings.provider === 'openai-compatible') return settings.baseUrl ? undefined : new MissingBaseUrlError(settings.provider);
   return settings.apiKey ? undefined : new MissingApiKeyError(settings.provider);
 }
@@ -58,5 +71,8 @@ export function createProvider(settings: ProviderSettings, options: CreateProvid
       });
     case 'anthropic':
       return new AnthropicProvider({ apiKey: settings.apiKey!, baseUrl: settings.baseUrl, retry });
+    case 'vscode-lm':
+      // The VS Code host passes its own factory for this kind (MainAgentOptions.createProvider).
+      throw new HostOnlyProviderError(settings.provider);
   }
 }

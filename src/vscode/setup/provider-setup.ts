@@ -6,6 +6,7 @@ import type { ChatController } from '../chat-controller';
 import { currentModel, currentProvider, SECTION, secretKeyFor, watchProjectSettings } from '../settings';
 import { checkApiKeyShape } from './api-key-shape';
 import { modelChoices, type ModelChoice } from './model-choices';
+import { lmModelAvailable, lmModelChoices } from '../lm/lm-model-choices';
 
 /** What the model picker shows while it is open (integration tests read it; users see it). */
 export interface ProviderSetupApi {
@@ -13,11 +14,17 @@ export interface ProviderSetupApi {
 }
 
 // Functions, not constants: vscode.l10n answers in the display language only once the extension runs.
-const NAMES = (): Record<ProviderKind, string> => ({ openai: 'OpenAI', anthropic: 'Anthropic', 'openai-compatible': vscode.l10n.t('OpenAI-compatible server') });
+const NAMES = (): Record<ProviderKind, string> => ({
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  'openai-compatible': vscode.l10n.t('OpenAI-compatible server'),
+  'vscode-lm': vscode.l10n.t("VS Code's language models"),
+});
 const ABOUT = (): Record<ProviderKind, string> => ({
   openai: vscode.l10n.t('GPT models at api.openai.com (or Azure OpenAI through opendev.baseUrl).'),
   anthropic: vscode.l10n.t('Claude models through the Anthropic Messages API.'),
   'openai-compatible': vscode.l10n.t('Ollama, LM Studio, vLLM, OpenRouter…: any server that speaks the OpenAI API. A key is optional.'),
+  'vscode-lm': vscode.l10n.t("The models VS Code's Language Model API offers (GitHub Copilot's, other extensions'). No key: VS Code asks you once."),
 });
 const LOCAL_SERVER_URL = 'http://localhost:11434/v1';
 
@@ -37,7 +44,8 @@ export function registerProviderSetup(context: vscode.ExtensionContext, secrets:
     if (typeof model === 'string' && model.trim()) return writeModel(model.trim());
     await catalog.load();
     const { provider, model: current, baseUrl } = currentModel();
-    const choices = modelChoices(catalog.list(provider), { id: current, capabilities: catalog.get(provider, current, baseUrl) });
+    // VS Code's language models list themselves (the catalogue does not know them).
+    const choices = provider === 'vscode-lm' ? await lmModelChoices(current) : modelChoices(catalog.list(provider), { id: current, capabilities: catalog.get(provider, current, baseUrl) });
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { choice: ModelChoice }>();
     pick.title = vscode.l10n.t('OpenDev: model for {0}', NAMES()[provider]);
     pick.placeholder = vscode.l10n.t('Current: {0}. Context window and price per million tokens (input / output) from the model catalogue.', current);
@@ -65,7 +73,7 @@ export function registerProviderSetup(context: vscode.ExtensionContext, secrets:
   // one has a key (however it was stored), or the one chosen needs none (a local server).
   const updateReadyContext = async () => {
     const stored = await Promise.all(PROVIDER_KINDS.map((p) => secrets.get(secretKeyFor(p))));
-    await vscode.commands.executeCommand('setContext', PROVIDER_READY_CONTEXT, stored.some(Boolean) || currentProvider() === 'openai-compatible');
+    await vscode.commands.executeCommand('setContext', PROVIDER_READY_CONTEXT, stored.some(Boolean) || currentProvider() === 'openai-compatible' || currentProvider() === 'vscode-lm');
   };
   context.subscriptions.push(
     secrets.onDidChange(() => void updateReadyContext()),
@@ -85,6 +93,7 @@ export const PROVIDER_READY_CONTEXT = 'opendev.providerReady';
 /** A card's button in the chat (setup card, error fixes). */
 export function runCardAction(message: Extract<WebviewToExtension, { type: 'action' }>, extensionId: string): void {
   if (message.action === 'setApiKey') void vscode.commands.executeCommand('opendev.setApiKey', message.provider);
+  else if (message.action === 'useLanguageModel') void vscode.commands.executeCommand('opendev.selectProvider', 'vscode-lm');
   else if (message.action === 'chooseProvider') void vscode.commands.executeCommand('opendev.selectProvider');
   else void vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${extensionId}`);
 }
@@ -140,7 +149,7 @@ async function pickProvider(secrets: vscode.SecretStorage, title: string): Promi
   const items = await Promise.all(
     order.map(async (p) => {
       const stored = Boolean(await secrets.get(secretKeyFor(p)));
-      const key = stored ? vscode.l10n.t('key stored') : p === 'openai-compatible' ? vscode.l10n.t('no key (optional here)') : vscode.l10n.t('no key yet');
+      const key = p === 'vscode-lm' ? vscode.l10n.t('no key needed') : stored ? vscode.l10n.t('key stored') : p === 'openai-compatible' ? vscode.l10n.t('no key (optional here)') : vscode.l10n.t('no key yet');
       return { label: NAMES()[p], description: [p === current ? vscode.l10n.t('current') : undefined, key].filter(Boolean).join(' · '), detail: ABOUT()[p], provider: p };
     }),
   );
@@ -164,7 +173,8 @@ async function selectProvider(secrets: vscode.SecretStorage, chat: ChatControlle
   // A model the new provider does not serve would fail on the first message. (A compatible server
   // may host anything: its model is left alone.)
   const listed = catalog.list(target);
-  if (chosenModel && listed.length > 0 && !listed.some((m) => m.id === chosenModel)) {
+  const unserved = target === 'vscode-lm' ? chosenModel !== undefined && !(await lmModelAvailable(chosenModel)) : chosenModel && listed.length > 0 && !listed.some((m) => m.id === chosenModel);
+  if (unserved) {
     await config.update('model', undefined, vscode.ConfigurationTarget.Global);
     notes.push(vscode.l10n.t("the model is back to {0}'s default ({1}); \"OpenDev: Select Model\" picks another", NAMES()[target], currentModel().model));
   }
@@ -178,7 +188,7 @@ async function selectProvider(secrets: vscode.SecretStorage, chat: ChatControlle
       validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// address.')),
     });
     if (url?.trim()) await config.update('baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
-  } else if (target !== 'openai-compatible' && !(await secrets.get(secretKeyFor(target)))) {
+  } else if (target !== 'openai-compatible' && target !== 'vscode-lm' && !(await secrets.get(secretKeyFor(target)))) {
     await setApiKey(secrets, chat, target);
   }
   void vscode.window.showInformationMessage(notes.length ? vscode.l10n.t('OpenDev now talks to {0}; {1}.', NAMES()[target], notes.join('; ')) : vscode.l10n.t('OpenDev now talks to {0}.', NAMES()[target]));

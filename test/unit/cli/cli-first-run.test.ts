@@ -51,4 +51,11 @@ describe('opendev CLI on a first run', () => {
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(lastUserText(fake.requests[0]!), 'hi');
   });
+
+  it('refuses --provider vscode-lm clearly: VS Code\'s Language Model API exists only inside VS Code', async () => {
+    const r = await opendev(['-p', 'list the files', '--provider', 'vscode-lm'], { OPENDEV_HOME: home });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /The provider "vscode-lm" \(VS Code's language models\) works only inside VS Code, through its Language Model API\. Choose openai, anthropic or openai-compatible here\./);
+    assert.equal(fake.requests.length, 0);
+  });
 });

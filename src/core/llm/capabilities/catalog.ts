@@ -55,6 +55,8 @@ const MODELS_DEV_PROVIDER: Record<ProviderKind, string | undefined> = {
   openai: 'openai',
   anthropic: 'anthropic',
   'openai-compatible': undefined,
+  // VS Code's language models report their own context window (the vscode-lm provider reads it).
+  'vscode-lm': undefined,
 };
 
 export class CapabilityCatalog {

@@ -324,6 +324,8 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
   /** Everything the view shows: sent when the view (re)loads and on New Chat. */
   z.object({
     type: z.literal('snapshot'),
+    /** Which conversation of this chat it is: New Chat counts up (the view marks it on its page). */
+    conversation: count(),
     entries: z.array(ChatEntrySchema),
     busy: z.boolean(),
     todos: z.array(TodoSchema),

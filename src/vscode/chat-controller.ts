@@ -102,6 +102,7 @@ export class ChatController {
     const { cost, context } = this.live;
     return {
       type: 'snapshot',
+      conversation: this.generation,
       entries: [...this.entries.list()],
       busy: this.busy,
       todos: this.live.todos,

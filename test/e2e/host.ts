@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame, Locator, Page } from 'playwright-core';
 
 /** The typed face of test/host/e2e.mjs (plain JS, loaded with import()). */
@@ -108,10 +109,34 @@ export function findChat(host: E2eHost, page: Page, timeoutMs = 60_000): Promise
   return host.findFrame(page, async (f) => (await f.locator(CHAT_INPUT).count()) > 0, timeoutMs);
 }
 
-/** "OpenDev: New Chat" from the palette, then the chat view's frame. */
+/**
+ * "OpenDev: New Chat" from the palette, then the chat view's frame once it shows the new
+ * conversation. The command runs in the extension host after the palette has closed (after its
+ * activation, right after a reload): a question typed into the view before that would be wiped by it.
+ */
 export async function openChat(host: E2eHost, page: Page): Promise<Frame> {
+  const shown = await conversationShown(page);
   await host.runCommand(page, 'OpenDev: New Chat');
-  return findChat(host, page);
+  const chat = await findChat(host, page);
+  for (const deadline = Date.now() + 60_000; (await conversationIn(chat)) <= shown; await sleep(100)) {
+    if (Date.now() > deadline) throw new Error('New Chat did not reach the chat view');
+  }
+  return chat;
+}
+
+/** The conversation the chat view shows now (0, a fresh extension host's first, when no view is open yet). */
+async function conversationShown(page: Page): Promise<number> {
+  for (const frame of page.frames()) {
+    try {
+      if ((await frame.locator(CHAT_INPUT).count()) > 0) return Math.max(0, await conversationIn(frame));
+    } catch { /* a frame navigated or detached meanwhile */ }
+  }
+  return 0;
+}
+
+/** The conversation a chat view's page marks (-1 before its first snapshot). The page's CSP forbids evaluated strings: read the attribute. */
+async function conversationIn(chat: Frame): Promise<number> {
+  return Number((await chat.locator('body').getAttribute('data-conversation', { timeout: 60_000 })) ?? -1);
 }
 
 /** What a suite set up by workbenchSuite works with (read inside its tests). */

@@ -3,7 +3,7 @@
 // editor's unsaved buffer and writes through the editor; a command runs in the editor's terminal;
 // the model is chosen among the provider's models; the saved sessions are listed.
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allToolResults, FakeProvider, toolResults } from '../../fixtures/fake-provider';
@@ -74,6 +74,10 @@ describe('opendev acp with the client\'s file system and terminal', function () 
     assert.equal(writes[0]!.params.content, onDisk.replace('return a - b;', 'return a - b; // saved by the agent'));
     assert.equal(writes[0]!.params.sessionId, sessionId);
     assert.ok(updatesOf(acp, sessionId, 'tool_call_update').some((u) => u.toolCallId === 'edit-1' && u.status === 'completed'));
+    // Undo's checkpoint caught the change the editor saved: the step is in the operation log (written by the end of the session).
+    await acp.close();
+    const steps = operationLog(home).filter((r) => r.type === 'step' && r.session === sessionId);
+    assert.deepEqual(steps.flatMap((r) => r.changed as unknown[]), [{ path: 'math.ts', change: 'modified' }]);
   });
 
   it('write_file creates the new file through the editor', async () => {
@@ -174,3 +178,9 @@ describe('opendev acp with the client\'s file system and terminal', function () 
     assert.deepEqual((await acp.connection.agent.request('session/list', { cwd: other })).sessions.map((s) => s.sessionId), [there]);
   });
 });
+
+/** Every record of the operation logs under an OpenDev home (one per project). */
+function operationLog(home: string): Array<Record<string, unknown>> {
+  const files = (readdirSync(join(home, 'projects'), { recursive: true }) as string[]).filter((f) => f.endsWith('operations.jsonl'));
+  return files.flatMap((f) => readFileSync(join(home, 'projects', f), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>));
+}

@@ -18,14 +18,14 @@ export class ClientHost implements CommandTerminalPort {
   constructor(
     private readonly client: AgentContext,
     private readonly capabilities: ClientCapabilities | undefined,
-    /** The user's shell (SHELL of the environment `opendev acp` started with), for the client's terminal. */
-    private readonly shell: string | undefined,
+    /** The environment `opendev acp` started with (keys included): the user's shell, and which variables are secret. */
+    private readonly env: NodeJS.ProcessEnv,
   ) {}
 
   /** The host ports this client offers (the files and the terminal only when it advertised them). */
   ports(): Pick<HostPorts, 'terminal' | 'files' | 'commandRunner'> {
     const files = clientFiles(this.client, () => this.session(), this.capabilities?.fs);
-    const runner = this.capabilities?.terminal === true ? clientCommandRunner(this.client, this, this.shell) : undefined;
+    const runner = this.capabilities?.terminal === true ? clientCommandRunner(this.client, this, this.env) : undefined;
     return { terminal: this, ...(files ? { files } : {}), ...(runner ? { commandRunner: runner } : {}) };
   }
 

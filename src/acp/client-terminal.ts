@@ -5,19 +5,24 @@
 // cannot hold a command in our sandbox, nor tell us what the sandbox blocked).
 import type { AgentContext, TerminalHandle } from '@agentclientprotocol/sdk';
 import type { CommandRunnerPort, HostCommandOutcome, HostCommandRequest } from '../core/command-runner-port';
+import { BUILTIN_SECRET_ENV, isSecretEnvName } from '../core/process/child-env';
 import type { AcpTurnUI } from './acp-turn-ui';
 
 /** What the client keeps of the output (it drops the start beyond it); the model sees head and tail of that. */
 const OUTPUT_BYTE_LIMIT = 1024 * 1024;
 
-export function clientCommandRunner(client: AgentContext, bridge: { session(): string; ui: AcpTurnUI | undefined }, shell: string | undefined): CommandRunnerPort {
+/**
+ * `env`: the environment `opendev acp` was started with (the editor's, keys included): its SHELL,
+ * and the names of its secret variables, which the command gets empty.
+ */
+export function clientCommandRunner(client: AgentContext, bridge: { session(): string; ui: AcpTurnUI | undefined }, env: NodeJS.ProcessEnv): CommandRunnerPort {
   return {
     async run(request) {
       const terminal = await client.createTerminal({
         sessionId: bridge.session(),
-        ...shellLine(request.command, shell),
+        ...shellLine(request.command, env.SHELL),
         cwd: request.cwd,
-        env: Object.entries(request.env).map(([name, value]) => ({ name, value })),
+        env: Object.entries({ ...blankSecrets(env), ...request.env }).map(([name, value]) => ({ name, value })),
         outputByteLimit: OUTPUT_BYTE_LIMIT,
       });
       try {
@@ -29,6 +34,17 @@ export function clientCommandRunner(client: AgentContext, bridge: { session(): s
       }
     },
   };
+}
+
+/**
+ * The editor's terminal runs with the editor's environment, which may hold the keys our own children
+ * never see (child-env.ts). The protocol can set variables, not unset them: each secret one the
+ * editor is likely to have (the built-in names, and the secret names of the environment we were
+ * started with) is set to empty.
+ */
+function blankSecrets(env: NodeJS.ProcessEnv): Record<string, string> {
+  const names = [...BUILTIN_SECRET_ENV.filter((n) => !n.includes('*')), ...Object.keys(env).filter(isSecretEnvName)];
+  return Object.fromEntries(names.map((name) => [name, '']));
 }
 
 /** A shell runs the line, as our own runner does (pipes, &&, globs): the user's shell, else sh. */

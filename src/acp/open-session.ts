@@ -26,7 +26,7 @@ export interface SessionContext {
 
 export async function openSession(context: SessionContext, cwd: string, servers: readonly McpServer[], loaded?: LoadedSession): Promise<AcpSession> {
   const { launch, log, store, catalog, client } = context;
-  const host = new ClientHost(client, context.capabilities, launch.env.SHELL);
+  const host = new ClientHost(client, context.capabilities, launch.env);
   const workspace = await acpWorkspace(launch, cwd, servers, host.ports());
   for (const line of workspace.settings.warnings) log(line);
   await catalog.load();

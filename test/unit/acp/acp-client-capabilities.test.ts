@@ -109,6 +109,19 @@ describe('opendev acp with the client\'s file system and terminal', function () 
     assert.match(result, /exit code 0/);
   });
 
+  it('the editor\'s terminal gets the secret variables of the editor\'s environment empty', async () => {
+    await acp.close();
+    editor.env = { ...process.env, OPENAI_API_KEY: KEY, DEPLOY_TOKEN: 'deploy-token-marker' };
+    start({ DEPLOY_TOKEN: 'deploy-token-marker' });
+    await initialize();
+    const sessionId = (await newSession()).sessionId;
+    fake.enqueue({ toolCalls: [{ id: 'cmd-5', name: 'run_command', arguments: { command: 'echo "key=[$OPENAI_API_KEY] token=[$DEPLOY_TOKEN] path-set=[${PATH:+yes}]"' } }] }, { text: 'Ran it.' });
+    await prompt(sessionId, 'run it');
+    assert.deepEqual(editor.methods('terminal/create'), ['terminal/create']);
+    assert.match(toolResults(fake.requests[1]!)[0]!.content, /key=\[\] token=\[\] path-set=\[yes\]/);
+    assert.equal(JSON.stringify(fake.requests).includes('deploy-token-marker'), false);
+  });
+
   it('a command that fails in the editor\'s terminal reports its exit code', async () => {
     const sessionId = (await newSession()).sessionId;
     fake.enqueue({ toolCalls: [{ id: 'cmd-2', name: 'run_command', arguments: { command: 'echo failing-marker; exit 3' } }] }, { text: 'It failed.' }, { text: 'It failed, as asked.' });

@@ -21,6 +21,8 @@ export class AcpEditor {
   private readonly terminals = new Map<string, Terminal>();
   private readonly waiters: Array<{ method: string; resolve: () => void }> = [];
   private next = 0;
+  /** The environment the editor's terminals start from (the editor's own, which may hold keys). */
+  env: NodeJS.ProcessEnv = process.env;
 
   /** The client-side handlers for `fs/*` and `terminal/*`. */
   register(app: ClientApp): ClientApp {
@@ -39,7 +41,7 @@ export class AcpEditor {
       .onRequest('terminal/create', ({ params }) => {
         this.record({ method: 'terminal/create', params });
         const id = `term-${++this.next}`;
-        const env = { ...process.env, ...Object.fromEntries((params.env ?? []).map((v) => [v.name, v.value])) };
+        const env = { ...this.env, ...Object.fromEntries((params.env ?? []).map((v) => [v.name, v.value])) };
         const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, env, stdio: ['ignore', 'pipe', 'pipe'] });
         const terminal: Terminal = {
           child,

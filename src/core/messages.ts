@@ -36,6 +36,8 @@ export type Message =
  */
 export interface ProviderItems {
   api: string;
+  /** The model that wrote them: encrypted reasoning is only readable by the model that made it. */
+  model?: string;
   items: Array<Record<string, unknown>>;
 }
 

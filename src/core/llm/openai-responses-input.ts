@@ -27,12 +27,12 @@ export function responsesInstructions(request: ProviderRequest): string | undefi
   return systemPromptOf(request);
 }
 
-/** The conversation without its system messages (they are `instructions`). */
-export function toResponsesInput(messages: readonly Message[]): ResponseInputItem[] {
-  return messages.flatMap(toInputItems);
+/** The conversation without its system messages (they are `instructions`), for `model`. */
+export function toResponsesInput(messages: readonly Message[], model: string): ResponseInputItem[] {
+  return messages.flatMap((message) => toInputItems(message, model));
 }
 
-function toInputItems(message: Message): ResponseInputItem[] {
+function toInputItems(message: Message, model: string): ResponseInputItem[] {
   switch (message.role) {
     case 'system':
       return [];
@@ -49,7 +49,7 @@ function toInputItems(message: Message): ResponseInputItem[] {
       ];
     case 'assistant':
       return [
-        ...reasoningItems(message.providerItems),
+        ...reasoningItems(message.providerItems, model),
         ...(message.content ? [{ role: 'assistant' as const, content: message.content }] : []),
         ...message.toolCalls.map((call) => ({ type: 'function_call' as const, call_id: call.id, name: call.name, arguments: call.arguments })),
       ];
@@ -58,9 +58,12 @@ function toInputItems(message: Message): ResponseInputItem[] {
   }
 }
 
-/** This API's own items, those that still parse; another provider's items are not ours to send. */
-function reasoningItems(providerItems: ProviderItems | undefined): ResponseInputItem[] {
-  if (providerItems?.api !== RESPONSES_ITEMS_API) return [];
+/**
+ * This API's own items that still parse, for the model that wrote them: another provider's items are
+ * not ours to send, and another model (a compact role reading the same history) cannot decrypt them.
+ */
+function reasoningItems(providerItems: ProviderItems | undefined, model: string): ResponseInputItem[] {
+  if (providerItems?.api !== RESPONSES_ITEMS_API || (providerItems.model !== undefined && providerItems.model !== model)) return [];
   return providerItems.items.flatMap((item) => {
     const parsed = ReasoningItemSchema.safeParse(item);
     // Without its encrypted content the API would look the item up by id, which store: false never kept.

@@ -33,7 +33,7 @@ export class OpenAiResponsesProvider implements LlmProvider {
 
   private async *call(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const stream = await this.options.client.sdk.responses.create(this.body(request), { signal });
-    const reader = new ResponsesStreamReader();
+    const reader = new ResponsesStreamReader(request.model);
     for await (const event of stream) yield* reader.read(event);
     // The SDK ends the iteration quietly on abort: that is not a complete answer.
     throwIfAborted(signal);
@@ -46,7 +46,7 @@ export class OpenAiResponsesProvider implements LlmProvider {
     return {
       model: request.model,
       ...(instructions ? { instructions } : {}),
-      input: toResponsesInput(request.messages),
+      input: toResponsesInput(request.messages, request.model),
       ...(request.tools.length > 0 ? { tools: request.tools.map(toResponsesTool) } : {}),
       ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
       // Nothing kept at OpenAI: the reasoning travels with the conversation instead, encrypted.

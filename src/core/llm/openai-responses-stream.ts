@@ -34,6 +34,9 @@ interface PendingCall {
 }
 
 export class ResponsesStreamReader {
+  /** `model`: the model asked, recorded with its reasoning items. */
+  constructor(private readonly model: string) {}
+
   /** By output index: the order the model made them in. */
   private readonly calls = new Map<number, PendingCall>();
   private readonly reasoning = new Map<number, Record<string, unknown>>();
@@ -96,7 +99,7 @@ export class ResponsesStreamReader {
       yield { type: 'tool_call', call: { id: call.callId, name: call.name, arguments: call.arguments } };
     }
     const items = [...this.reasoning.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
-    if (items.length > 0) yield { type: 'provider_items', items: { api: RESPONSES_ITEMS_API, items } };
+    if (items.length > 0) yield { type: 'provider_items', items: { api: RESPONSES_ITEMS_API, model: this.model, items } };
   }
 }
 

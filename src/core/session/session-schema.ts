@@ -43,7 +43,7 @@ export type SessionIndexFile = z.infer<typeof SessionIndexSchema>;
 
 const ToolCallSchema = z.lazy(() => z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
 /** Opaque to the store: the provider that reads them validates each item itself. */
-const ProviderItemsSchema = z.lazy(() => z.object({ api: z.string().min(1), items: z.array(z.record(z.string(), z.unknown())) }));
+const ProviderItemsSchema = z.lazy(() => z.object({ api: z.string().min(1), model: z.string().optional(), items: z.array(z.record(z.string(), z.unknown())) }));
 const UserMessageOriginSchema = z.lazy(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('prompt'), text: z.string() }),
   z.object({ kind: z.literal('followup'), text: z.string() }),
@@ -88,7 +88,8 @@ export function fromTranscriptLine(line: TranscriptLine): Message {
     case 'assistant': {
       const toolCalls = line.toolCalls.map((c) => ({ ...c }));
       if (!line.providerItems) return { role: 'assistant', content: line.content, toolCalls };
-      return { role: 'assistant', content: line.content, toolCalls, providerItems: { api: line.providerItems.api, items: line.providerItems.items.map((i) => ({ ...i })) } };
+      const { api, model, items } = line.providerItems;
+      return { role: 'assistant', content: line.content, toolCalls, providerItems: { api, ...(model !== undefined ? { model } : {}), items: items.map((i) => ({ ...i })) } };
     }
     case 'tool':
       return {

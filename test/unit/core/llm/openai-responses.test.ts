@@ -52,6 +52,7 @@ describe('OpenAI Responses API (official client → fake provider over HTTP)', f
     const kept = of(events, 'provider_items');
     assert.equal(kept.length, 1);
     assert.equal(kept[0]!.items.api, 'openai-responses');
+    assert.equal(kept[0]!.items.model, 'o3', 'the items remember the model that can read them');
     assert.equal(kept[0]!.items.items.length, 1);
     assert.equal(kept[0]!.items.items[0]!.type, 'reasoning');
     assert.equal(kept[0]!.items.items[0]!.encrypted_content, fakeEncryptedReasoning('The user greets me.'));
@@ -113,16 +114,17 @@ describe('OpenAI Responses API (official client → fake provider over HTTP)', f
     }
   });
 
-  it('reasoning items another provider wrote, or without encrypted content, are not sent', async () => {
+  it('reasoning items another provider or another model wrote, or without encrypted content, are not sent', async () => {
     fake.enqueue({ text: 'ok' });
     const history: Message[] = [
       { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'by gpt-5', toolCalls: [], providerItems: { api: 'openai-responses', model: 'gpt-5', items: [{ type: 'reasoning', id: 'rs_0', summary: [], encrypted_content: 'for gpt-5 only' }] } },
       { role: 'assistant', content: 'hello', toolCalls: [], providerItems: { api: 'someone-else', items: [{ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'x' }] } },
       { role: 'assistant', content: 'again', toolCalls: [], providerItems: { api: 'openai-responses', items: [{ type: 'reasoning', id: 'rs_2', summary: [] }, { type: 'bogus' }] } },
       { role: 'user', content: 'go on' },
     ];
     await collect(openai(fake).stream(request({ model: 'o3', messages: history }), signal()));
-    assert.deepEqual(fake.requests[0]!.body.input.map((i: any) => i.type ?? i.role), ['user', 'assistant', 'assistant', 'user']);
+    assert.deepEqual(fake.requests[0]!.body.input.map((i: any) => i.type ?? i.role), ['user', 'assistant', 'assistant', 'assistant', 'user']);
   });
 
   it('sends the session prompt_cache_key', async () => {

@@ -14,14 +14,17 @@ export const RESPONSES_ITEMS_API = 'openai-responses';
 
 /**
  * A reasoning item as the API returned it. Validated when read back from the history (a session file
- * is a trust boundary); other fields it may gain are kept as they came.
+ * is a trust boundary); other fields it may gain are kept as they came. Built on its first parse
+ * (z.lazy): creating the provider at start-up does not pay for it.
  */
-const ReasoningItemSchema = z.looseObject({
-  type: z.literal('reasoning'),
-  id: z.string().min(1),
-  summary: z.array(z.looseObject({ type: z.literal('summary_text'), text: z.string() })),
-  encrypted_content: z.string().nullish(),
-});
+const ReasoningItemSchema = z.lazy(() =>
+  z.looseObject({
+    type: z.literal('reasoning'),
+    id: z.string().min(1),
+    summary: z.array(z.looseObject({ type: z.literal('summary_text'), text: z.string() })),
+    encrypted_content: z.string().nullish(),
+  }),
+);
 
 export function responsesInstructions(request: ProviderRequest): string | undefined {
   return systemPromptOf(request);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { THINKING_LEVELS } from '../core/config/thinking-level';
-import { PROVIDER_KINDS } from '../core/config/provider-settings';
+import { OPENAI_APIS, PROVIDER_KINDS } from '../core/config/provider-settings';
 
 import { APPROVAL_LEVELS, type ApprovalLevel } from '../core/config/approval-level';
 
@@ -29,6 +29,7 @@ export const CliOptionsSchema = z
     workingDir: z.string().min(1, '--working-dir is empty').optional(),
     provider: oneOf('--provider', PROVIDER_KINDS).optional(),
     model: z.string().trim().min(1, '--model is empty').optional(),
+    openaiApi: oneOf('--openai-api', OPENAI_APIS).optional(),
     approval: oneOf('--approval', APPROVAL_LEVELS).default('semi-auto'),
     thinking: oneOf('--thinking', THINKING_LEVELS).optional(),
     outputFormat: oneOf('--output-format', OUTPUT_FORMATS).default('text'),
@@ -78,6 +79,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         'working-dir': { type: 'string', short: 'C' },
         provider: { type: 'string' },
         model: { type: 'string', short: 'm' },
+        'openai-api': { type: 'string' },
         approval: { type: 'string' },
         thinking: { type: 'string' },
         'output-format': { type: 'string' },
@@ -104,6 +106,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     workingDir: values['working-dir'],
     provider: values.provider,
     model: values.model,
+    openaiApi: values['openai-api'],
     approval: values.approval,
     thinking: values.thinking,
     outputFormat: values['output-format'],

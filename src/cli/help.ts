@@ -14,6 +14,9 @@ Options:
   -C, --working-dir <dir>     the project folder (default: the current directory)
       --provider <name>       openai | anthropic | openai-compatible (default: OPENDEV_PROVIDER, else openai)
   -m, --model <id>            the model (default: OPENDEV_MODEL, else the provider's default)
+      --openai-api <api>      auto | chat | responses: OpenAI's Chat Completions or Responses API
+                              (default: OPENDEV_OPENAI_API, else auto: Responses for o-series, gpt-5
+                              and codex models, Chat Completions for the others)
       --approval <level>      manual | semi-auto | auto (default: semi-auto). With -p nobody can answer,
                               so anything that needs approval is denied unless --approval auto, which
                               approves changes inside the workspace only. Never without a person:
@@ -48,6 +51,7 @@ Environment:
   OPENAI_API_KEY, OPENAI_BASE_URL          OpenAI, or any OpenAI-compatible server (Ollama: http://localhost:11434/v1)
   ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL    Anthropic
   OPENDEV_PROVIDER, OPENDEV_MODEL          defaults for --provider and --model
+  OPENDEV_OPENAI_API                       default for --openai-api
   OPENDEV_CONTEXT_WINDOW                   the model's context window in tokens (for unlisted models)
   OPENDEV_EMBEDDING_MODEL                  embeddings for the playbook (default: a local lexical embedding)
   OPENDEV_PLAYBOOK_LEARN=0                 the playbook stops learning (no extra calls every 40 messages)

@@ -102,6 +102,7 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
     apiKey: env[keyVar] || undefined,
     ...(v.contextWindow !== undefined ? { contextWindow: v.contextWindow } : {}),
     ...(v.embeddingModel !== undefined ? { embeddingModel: v.embeddingModel } : {}),
+    ...(v['openai.api'] !== undefined ? { openaiApi: v['openai.api'] } : {}),
   });
   // Every value was validated in its layer; this only guards the combination.
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; '));
@@ -151,6 +152,7 @@ function flagsLayer(options: CliOptions, argv?: readonly string[]): SettingsLaye
   };
   set('provider', options.provider, '--provider');
   set('model', options.model, '--model');
+  set('openai.api', options.openaiApi, '--openai-api');
   set('thinkingLevel', options.thinking, '--thinking');
   const approvalTyped = argv ? argv.some((a) => a === '--approval' || a.startsWith('--approval=')) : options.approval !== 'semi-auto';
   if (approvalTyped) set('approvalLevel', options.approval, '--approval');

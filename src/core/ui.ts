@@ -68,6 +68,8 @@ export interface CostSnapshot {
   inputTokens: number;
   cachedTokens: number;
   outputTokens: number;
+  /** The part of `outputTokens` spent reasoning, where the API reports it (absent when none did). */
+  reasoningTokens?: number;
   /** Undefined when the model's pricing is unknown. */
   usd: number | undefined;
   calls: number;

@@ -157,6 +157,7 @@ export async function readProviderSettings(secrets: vscode.SecretStorage): Promi
     apiKey: (await secrets.get(secretKeyFor(v.provider))) || undefined,
     ...(v.contextWindow !== undefined ? { contextWindow: v.contextWindow } : {}),
     ...(v.embeddingModel !== undefined ? { embeddingModel: v.embeddingModel } : {}),
+    ...(v['openai.api'] !== undefined ? { openaiApi: v['openai.api'] } : {}),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -282,7 +283,7 @@ export function untrustedWhy(state: Pick<FolderTrustState, 'editorTrusted' | 'tr
 }
 
 /** Settings whose change needs a new agent (provider, model, endpoint, approvals, the sandbox); the thinking level does not. */
-export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'contextWindow', 'embeddingModel', 'playbook.learn', 'playbook.reflectEvery', 'memory.summaryEvery', 'thinkingCadence', 'roles', 'approvalLevel', 'sandbox.enabled', 'sandbox.network.allow', 'sandbox.write.allow', 'sandbox.mcp'].map((key) => `${SECTION}.${key}`);
+export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'contextWindow', 'embeddingModel', 'openai.api', 'playbook.learn', 'playbook.reflectEvery', 'memory.summaryEvery', 'thinkingCadence', 'roles', 'approvalLevel', 'sandbox.enabled', 'sandbox.network.allow', 'sandbox.write.allow', 'sandbox.mcp'].map((key) => `${SECTION}.${key}`);
 
 /** A bad opendev.* value of the model or its endpoint stops the agent (as it always did) with a pointer to the setting. */
 function blocksTheAgent(p: SettingsProblem): boolean {

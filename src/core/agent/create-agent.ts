@@ -166,7 +166,10 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home, holdRefresh: (start) => afterFirstAnswer.run(start) });
   await catalog.load();
   const log = options.host?.logger;
-  const roles = new ModelRoles(options.roles, catalog, { ...(options.onModelCall ? { observe: options.onModelCall } : {}), onAnswer: () => afterFirstAnswer.open(), ...(log ? { log } : {}) });
+  const sessionId = options.sessionId ?? newSessionId();
+  // The session's id keys OpenAI's prompt cache: its calls share a prefix, a resumed session keeps its key.
+  const providerOptions = { promptCacheKey: `opendev-${sessionId}` };
+  const roles = new ModelRoles(options.roles, catalog, { ...(options.onModelCall ? { observe: options.onModelCall } : {}), onAnswer: () => afterFirstAnswer.open(), providerOptions, ...(log ? { log } : {}) });
   roles.forRole('action'); // fails now, not at the first message, when the key or the server's address is missing
   const relay = createUiRelay();
   for (const notice of options.notices ?? []) relay.ui.onNotice?.(notice.text, notice.level);
@@ -174,7 +177,6 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const web = new WebSession({ settings: options.web });
   const registry = createBuiltinRegistry(options.host, web);
   const approvalLevel = options.approvalLevel ?? 'semi-auto';
-  const sessionId = options.sessionId ?? newSessionId();
   const home = options.home ?? resolveOpendevHome();
   const projectTrusted = options.projectTrusted ?? readProjectTrust({ home, workspaceRoot: options.workspaceRoot }).trusted;
   log?.info('session: agent built', { sessionId, workspace: options.workspaceRoot, projectTrusted, approval: options.approvalLevel ?? 'semi-auto', provider: options.roles.action.provider, model: options.roles.action.model });

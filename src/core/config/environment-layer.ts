@@ -3,7 +3,7 @@
 import { THINKING_LEVELS, type ThinkingLevel } from './thinking-level';
 import { sessionTitlesFromEnv, SESSION_TITLES_ENV } from './session-titles-setting';
 import { playbookLearningFromEnv, PLAYBOOK_LEARN_ENV } from './playbook-learning';
-import { PROVIDER_ENV, PROVIDER_KINDS, ProviderSettingsSchema, type ProviderKind } from './provider-settings';
+import { OPENAI_API_ENV, OPENAI_APIS, PROVIDER_ENV, PROVIDER_KINDS, ProviderSettingsSchema, type OpenAiApi, type ProviderKind } from './provider-settings';
 import { OPTIONAL_ROLES, RoleOverrideSchema } from './role-overrides';
 import type { SettingKey, SettingsLayer } from './settings-values';
 
@@ -57,6 +57,12 @@ export function environmentLayer(env: NodeJS.ProcessEnv, provider?: ProviderKind
 
   const embedding = text('OPENDEV_EMBEDDING_MODEL');
   if (embedding) set('embeddingModel', embedding, 'OPENDEV_EMBEDDING_MODEL');
+
+  const api = text(OPENAI_API_ENV)?.toLowerCase();
+  if (api !== undefined) {
+    if ((OPENAI_APIS as readonly string[]).includes(api)) set('openai.api', api as OpenAiApi, OPENAI_API_ENV);
+    else problems.push({ key: 'openai.api', variable: OPENAI_API_ENV, message: `${OPENAI_API_ENV}="${env[OPENAI_API_ENV]}" is not one of ${OPENAI_APIS.join(', ')}` });
+  }
 
   const thinking = text(THINKING_ENV)?.toLowerCase();
   if (thinking !== undefined) {

@@ -210,6 +210,7 @@ export const EDITOR_SETTING_KEYS = [
   'baseUrl',
   'contextWindow',
   'embeddingModel',
+  'openai.api',
   'approvalLevel',
   'thinkingLevel',
   'thinkingCadence',

@@ -9,6 +9,15 @@ export const DEFAULT_MODELS: Record<ProviderKind, string> = {
   'openai-compatible': 'llama3.1',
 };
 
+/**
+ * Which OpenAI API serves provider `openai`: `auto` follows the model (llm/capabilities/openai-api.ts:
+ * reasoning models through the Responses API, the others through Chat Completions).
+ */
+export const OPENAI_APIS = ['auto', 'chat', 'responses'] as const;
+export type OpenAiApi = (typeof OPENAI_APIS)[number];
+/** Where the CLI reads `openai.api` from (the VS Code setting is `opendev.openai.api`, the flag `--openai-api`). */
+export const OPENAI_API_ENV = 'OPENDEV_OPENAI_API';
+
 /** What a host resolves from its own settings and secrets before it can build a provider. */
 export const ProviderSettingsSchema = z.object({
   provider: z.enum(PROVIDER_KINDS),
@@ -25,6 +34,8 @@ export const ProviderSettingsSchema = z.object({
    * embedding is used, which works offline.
    */
   embeddingModel: z.string().trim().min(1).optional(),
+  /** Provider `openai` only: Chat Completions or the Responses API; unset is `auto`. */
+  openaiApi: z.enum(OPENAI_APIS).optional(),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 

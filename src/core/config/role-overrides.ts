@@ -34,6 +34,8 @@ export function buildRoleSettings(
       baseUrl: override.baseUrl ?? (sameProvider ? action.baseUrl : undefined),
       apiKey: sameProvider ? action.apiKey : keyFor(provider),
       maxAttempts: action.maxAttempts,
+      // One choice of OpenAI API for every role (auto still follows each role's model).
+      ...(action.openaiApi ? { openaiApi: action.openaiApi } : {}),
     };
   }
   return roles;

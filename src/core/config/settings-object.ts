@@ -9,7 +9,7 @@ import { SESSION_TITLES } from './session-titles-setting';
 import { APPROVAL_LEVELS } from './approval-level';
 import { NETWORK_HOST_ENTRY } from './sandbox-settings';
 import { WEB_SEARCH_PROVIDERS } from './web-settings';
-import { PROVIDER_KINDS, ProviderSettingsSchema } from './provider-settings';
+import { OPENAI_APIS, PROVIDER_KINDS, ProviderSettingsSchema } from './provider-settings';
 import { OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from './role-overrides';
 import type { SettingsProblem } from './settings-problem';
 import type { LayerValues, PassthroughSettings, SettingKey } from './settings-values';
@@ -55,7 +55,7 @@ const IGNORED = ['$schema'];
 /** Credentials are searched for everywhere except in these, which configure other programs (hook commands, MCP servers). */
 const NOT_SEARCHED_FOR_KEYS = new Set<string>(PASSTHROUGH);
 
-export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [...Object.keys(SCALARS), 'playbook', 'memory', 'roles', 'sandbox', ...PASSTHROUGH, ...IGNORED];
+export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [...Object.keys(SCALARS), 'openai', 'playbook', 'memory', 'roles', 'sandbox', ...PASSTHROUGH, ...IGNORED];
 
 /** `apiKey`, `api_key`, `OPENAI_API_KEY`, `anthropicApiKey`, `ANTHROPIC_AUTH_TOKEN`, `secretKey`… */
 const CREDENTIAL_KEY = /api[-_]?key|auth[-_]?token|access[-_]?token|secret[-_]?key/i;
@@ -79,6 +79,8 @@ export function parseSettingsObject(raw: Record<string, unknown>, source: string
       else problems.push(invalid(source, key, parsed.error));
     } else if (key === 'playbook') {
       parsePlaybook(value, source, values, problems);
+    } else if (key === 'openai') {
+      parseNested(value, 'openai', OPENAI, source, values, problems);
     } else if (key === 'memory') {
       parseNested(value, 'memory', MEMORY, source, values, problems);
     } else if (key === 'sandbox') {
@@ -98,6 +100,11 @@ export function parseSettingsObject(raw: Record<string, unknown>, source: string
 const PLAYBOOK: Partial<Record<SettingKey, z.ZodType>> = {
   'playbook.learn': z.boolean(),
   'playbook.reflectEvery': z.number().int().min(MEMORY_CADENCE_RANGE.min).max(MEMORY_CADENCE_RANGE.max),
+};
+
+/** `openai.*` (`{ "openai": { "api": "responses" } }`). */
+const OPENAI: Partial<Record<SettingKey, z.ZodType>> = {
+  'openai.api': z.enum(OPENAI_APIS),
 };
 
 /** `memory.*` (`{ "memory": { "summaryEvery": 10 } }`). */

@@ -24,6 +24,7 @@ const UNSET: Partial<Record<SettingKey, string>> = {
   baseUrl: "the provider's official endpoint",
   contextWindow: 'from the model catalogue',
   embeddingModel: 'a local word-based embedding',
+  'openai.api': 'auto: the Responses API for o-series, gpt-5 and codex models, Chat Completions for the others',
   maxIterations: "the agent's default",
   web_search_provider: 'duckduckgo',
   chromium_path: 'OPENDEV_CHROMIUM, else found on the machine',

@@ -6,7 +6,7 @@ import type { ThinkingLevel } from './thinking-level';
 import type { SessionTitles } from './session-titles-setting';
 import type { ApprovalLevel } from './approval-level';
 import type { WebSearchProviderName } from './web-settings';
-import type { ProviderKind } from './provider-settings';
+import type { OpenAiApi, ProviderKind } from './provider-settings';
 import { OPTIONAL_ROLES, type OptionalRole, type RoleOverride } from './role-overrides';
 
 export type RoleKey = `roles.${OptionalRole}`;
@@ -17,6 +17,8 @@ export type SettingValues = {
   baseUrl: string;
   contextWindow: number;
   embeddingModel: string;
+  /** Provider `openai`: which of its APIs (auto: by model, chat, responses). */
+  'openai.api': OpenAiApi;
   approvalLevel: ApprovalLevel;
   thinkingLevel: ThinkingLevel;
   /** Which steps make the thinking call: only where it pays (default), or every step (the paper's loop). */
@@ -56,6 +58,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'baseUrl',
   'contextWindow',
   'embeddingModel',
+  'openai.api',
   'approvalLevel',
   'thinkingLevel',
   'thinkingCadence',

@@ -2,6 +2,9 @@ import type { ProviderKind, ProviderSettings } from '../config/provider-settings
 import { PROVIDER_LABELS } from '../config/provider-settings';
 import { AnthropicProvider } from './anthropic-provider';
 import { OpenAiProvider } from './openai-provider';
+import { OpenAiApiRouter } from './openai-api-router';
+import { createOpenAiClient } from './openai-client';
+import { OpenAiResponsesProvider } from './openai-responses-provider';
 import type { LlmProvider } from './provider';
 import type { RetryPolicy } from './retry';
 
@@ -37,6 +40,8 @@ export function missingProviderSetting(settings: ProviderSettings): MissingApiKe
 export interface CreateProviderOptions {
   /** Retry policy overrides (tests shrink the backoff); `settings.maxAttempts` wins over `retry.maxAttempts`. */
   retry?: Partial<RetryPolicy>;
+  /** The session's prompt-cache key, sent where the API takes one (OpenAI Responses: `prompt_cache_key`). */
+  promptCacheKey?: string;
 }
 
 /** Local OpenAI-compatible servers (Ollama, vLLM, LM Studio) usually accept any key. */
@@ -47,8 +52,12 @@ export function createProvider(settings: ProviderSettings, options: CreateProvid
   const missing = missingProviderSetting(settings);
   if (missing) throw missing;
   switch (settings.provider) {
-    case 'openai':
-      return new OpenAiProvider({ apiKey: settings.apiKey!, baseUrl: settings.baseUrl, retry });
+    case 'openai': {
+      // One client for both APIs; which one a request takes is decided per model (openai-api-router.ts).
+      const client = createOpenAiClient({ apiKey: settings.apiKey!, baseUrl: settings.baseUrl });
+      const responses = new OpenAiResponsesProvider({ client, retry, ...(options.promptCacheKey ? { promptCacheKey: options.promptCacheKey } : {}) });
+      return new OpenAiApiRouter(settings.openaiApi, new OpenAiProvider({ apiKey: settings.apiKey!, client, retry }), responses);
+    }
     case 'openai-compatible':
       return new OpenAiProvider({
         apiKey: settings.apiKey ?? KEYLESS_PLACEHOLDER,

@@ -104,7 +104,7 @@ export class ModelRoles {
 
   /** One client per (provider, base URL, key, attempts); the model is a per-request field. */
   private client(settings: ProviderSettings): LlmProvider {
-    const key = JSON.stringify([settings.provider, settings.baseUrl ?? '', settings.apiKey ?? '', settings.maxAttempts ?? 0]);
+    const key = JSON.stringify([settings.provider, settings.baseUrl ?? '', settings.apiKey ?? '', settings.maxAttempts ?? 0, settings.openaiApi ?? 'auto']);
     let client = this.clients.get(key);
     if (!client) {
       client = this.factory(settings);

@@ -4,7 +4,7 @@ import { settingsFromEnv, thinkingLevel } from '../../../src/cli/settings-from-e
 
 describe('CLI flags', () => {
   it('parses every flag, with defaults', () => {
-    const o = parseCliArgs(['-p', 'do it', '-C', '/tmp', '--provider', 'anthropic', '-m', 'claude-x', '--approval', 'auto', '--thinking', 'high', '--output-format', 'stream-json', '--resume', 'abcd1234', '--max-iterations', '12', '-v', '--debug-file', 'run.log', '--allow-outside-workspace', '--allow-risky-commands']);
+    const o = parseCliArgs(['-p', 'do it', '-C', '/tmp', '--provider', 'anthropic', '-m', 'claude-x', '--openai-api', 'responses', '--approval', 'auto', '--thinking', 'high', '--output-format', 'stream-json', '--resume', 'abcd1234', '--max-iterations', '12', '-v', '--debug-file', 'run.log', '--allow-outside-workspace', '--allow-risky-commands']);
     assert.deepEqual(
       { ...o },
       {
@@ -12,6 +12,7 @@ describe('CLI flags', () => {
         workingDir: '/tmp',
         provider: 'anthropic',
         model: 'claude-x',
+        openaiApi: 'responses',
         approval: 'auto',
         thinking: 'high',
         outputFormat: 'stream-json',
@@ -42,6 +43,7 @@ describe('CLI flags', () => {
     assert.throws(() => parseCliArgs(['--continue=yes']), /--continue does not take a value/);
     assert.throws(() => parseCliArgs(['--allow-risky-commands']), /--allow-risky-commands needs -p/);
     assert.throws(() => parseCliArgs(['--debug-file']), /--debug-file needs a value/);
+    assert.throws(() => parseCliArgs(['--openai-api', 'soap']), /--openai-api must be one of auto, chat, responses \(got "soap"\)/);
   });
 
   it('thinking: the flag, else OPENDEV_THINKING, else off for -p and medium interactively', () => {

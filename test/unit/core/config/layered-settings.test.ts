@@ -98,6 +98,7 @@ describe('layered settings', () => {
       baseUrl: ['http://127.0.0.1:1/env', 'http://127.0.0.1:2/user', 'http://127.0.0.1:3/project', 'http://127.0.0.1:4/flag'],
       contextWindow: ['32000', 64_000, 128_000, 256_000],
       embeddingModel: ['env-embed', 'user-embed', 'project-embed', 'flag-embed'],
+      'openai.api': ['responses', 'chat', 'auto', 'responses'],
       approvalLevel: [undefined, 'manual', 'auto', 'semi-auto'],
       thinkingLevel: ['low', 'medium', 'high', 'off'],
       thinkingCadence: [undefined, 'every-step', 'when-needed', 'every-step'],
@@ -125,6 +126,7 @@ describe('layered settings', () => {
       baseUrl: 'ANTHROPIC_BASE_URL', // the provider is anthropic at the environment step
       contextWindow: 'OPENDEV_CONTEXT_WINDOW',
       embeddingModel: 'OPENDEV_EMBEDDING_MODEL',
+      'openai.api': 'OPENDEV_OPENAI_API',
       thinkingLevel: 'OPENDEV_THINKING',
       'playbook.learn': 'OPENDEV_PLAYBOOK_LEARN',
       sessionTitles: 'OPENDEV_SESSION_TITLES',
@@ -140,6 +142,7 @@ describe('layered settings', () => {
       for (const [key, value] of entries) {
         if (key.startsWith('playbook.')) (out.playbook ??= {})[key.slice(9)] = value;
         else if (key.startsWith('memory.')) (out.memory ??= {})[key.slice(7)] = value;
+        else if (key.startsWith('openai.')) (out.openai ??= {})[key.slice(7)] = value;
         else if (key.startsWith('sandbox.')) {
           const [, first, second] = key.split('.');
           out.sandbox ??= {};

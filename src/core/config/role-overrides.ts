@@ -34,6 +34,8 @@ export function buildRoleSettings(
       baseUrl: override.baseUrl ?? (sameProvider ? action.baseUrl : undefined),
       apiKey: sameProvider ? action.apiKey : keyFor(provider),
       maxAttempts: action.maxAttempts,
+      // A cloud's deployment, region and credentials are the user's, whichever role uses the cloud.
+      ...(action.cloud ? { cloud: action.cloud } : {}),
     };
   }
   return roles;

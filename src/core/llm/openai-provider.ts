@@ -15,6 +15,10 @@ import { withCallSignal } from './call-signal';
 export interface OpenAiProviderOptions {
   apiKey: string;
   baseUrl?: string;
+  /** A client built elsewhere (Azure's, or one with a cloud's own headers); apiKey and baseUrl are then unused. */
+  client?: OpenAI;
+  /** The provider's id (`openai` by default: `azure-openai`, `gemini`, `openrouter` speak the same API). */
+  id?: string;
   /** Shown in error messages: "OpenAI", "Ollama", … */
   label?: string;
   /** Our retry loop (the SDK's own retries are off). */
@@ -27,7 +31,7 @@ export interface OpenAiProviderOptions {
  * unknown parameters; reasoning that a server streams (`reasoning_content`) still becomes `thinking`.
  */
 export class OpenAiProvider implements LlmProvider {
-  readonly id = 'openai';
+  readonly id: string;
   private readonly client: OpenAI;
   private readonly sdkErrors: SdkErrorClasses;
   private readonly label: string;
@@ -35,7 +39,8 @@ export class OpenAiProvider implements LlmProvider {
 
   constructor(options: OpenAiProviderOptions) {
     const sdk = openAiSdk();
-    this.client = new sdk.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, fetch: sdkFetch });
+    this.id = options.id ?? 'openai';
+    this.client = options.client ?? new sdk.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, fetch: sdkFetch });
     this.sdkErrors = { abort: sdk.APIUserAbortError, connection: sdk.APIConnectionError };
     this.label = options.label ?? 'OpenAI';
     this.retry = resolveRetryPolicy(options.retry);

@@ -20,8 +20,10 @@ export interface VertexProviderOptions {
 
 export function createVertexProvider(options: VertexProviderOptions): AnthropicProvider {
   const sdk = anthropicSdk();
+  // A promise: the SDK takes the client through Promise.resolve() and awaits it at each call, so
+  // Application Default Credentials are looked up once, and a failure is the call's (a connection
+  // error, as the SDK reports it), not the provider's creation's. Handled here so it is never unhandled.
   const auth = vertexAuthClient(options.apiKey);
-  // Asked again at the first call, where a failure is reported as the call's (the SDK's own way).
   auth.catch(() => undefined);
   const client = new sdk.AnthropicVertex({
     region: options.cloud?.vertexRegion ?? CLOUD_SETTING_DEFAULTS['vertex.region'],

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { THINKING_LEVELS } from '../core/config/thinking-level';
 import { OPENAI_APIS, PROVIDER_KINDS } from '../core/config/provider-settings';
+import { CLOUD_SETTING_SCHEMAS } from '../core/config/cloud-settings';
 
 import { APPROVAL_LEVELS, type ApprovalLevel } from '../core/config/approval-level';
 
@@ -41,6 +42,11 @@ export const CliOptionsSchema = z
       .transform(Number)
       .pipe(z.number().int().min(1, '--max-iterations must be at least 1').max(MAX_ITERATIONS_LIMIT, `--max-iterations must be at most ${MAX_ITERATIONS_LIMIT}`))
       .optional(),
+    azureApiVersion: CLOUD_SETTING_SCHEMAS['azure.apiVersion'].optional(),
+    azureDeployment: CLOUD_SETTING_SCHEMAS['azure.deployment'].optional(),
+    awsRegion: CLOUD_SETTING_SCHEMAS['bedrock.region'].optional(),
+    vertexRegion: CLOUD_SETTING_SCHEMAS['vertex.region'].optional(),
+    vertexProject: CLOUD_SETTING_SCHEMAS['vertex.projectId'].optional(),
     verbose: z.boolean().default(false),
     debugFile: z.string().trim().min(1, '--debug-file needs a path, e.g. --debug-file opendev.log').optional(),
     allowOutsideWorkspace: z.boolean().default(false),
@@ -86,6 +92,11 @@ export function parseCliArgs(argv: string[]): CliOptions {
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
         'max-iterations': { type: 'string' },
+        'azure-api-version': { type: 'string' },
+        'azure-deployment': { type: 'string' },
+        'aws-region': { type: 'string' },
+        'vertex-region': { type: 'string' },
+        'vertex-project': { type: 'string' },
         verbose: { type: 'boolean', short: 'v' },
         'debug-file': { type: 'string' },
         'allow-outside-workspace': { type: 'boolean' },
@@ -113,6 +124,11 @@ export function parseCliArgs(argv: string[]): CliOptions {
     continue: values.continue,
     resume: values.resume,
     maxIterations: values['max-iterations'],
+    azureApiVersion: values['azure-api-version'],
+    azureDeployment: values['azure-deployment'],
+    awsRegion: values['aws-region'],
+    vertexRegion: values['vertex-region'],
+    vertexProject: values['vertex-project'],
     verbose: values.verbose,
     debugFile: values['debug-file'],
     allowOutsideWorkspace: values['allow-outside-workspace'],

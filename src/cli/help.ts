@@ -12,7 +12,8 @@ export const HELP = `Usage: opendev [options]
 Options:
   -p, --prompt <text>         the prompt to run non-interactively
   -C, --working-dir <dir>     the project folder (default: the current directory)
-      --provider <name>       openai | anthropic | openai-compatible (default: OPENDEV_PROVIDER, else openai)
+      --provider <name>       openai | anthropic | openai-compatible | azure-openai | bedrock | vertex |
+                              gemini | openrouter (default: OPENDEV_PROVIDER, else openai)
   -m, --model <id>            the model (default: OPENDEV_MODEL, else the provider's default)
       --openai-api <api>      auto | chat | responses: OpenAI's Chat Completions or Responses API
                               (default: OPENDEV_OPENAI_API, else auto: Responses for o-series, gpt-5
@@ -34,6 +35,12 @@ Options:
                                 text         the final answer on stdout
                                 json         one object: status, result, taskStatus, usage, cost, sessionId, error
                                 stream-json  one JSON event per line as it happens, the last {"type":"result",…}
+      --azure-deployment <name>   Azure OpenAI: the deployment (default: the model's name)
+      --azure-api-version <v>     Azure OpenAI: the API version (default 2024-10-21)
+      --aws-region <region>       Bedrock: the AWS region (default: AWS_REGION, else us-east-1)
+      --vertex-project <id>       Vertex AI: the Google Cloud project (default: ANTHROPIC_VERTEX_PROJECT_ID,
+                                  GOOGLE_CLOUD_PROJECT, else your Application Default Credentials')
+      --vertex-region <region>    Vertex AI: the region (default: CLOUD_ML_REGION, else us-east5)
   -c, --continue              continue this project's latest session
   -r, --resume <id>           continue a given session (ids: /sessions)
       --max-iterations <n>    the most model steps per prompt (default 50)
@@ -50,6 +57,14 @@ Exit codes: 0 done · 1 the agent failed or reported failure · 2 bad usage or c
 Environment:
   OPENAI_API_KEY, OPENAI_BASE_URL          OpenAI, or any OpenAI-compatible server (Ollama: http://localhost:11434/v1)
   ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL    Anthropic
+  AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY  Azure OpenAI (or AZURE_OPENAI_AD_TOKEN: an Entra ID token);
+                                           OPENAI_API_VERSION, AZURE_OPENAI_DEPLOYMENT
+  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_PROFILE, AWS_REGION
+                                           Bedrock (or AWS_BEARER_TOKEN_BEDROCK: a Bedrock API key)
+  GOOGLE_OAUTH_ACCESS_TOKEN, CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID
+                                           Vertex AI (without a token: Application Default Credentials)
+  GEMINI_API_KEY                           Gemini
+  OPENROUTER_API_KEY                       OpenRouter
   OPENDEV_PROVIDER, OPENDEV_MODEL          defaults for --provider and --model
   OPENDEV_OPENAI_API                       default for --openai-api
   OPENDEV_CONTEXT_WINDOW                   the model's context window in tokens (for unlisted models)

@@ -251,8 +251,9 @@ function setupProblem(err: unknown): string | undefined {
   if (err instanceof MissingBaseUrlError) {
     // Without an address the SDK would send the key to api.openai.com: never silently.
     const variable = PROVIDER_ENV[err.provider].baseUrl;
+    const example = err.provider === 'azure-openai' ? "https://<resource>.openai.azure.com, your resource's endpoint" : 'http://localhost:11434/v1 for Ollama';
     return (
-      `the ${err.provider} provider needs the server's address. Set ${variable} (for example http://localhost:11434/v1 for Ollama)` +
+      `the ${err.provider} provider needs the server's address. Set ${variable} (for example ${example})` +
       ` or "baseUrl" in settings.json, or choose another provider with --provider.`
     );
   }

@@ -13,6 +13,7 @@ import type { RoleSettings } from '../core/config/model-role-settings';
 import type { ApprovalLevel } from '../core/config/approval-level';
 import { sandboxSettingsOf, type SandboxSettings } from '../core/config/sandbox-settings';
 import type { WebSettings } from '../core/config/web-settings';
+import { cloudPart } from '../core/config/cloud-credentials';
 import type { CliOptions } from './args';
 import { UsageError } from './args';
 
@@ -73,7 +74,7 @@ export interface CliSettingsInput {
 }
 
 const NO_FILES: CliSettingsFiles = { user: { passthrough: {}, problems: [] } };
-const API_KEY_HINT = 'Set it in the environment instead (OPENAI_API_KEY or ANTHROPIC_API_KEY).';
+const API_KEY_HINT = 'Set it in the environment instead (OPENAI_API_KEY, ANTHROPIC_API_KEY, AZURE_OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY…).';
 
 /**
  * Every setting of a CLI run: defaults < environment < OPENDEV_HOME/settings.json <
@@ -95,6 +96,7 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
   if (layered.environmentProblems.length > 0) throw new UsageError(layered.environmentProblems.map((p) => p.message).join('; '));
   const v = layered.effective.values;
   const keyVar = PROVIDER_ENV[v.provider].apiKey;
+  const cloud = cloudPart(v.provider, v, env);
   const parsed = ProviderSettingsSchema.safeParse({
     provider: v.provider,
     model: v.model,
@@ -103,6 +105,7 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
     ...(v.contextWindow !== undefined ? { contextWindow: v.contextWindow } : {}),
     ...(v.embeddingModel !== undefined ? { embeddingModel: v.embeddingModel } : {}),
     ...(v['openai.api'] !== undefined ? { openaiApi: v['openai.api'] } : {}),
+    ...(cloud ? { cloud } : {}),
   });
   // Every value was validated in its layer; this only guards the combination.
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; '));
@@ -157,6 +160,11 @@ function flagsLayer(options: CliOptions, argv?: readonly string[]): SettingsLaye
   const approvalTyped = argv ? argv.some((a) => a === '--approval' || a.startsWith('--approval=')) : options.approval !== 'semi-auto';
   if (approvalTyped) set('approvalLevel', options.approval, '--approval');
   set('maxIterations', options.maxIterations, '--max-iterations');
+  set('azure.apiVersion', options.azureApiVersion, '--azure-api-version');
+  set('azure.deployment', options.azureDeployment, '--azure-deployment');
+  set('bedrock.region', options.awsRegion, '--aws-region');
+  set('vertex.region', options.vertexRegion, '--vertex-region');
+  set('vertex.projectId', options.vertexProject, '--vertex-project');
   return layer;
 }
 

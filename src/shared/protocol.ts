@@ -24,7 +24,7 @@ const MAX_TEXT = 100_000;
 
 export const AgentModeSchema = z.enum(['normal', 'plan']);
 /** The model APIs OpenDev talks to (the core's ProviderKind). */
-export const ProviderKindSchema = z.enum(['openai', 'anthropic', 'openai-compatible']);
+export const ProviderKindSchema = z.enum(['openai', 'anthropic', 'openai-compatible', 'azure-openai', 'bedrock', 'vertex', 'gemini', 'openrouter']);
 export const ThinkingLevelSchema = z.enum(['off', 'low', 'medium', 'high']);
 
 /** The harness's thinking phases, plus `reasoning`: what the provider streams natively. */

@@ -130,6 +130,14 @@ function setupProblemOf(err: unknown): ChatEntry | undefined {
   }
   if (err instanceof MissingBaseUrlError) {
     // Without an address the SDK would send the key to api.openai.com: never silently.
+    if (err.provider === 'azure-openai') {
+      return {
+        kind: 'error',
+        id: '',
+        text: vscode.l10n.t('The provider is Azure OpenAI, but its endpoint is not set: set "opendev.baseUrl" to your resource\'s endpoint (https://<resource>.openai.azure.com), or choose another provider with "OpenDev: Select Provider".'),
+        action: 'openSettings',
+      };
+    }
     return {
       kind: 'error',
       id: '',

@@ -6,6 +6,7 @@ import { playbookLearningFromEnv, PLAYBOOK_LEARN_ENV } from './playbook-learning
 import { OPENAI_API_ENV, OPENAI_APIS, PROVIDER_ENV, PROVIDER_KINDS, ProviderSettingsSchema, type OpenAiApi, type ProviderKind } from './provider-settings';
 import { OPTIONAL_ROLES, RoleOverrideSchema } from './role-overrides';
 import type { SettingKey, SettingsLayer } from './settings-values';
+import { CLOUD_SETTING_ENV, CLOUD_SETTING_KEYS, CLOUD_SETTING_PROVIDER, CLOUD_SETTING_SCHEMAS } from './cloud-settings';
 
 export const THINKING_ENV = 'OPENDEV_THINKING';
 /** `sandbox.enabled` for CI and tests: 0/off/false or 1/on/true. */
@@ -53,6 +54,18 @@ export function environmentLayer(env: NodeJS.ProcessEnv, provider?: ProviderKind
     const parsed = ProviderSettingsSchema.shape.contextWindow.safeParse(Number(windowText));
     if (parsed.success && parsed.data !== undefined) set('contextWindow', parsed.data, 'OPENDEV_CONTEXT_WINDOW');
     else problems.push({ key: 'contextWindow', variable: 'OPENDEV_CONTEXT_WINDOW', message: `OPENDEV_CONTEXT_WINDOW: ${parsed.error?.issues[0]?.message ?? 'not a number'}` });
+  }
+
+  // The clouds' deployment, region and project (AWS_REGION, CLOUD_ML_REGION…): the first variable set of
+  // each, read only for the provider they belong to (AWS_REGION set for other tools is none of our business).
+  const effectiveProvider = provider ?? layer.values.provider ?? 'openai';
+  for (const key of CLOUD_SETTING_KEYS) {
+    if (CLOUD_SETTING_PROVIDER[key] !== effectiveProvider) continue;
+    const variable = CLOUD_SETTING_ENV[key].find((name) => text(name) !== undefined);
+    if (variable === undefined) continue;
+    const parsed = CLOUD_SETTING_SCHEMAS[key].safeParse(text(variable));
+    if (parsed.success) set(key, parsed.data, variable);
+    else problems.push({ key, variable, message: `${variable}="${env[variable]}": expected ${parsed.error.issues[0]?.message ?? 'another value'}` });
   }
 
   const embedding = text('OPENDEV_EMBEDDING_MODEL');

@@ -1,12 +1,27 @@
 import * as z from 'zod';
 
-export const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible'] as const;
+import { CloudSettingsSchema } from './cloud-settings';
+
+export const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible', 'azure-openai', 'bedrock', 'vertex', 'gemini', 'openrouter'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export const DEFAULT_MODELS: Record<ProviderKind, string> = {
   openai: 'gpt-4.1',
   anthropic: 'claude-sonnet-4-5',
   'openai-compatible': 'llama3.1',
+  // Azure: the deployment's name (opendev.azure.deployment, when set, wins for the URL).
+  'azure-openai': 'gpt-4.1',
+  // Bedrock serves the newer Claude models through cross-region inference profiles (the `us.` prefix).
+  bedrock: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+  vertex: 'claude-sonnet-4-5@20250929',
+  gemini: 'gemini-2.5-pro',
+  openrouter: 'anthropic/claude-sonnet-4.5',
+};
+
+/** The clouds' fixed endpoints, for the providers whose address the user does not choose (baseUrl overrides it, for a proxy or a test). */
+export const OFFICIAL_BASE_URLS: Partial<Record<ProviderKind, string>> = {
+  gemini: 'https://generativelanguage.googleapis.com/v1beta/openai/',
+  openrouter: 'https://openrouter.ai/api/v1',
 };
 
 /**
@@ -36,6 +51,8 @@ export const ProviderSettingsSchema = z.object({
   embeddingModel: z.string().trim().min(1).optional(),
   /** Provider `openai` only: Chat Completions or the Responses API; unset is `auto`. */
   openaiApi: z.enum(OPENAI_APIS).optional(),
+  /** Azure, Bedrock and Vertex: their non-secret settings and the credentials the host found (cloud-settings.ts). */
+  cloud: CloudSettingsSchema.optional(),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 
@@ -44,6 +61,14 @@ export const PROVIDER_ENV: Record<ProviderKind, { apiKey: string; baseUrl: strin
   openai: { apiKey: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
   anthropic: { apiKey: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' },
   'openai-compatible': { apiKey: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
+  // The SDKs' own names: the openai package's Azure client, Anthropic's Bedrock and Vertex clients.
+  'azure-openai': { apiKey: 'AZURE_OPENAI_API_KEY', baseUrl: 'AZURE_OPENAI_ENDPOINT' },
+  // A Bedrock API key (optional: AWS credentials sign the request otherwise, see aws-credentials.ts).
+  bedrock: { apiKey: 'AWS_BEARER_TOKEN_BEDROCK', baseUrl: 'ANTHROPIC_BEDROCK_BASE_URL' },
+  // An OAuth access token (optional: Application Default Credentials otherwise).
+  vertex: { apiKey: 'GOOGLE_OAUTH_ACCESS_TOKEN', baseUrl: 'ANTHROPIC_VERTEX_BASE_URL' },
+  gemini: { apiKey: 'GEMINI_API_KEY', baseUrl: 'GEMINI_BASE_URL' },
+  openrouter: { apiKey: 'OPENROUTER_API_KEY', baseUrl: 'OPENROUTER_BASE_URL' },
 };
 
 /** The default number of attempts per model call (the first one and three retries). */
@@ -53,4 +78,12 @@ export const PROVIDER_LABELS: Record<ProviderKind, string> = {
   openai: 'OpenAI',
   anthropic: 'Anthropic',
   'openai-compatible': 'the OpenAI-compatible server',
+  'azure-openai': 'Azure OpenAI',
+  bedrock: 'Amazon Bedrock',
+  vertex: 'Google Vertex AI',
+  gemini: 'Gemini',
+  openrouter: 'OpenRouter',
 };
+
+/** Providers that work without a key of their own: a local server, or a cloud whose credentials come from elsewhere (AWS's, Google's). */
+export const KEY_OPTIONAL: ReadonlySet<ProviderKind> = new Set(['openai-compatible', 'bedrock', 'vertex']);

@@ -8,6 +8,7 @@ import type { ApprovalLevel } from './approval-level';
 import type { WebSearchProviderName } from './web-settings';
 import type { OpenAiApi, ProviderKind } from './provider-settings';
 import { OPTIONAL_ROLES, type OptionalRole, type RoleOverride } from './role-overrides';
+import { CLOUD_SETTING_KEYS, type CloudSettingKey } from './cloud-settings';
 
 export type RoleKey = `roles.${OptionalRole}`;
 
@@ -44,7 +45,7 @@ export type SettingValues = {
   'sandbox.network.allow': string[];
   'sandbox.write.allow': string[];
   'sandbox.mcp': boolean;
-} & { [K in RoleKey]: RoleOverride };
+} & { [K in RoleKey]: RoleOverride } & { [K in CloudSettingKey]: string };
 
 export type SettingKey = keyof SettingValues;
 export type LayerValues = Partial<SettingValues>;
@@ -75,6 +76,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'sandbox.network.allow',
   'sandbox.write.allow',
   'sandbox.mcp',
+  ...CLOUD_SETTING_KEYS,
   ...ROLE_KEYS,
 ];
 

@@ -1,5 +1,9 @@
 import type { ProviderKind, ProviderSettings } from '../config/provider-settings';
-import { PROVIDER_LABELS } from '../config/provider-settings';
+import { KEY_OPTIONAL, PROVIDER_LABELS } from '../config/provider-settings';
+import { createAzureProvider } from './azure-provider';
+import { createBedrockProvider } from './bedrock-provider';
+import { createGeminiProvider, createOpenRouterProvider } from './openai-compatible-clouds';
+import { createVertexProvider } from './vertex-provider';
 import { AnthropicProvider } from './anthropic-provider';
 import { OpenAiProvider } from './openai-provider';
 import { OpenAiApiRouter } from './openai-api-router';
@@ -33,7 +37,13 @@ export class MissingBaseUrlError extends Error {
  * it before any agent exists (the chat's setup card), and createProvider throws it.
  */
 export function missingProviderSetting(settings: ProviderSettings): MissingApiKeyError | MissingBaseUrlError | undefined {
-  if (settings.provider === 'openai-compatible') return settings.baseUrl ? undefined : new MissingBaseUrlError(settings.provider);
+  // Azure's endpoint is the user's own resource: there is no default to fall back to.
+  if (settings.provider === 'openai-compatible' || settings.provider === 'azure-openai') {
+    if (!settings.baseUrl) return new MissingBaseUrlError(settings.provider);
+  }
+  // Azure takes an Entra ID token instead of a key; Bedrock and Vertex sign with the cloud's own credentials.
+  if (settings.provider === 'azure-openai') return settings.apiKey || settings.cloud?.azureAdToken ? undefined : new MissingApiKeyError(settings.provider);
+  if (KEY_OPTIONAL.has(settings.provider)) return undefined;
   return settings.apiKey ? undefined : new MissingApiKeyError(settings.provider);
 }
 
@@ -67,5 +77,23 @@ export function createProvider(settings: ProviderSettings, options: CreateProvid
       });
     case 'anthropic':
       return new AnthropicProvider({ apiKey: settings.apiKey!, baseUrl: settings.baseUrl, retry });
+    case 'azure-openai':
+      return createAzureProvider({ endpoint: settings.baseUrl!, ...cloudOptions(settings), retry });
+    case 'bedrock':
+      return createBedrockProvider({ ...cloudOptions(settings), retry });
+    case 'vertex':
+      return createVertexProvider({ ...cloudOptions(settings), retry });
+    case 'gemini':
+      return createGeminiProvider({ apiKey: settings.apiKey!, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}), retry });
+    case 'openrouter':
+      return createOpenRouterProvider({ apiKey: settings.apiKey!, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}), retry });
   }
+}
+
+function cloudOptions(settings: ProviderSettings): { apiKey?: string; baseUrl?: string; cloud?: ProviderSettings['cloud'] } {
+  return {
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+    ...(settings.cloud ? { cloud: settings.cloud } : {}),
+  };
 }

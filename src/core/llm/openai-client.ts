@@ -23,15 +23,20 @@ export interface OpenAiClientOptions {
   apiKey: string;
   baseUrl?: string;
   label?: string;
+  /** Sent with every request (OpenRouter's attribution headers). */
+  defaultHeaders?: Record<string, string>;
 }
 
 export function createOpenAiClient(options: OpenAiClientOptions): OpenAiClient {
   const sdk = openAiSdk();
-  return {
-    sdk: new sdk.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, fetch: sdkFetch }),
-    errors: { abort: sdk.APIUserAbortError, connection: sdk.APIConnectionError },
-    label: options.label ?? 'OpenAI',
-  };
+  const client = new sdk.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, defaultHeaders: options.defaultHeaders, maxRetries: 0, fetch: sdkFetch });
+  return openAiClientOf(client, options.label);
+}
+
+/** A client the SDK built another way (Azure's), with the error classes and the label our retry loop needs. */
+export function openAiClientOf(client: OpenAI, label = 'OpenAI'): OpenAiClient {
+  const sdk = openAiSdk();
+  return { sdk: client, errors: { abort: sdk.APIUserAbortError, connection: sdk.APIConnectionError }, label };
 }
 
 /**

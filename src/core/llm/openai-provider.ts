@@ -11,12 +11,14 @@ import { createOpenAiClient, imageDataUrl, streamWithRetries, systemPromptOf, ty
 export interface OpenAiProviderOptions {
   apiKey: string;
   baseUrl?: string;
+  /** A client built elsewhere (shared with the Responses provider, Azure's, one with a cloud's headers); `apiKey`, `baseUrl` and `label` are then its own. */
+  client?: OpenAiClient;
+  /** The provider's id (`openai` by default: `azure-openai`, `gemini`, `openrouter` speak the same API). */
+  id?: string;
   /** Shown in error messages: "OpenAI", "Ollama", … */
   label?: string;
   /** Our retry loop (the SDK's own retries are off). */
   retry?: Partial<RetryPolicy>;
-  /** A client built elsewhere (shared with the Responses provider); `apiKey`, `baseUrl` and `label` are then its own. */
-  client?: OpenAiClient;
 }
 
 /**
@@ -25,11 +27,12 @@ export interface OpenAiProviderOptions {
  * unknown parameters; reasoning that a server streams (`reasoning_content`) still becomes `thinking`.
  */
 export class OpenAiProvider implements LlmProvider {
-  readonly id = 'openai';
+  readonly id: string;
   private readonly client: OpenAiClient;
   private readonly retry: RetryPolicy;
 
   constructor(options: OpenAiProviderOptions) {
+    this.id = options.id ?? 'openai';
     this.client = options.client ?? createOpenAiClient(options);
     this.retry = resolveRetryPolicy(options.retry);
   }

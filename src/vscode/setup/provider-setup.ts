@@ -6,6 +6,7 @@ import type { ChatController } from '../chat-controller';
 import { currentModel, currentProvider, SECTION, secretKeyFor, watchProjectSettings } from '../settings';
 import { checkApiKeyShape } from './api-key-shape';
 import { modelChoices, type ModelChoice } from './model-choices';
+import { CLOUD_ABOUT, askCloudSettings, cloudModelList, keyOptional, providerNames } from './cloud-setup';
 
 /** What the model picker shows while it is open (integration tests read it; users see it). */
 export interface ProviderSetupApi {
@@ -13,11 +14,12 @@ export interface ProviderSetupApi {
 }
 
 // Functions, not constants: vscode.l10n answers in the display language only once the extension runs.
-const NAMES = (): Record<ProviderKind, string> => ({ openai: 'OpenAI', anthropic: 'Anthropic', 'openai-compatible': vscode.l10n.t('OpenAI-compatible server') });
+const NAMES = (): Record<ProviderKind, string> => providerNames();
 const ABOUT = (): Record<ProviderKind, string> => ({
-  openai: vscode.l10n.t('GPT models at api.openai.com (or Azure OpenAI through opendev.baseUrl).'),
+  openai: vscode.l10n.t('GPT models at api.openai.com.'),
   anthropic: vscode.l10n.t('Claude models through the Anthropic Messages API.'),
-  'openai-compatible': vscode.l10n.t('Ollama, LM Studio, vLLM, OpenRouter…: any server that speaks the OpenAI API. A key is optional.'),
+  'openai-compatible': vscode.l10n.t('Ollama, LM Studio, vLLM…: any server that speaks the OpenAI API. A key is optional.'),
+  ...CLOUD_ABOUT(),
 });
 const LOCAL_SERVER_URL = 'http://localhost:11434/v1';
 
@@ -37,7 +39,8 @@ export function registerProviderSetup(context: vscode.ExtensionContext, secrets:
     if (typeof model === 'string' && model.trim()) return writeModel(model.trim());
     await catalog.load();
     const { provider, model: current, baseUrl } = currentModel();
-    const choices = modelChoices(catalog.list(provider), { id: current, capabilities: catalog.get(provider, current, baseUrl) });
+    const listed = (await cloudModelList(provider, baseUrl)) ?? catalog.list(provider);
+    const choices = modelChoices(listed, { id: current, capabilities: catalog.get(provider, current, baseUrl) });
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { choice: ModelChoice }>();
     pick.title = vscode.l10n.t('OpenDev: model for {0}', NAMES()[provider]);
     pick.placeholder = vscode.l10n.t('Current: {0}. Context window and price per million tokens (input / output) from the model catalogue.', current);
@@ -65,7 +68,7 @@ export function registerProviderSetup(context: vscode.ExtensionContext, secrets:
   // one has a key (however it was stored), or the one chosen needs none (a local server).
   const updateReadyContext = async () => {
     const stored = await Promise.all(PROVIDER_KINDS.map((p) => secrets.get(secretKeyFor(p))));
-    await vscode.commands.executeCommand('setContext', PROVIDER_READY_CONTEXT, stored.some(Boolean) || currentProvider() === 'openai-compatible');
+    await vscode.commands.executeCommand('setContext', PROVIDER_READY_CONTEXT, stored.some(Boolean) || keyOptional(currentProvider()));
   };
   context.subscriptions.push(
     secrets.onDidChange(() => void updateReadyContext()),
@@ -140,7 +143,7 @@ async function pickProvider(secrets: vscode.SecretStorage, title: string): Promi
   const items = await Promise.all(
     order.map(async (p) => {
       const stored = Boolean(await secrets.get(secretKeyFor(p)));
-      const key = stored ? vscode.l10n.t('key stored') : p === 'openai-compatible' ? vscode.l10n.t('no key (optional here)') : vscode.l10n.t('no key yet');
+      const key = stored ? vscode.l10n.t('key stored') : keyOptional(p) ? vscode.l10n.t('no key (optional here)') : vscode.l10n.t('no key yet');
       return { label: NAMES()[p], description: [p === current ? vscode.l10n.t('current') : undefined, key].filter(Boolean).join(' · '), detail: ABOUT()[p], provider: p };
     }),
   );
@@ -178,8 +181,10 @@ async function selectProvider(secrets: vscode.SecretStorage, chat: ChatControlle
       validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// address.')),
     });
     if (url?.trim()) await config.update('baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
-  } else if (target !== 'openai-compatible' && !(await secrets.get(secretKeyFor(target)))) {
-    await setApiKey(secrets, chat, target);
+  } else {
+    // A cloud's endpoint, deployment, region or project first: they are settings, the key is a secret.
+    await askCloudSettings(target);
+    if (!keyOptional(target) && !(await secrets.get(secretKeyFor(target)))) await setApiKey(secrets, chat, target);
   }
   void vscode.window.showInformationMessage(notes.length ? vscode.l10n.t('OpenDev now talks to {0}; {1}.', NAMES()[target], notes.join('; ')) : vscode.l10n.t('OpenDev now talks to {0}.', NAMES()[target]));
 }

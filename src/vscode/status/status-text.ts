@@ -25,7 +25,16 @@ export interface ChatStatus extends FrontEndStatus {
   terminal?: string;
 }
 
-const PROVIDER_NAMES = (): Record<ProviderKind, string> => ({ openai: 'OpenAI', anthropic: 'Anthropic', 'openai-compatible': l10n.t('OpenAI-compatible server') });
+const PROVIDER_NAMES = (): Record<ProviderKind, string> => ({
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  'openai-compatible': l10n.t('OpenAI-compatible server'),
+  'azure-openai': 'Azure OpenAI',
+  bedrock: 'Amazon Bedrock',
+  vertex: 'Google Vertex AI',
+  gemini: 'Gemini',
+  openrouter: 'OpenRouter',
+});
 
 /** Context pressure from which the item turns to the warning colour (the compactor masks aggressively). */
 export const HIGH_PRESSURE = 0.9;

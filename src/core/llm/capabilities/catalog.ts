@@ -55,6 +55,12 @@ const MODELS_DEV_PROVIDER: Record<ProviderKind, string | undefined> = {
   openai: 'openai',
   anthropic: 'anthropic',
   'openai-compatible': undefined,
+  // Azure deployments are named by the user; the model behind one is usually OpenAI's, found by name.
+  'azure-openai': 'azure',
+  bedrock: 'amazon-bedrock',
+  vertex: 'google-vertex-anthropic',
+  gemini: 'google',
+  openrouter: 'openrouter',
 };
 
 export class CapabilityCatalog {

@@ -15,13 +15,16 @@ export interface OllamaModelFacts {
   vision?: boolean;
 }
 
-const VersionSchema = z.object({ version: z.string().min(1) });
+// Built on first parse (z.lazy): activation, which loads this file, does not pay for them.
+const VersionSchema = z.lazy(() => z.object({ version: z.string().min(1) }));
 
-const ShowSchema = z.object({
-  model_info: z.record(z.string(), z.unknown()).optional(),
-  parameters: z.string().optional(),
-  capabilities: z.array(z.string()).optional(),
-});
+const ShowSchema = z.lazy(() =>
+  z.object({
+    model_info: z.record(z.string(), z.unknown()).optional(),
+    parameters: z.string().optional(),
+    capabilities: z.array(z.string()).optional(),
+  }),
+);
 
 /**
  * The server's root for its own API: an OpenAI-compatible base URL without its `/v1`

@@ -5,6 +5,7 @@ export const HELP = `Usage: opendev [options]
   opendev                   start an interactive session in this terminal
   opendev -p /help          a prompt starting with / is a slash command, run without the model
   opendev mcp <command>     list, add, remove, enable, disable, trust or untrust MCP servers (opendev mcp --help)
+  opendev models            the models the provider offers: an OpenAI-compatible server's own list (opendev models --help)
   opendev trust [--show]    review this folder's OpenDev configuration and trust it (opendev trust --help)
   opendev acp               run as an Agent Client Protocol agent on stdio, for an editor (Zed, JetBrains…)
   opendev untrust           stop trusting this folder's configuration
@@ -78,6 +79,17 @@ Environment:
   OPENDEV_HOME                             where sessions and settings live (default ~/.opendev)
   OPENDEV_LOG_LEVEL                        the least level --debug-file writes (default debug)`;
 
+
+/** Printed by `opendev models --help`. */
+export const MODELS_HELP = `Usage: opendev models [--provider <name>] [-m <id>] [-C <dir>]
+
+  The models the configured provider offers, the current one starred. An OpenAI-compatible server
+  (Ollama, LM Studio, vLLM, OpenRouter…) at OPENAI_BASE_URL is asked for its own list (GET /models, with
+  OPENAI_API_KEY if set); on Ollama each model's context window and whether it can call tools are
+  asked too (a model without tool calling cannot edit files or run commands). Other providers:
+  the model catalogue's list. The settings are the session's: flags, environment, settings files.
+
+  Exit: 0 listed, 1 the server did not answer, 2 bad usage or configuration.`;
 
 /** Printed by `opendev mcp --help`. */
 export const MCP_HELP = `Usage: opendev mcp <command> [-C <dir>]

@@ -19,6 +19,7 @@ import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { HELP } from './help';
 import { systemOpener } from './system-opener';
 import { runMcpCli } from './mcp-cli';
+import { runModelsCli } from './models-cli';
 import { settleFolderTrust } from './folder-trust';
 import { runTrustCli } from './trust-cli';
 import { EXIT, runPrintMode } from './print-mode';
@@ -60,6 +61,10 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'trust' || argv[0] === 'untrust') {
     await privateHome(env);
     return runTrustCli(argv, { env, cwd: process.cwd(), input: process.stdin, stdout: (t) => void process.stdout.write(t), stderr });
+  }
+  if (argv[0] === 'models') {
+    await privateHome(env);
+    return runModelsCli(argv.slice(1), { env, cwd: process.cwd(), stdout: (t) => void process.stdout.write(t), stderr });
   }
   if (argv[0] === 'mcp') {
     await privateHome(env);

@@ -158,6 +158,13 @@ export const BackgroundTaskSchema = z.object({ id: z.string().check(z.minLength(
 /** A blocking request's card: waiting for the user, answered, or withdrawn (Stop, end of turn). */
 const RequestStateSchema = z.enum(['pending', 'answered', 'cancelled']);
 
+/**
+ * A model the setup card offers to use with one click, in the order offered (a Language Model API
+ * model, a local server that answered…): the button's label and its tooltip.
+ */
+export const SetupOfferSchema = z.object({ id, label: text(200), detail: text(500) });
+export type SetupOffer = z.infer<typeof SetupOfferSchema>;
+
 export const ChatEntrySchema = z.discriminatedUnion('kind', [
   /** `queued`: typed while the agent was working; it joins the conversation at the next step. */
   z.object({
@@ -229,7 +236,7 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
    * Nothing to talk to yet (no API key for the provider): a friendly card with the fixes as buttons,
    * not an error. `provider` is the one the key is missing for.
    */
-  z.object({ kind: z.literal('setup'), id, provider: ProviderKindSchema, title: z.string(), text: z.string() }),
+  z.object({ kind: z.literal('setup'), id, provider: ProviderKindSchema, title: z.string(), text: z.string(), offers: z.optional(list(SetupOfferSchema, 8)) }),
   /** A thinking-phase trace (collapsible), or the provider's native reasoning as it streams. */
   z.object({ kind: z.literal('thinking'), id, phase: ThinkingPhaseSchema, text: z.string() }),
   z.object({
@@ -383,7 +390,8 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   /** A card's fix: `provider` says whose key to set (the setup card knows). */
-  z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings', 'chooseProvider']), provider: z.optional(ProviderKindSchema) }),
+  /** `useOffer`: the setup card's offer `offer` (its id) was chosen; the extension applies the offer it made, nothing the message says. */
+  z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings', 'chooseProvider', 'useOffer']), provider: z.optional(ProviderKindSchema), offer: z.optional(id) }),
   /** What is typed in the input (debounced), so the extension knows the draft (API, Add Selection). */
   z.object({ type: z.literal('draft'), text: text(MAX_TEXT) }),
   /** One hunk of a pending edit approval decided in the card (`verdict` null: undecided again); the lenses follow. */

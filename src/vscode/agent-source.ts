@@ -27,6 +27,7 @@ import {
   readWebSettings,
 } from './settings';
 import { saveSandboxHost } from './sandbox-hosts';
+import type { SetupOffers } from './setup/setup-offers';
 import { readShellSettings } from './shell-settings';
 import { vscodeSymbolPort } from './symbol-port';
 
@@ -44,6 +45,7 @@ export function vscodeAgentSource(
   terminal?: CommandTerminalPort,
   trust?: FolderTrustPrompts,
   logger?: Logger,
+  offers?: SetupOffers,
 ): AgentSource {
   // The editor's language servers and notebook API: the symbol tools and notebook_edit run on them.
   const symbols = vscodeSymbolPort();
@@ -97,7 +99,7 @@ export function vscodeAgentSource(
       return { agent, models: describeRoles(outcome.roles, (p) => PROVIDER_LABELS[p]) };
     } catch (err) {
       const problem = setupProblemOf(err);
-      if (problem) return { problem };
+      if (problem) return { problem: offers ? await offers.addTo(problem) : problem };
       throw err;
     }
   };
@@ -109,11 +111,13 @@ export function vscodeAgentSource(
  * the agent from being built (no server address, an invalid setting); undefined when nothing does.
  * Reads the settings and Secret Storage only: no agent is built.
  */
-export async function vscodeSetupCheck(secrets: vscode.SecretStorage): Promise<ChatEntry | undefined> {
+export async function vscodeSetupCheck(secrets: vscode.SecretStorage, offers?: SetupOffers): Promise<ChatEntry | undefined> {
   const outcome = await readProviderSettings(secrets);
   if (!outcome.ok) return { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' };
   const missing = missingProviderSetting(outcome.roles.action);
-  return missing && setupProblemOf(missing);
+  const problem = missing && setupProblemOf(missing);
+  // The setup card offers what the user already has (a local server that answers), as well as the key.
+  return problem && offers ? offers.addTo(problem) : problem;
 }
 
 /** A missing key or server address, as the chat words it; undefined for anything else. */

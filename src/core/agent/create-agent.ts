@@ -8,6 +8,7 @@ import { composeLifecycles } from '../hooks/tool-hooks';
 import { loadHooksConfig, type LoadedHooksConfig } from '../hooks/config';
 import { readProjectTrust } from '../trust/project-trust';
 import { MCP_CONFIG_SOURCES, unchangedSince } from '../trust/project-files';
+import { ServerModelDirectory } from '../llm/server-models/server-model-directory';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
 import { CostTracker } from '../llm/cost-tracker';
 import type { RoleSettings } from '../config/model-role-settings';
@@ -165,6 +166,9 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const afterFirstAnswer = new FirstAnswerGate();
   const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home, holdRefresh: (start) => afterFirstAnswer.run(start) });
   await catalog.load();
+  // An OpenAI-compatible server is asked about its model first (Ollama: the context window, whether it calls tools).
+  const action = options.roles.action;
+  if (action.provider === 'openai-compatible' && action.baseUrl) await new ServerModelDirectory(catalog).describe({ baseUrl: action.baseUrl, ...(action.apiKey ? { apiKey: action.apiKey } : {}) }, action.model);
   const log = options.host?.logger;
   const sessionId = options.sessionId ?? newSessionId();
   // The session's id keys OpenAI's prompt cache: its calls share a prefix, a resumed session keeps its key.

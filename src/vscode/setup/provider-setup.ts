@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
 import { PROVIDER_KINDS, type ProviderKind } from '../../core/config/provider-settings';
 import type { CapabilityCatalog } from '../../core/llm/capabilities/catalog';
+import type { ServerModelDirectory } from '../../core/llm/server-models/server-model-directory';
 import type { WebviewToExtension } from '../../shared/protocol';
 import type { ChatController } from '../chat-controller';
 import { currentModel, currentProvider, SECTION, secretKeyFor, watchProjectSettings } from '../settings';
 import { checkApiKeyShape } from './api-key-shape';
-import { modelChoices, type ModelChoice } from './model-choices';
-import { CLOUD_ABOUT, askCloudSettings, cloudModelList, keyOptional, providerNames } from './cloud-setup';
+import type { ModelChoice } from './model-choices';
+import { ModelPicker } from './model-pick';
+import type { SetupOffers } from './setup-offers';
+import { CLOUD_ABOUT, askCloudSettings, keyOptional, providerNames } from './cloud-setup';
 
 /** What the model picker shows while it is open (integration tests read it; users see it). */
 export interface ProviderSetupApi {
@@ -29,39 +32,23 @@ const isProvider = (v: unknown): v is ProviderKind => typeof v === 'string' && (
  * Set API Key, Select Provider and Select Model. Each takes optional arguments (provider, key,
  * model) so scripts and tests run them without prompts; from the palette they ask.
  */
-export function registerProviderSetup(context: vscode.ExtensionContext, secrets: vscode.SecretStorage, chat: ChatController, catalog: CapabilityCatalog): ProviderSetupApi {
-  let openPick: vscode.QuickPick<vscode.QuickPickItem & { choice: ModelChoice }> | undefined;
+export function registerProviderSetup(context: vscode.ExtensionContext, secrets: vscode.SecretStorage, chat: ChatController, catalog: CapabilityCatalog, servers: ServerModelDirectory): ProviderSetupApi {
+  const picker = new ModelPicker(secrets, catalog, servers, () => NAMES()[currentModel().provider]);
   const register = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
 
   register('opendev.setApiKey', (provider?: unknown, key?: unknown) => setApiKey(secrets, chat, provider, key));
   register('opendev.selectProvider', (provider?: unknown) => selectProvider(secrets, chat, catalog, provider));
   register('opendev.selectModel', async (model?: unknown) => {
     if (typeof model === 'string' && model.trim()) return writeModel(model.trim());
-    await catalog.load();
-    const { provider, model: current, baseUrl } = currentModel();
-    const listed = (await cloudModelList(provider, baseUrl)) ?? catalog.list(provider);
-    const choices = modelChoices(listed, { id: current, capabilities: catalog.get(provider, current, baseUrl) });
-    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { choice: ModelChoice }>();
-    pick.title = vscode.l10n.t('OpenDev: model for {0}', NAMES()[provider]);
-    pick.placeholder = vscode.l10n.t('Current: {0}. Context window and price per million tokens (input / output) from the model catalogue.', current);
-    pick.matchOnDescription = true;
-    pick.matchOnDetail = true;
-    pick.items = choices.map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail, choice }));
-    pick.activeItems = pick.items.filter((item) => item.choice.current);
-    openPick = pick;
-    const picked = await new Promise<ModelChoice | undefined>((resolve) => {
-      pick.onDidAccept(() => {
-        resolve(pick.selectedItems[0]?.choice ?? pick.activeItems[0]?.choice);
-        pick.hide();
-      });
-      pick.onDidHide(() => resolve(undefined));
-      pick.show();
-    });
-    pick.dispose();
-    if (openPick === pick) openPick = undefined;
+    const picked = await picker.pick();
     if (!picked) return;
-    const id = picked.model ?? (await askModelId(current));
-    if (id) await writeModel(id);
+    const id = picked.model ?? (await askModelId(currentModel().model));
+    if (!id) return;
+    await writeModel(id);
+    if (picked.noTools) {
+      // Chosen knowingly, but said before the first message rather than after it.
+      void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: {0} cannot call tools, so the agent cannot edit files or run commands with it. Choose a model that supports tool calling to work on code.', id));
+    }
   });
 
   // The walkthrough's first step ("Connect a model provider") is done once a provider is usable:
@@ -79,14 +66,18 @@ export function registerProviderSetup(context: vscode.ExtensionContext, secrets:
   );
   void updateReadyContext();
 
-  return { modelPick: () => openPick?.items.map((item) => item.choice) };
+  return { modelPick: () => picker.rows() };
 }
 
 /** True once a provider can be reached: a key is stored for one, or the one chosen needs none (the walkthrough's first step). */
 export const PROVIDER_READY_CONTEXT = 'opendev.providerReady';
 
 /** A card's button in the chat (setup card, error fixes). */
-export function runCardAction(message: Extract<WebviewToExtension, { type: 'action' }>, extensionId: string): void {
+export function runCardAction(message: Extract<WebviewToExtension, { type: 'action' }>, extensionId: string, offers: SetupOffers): void {
+  if (message.action === 'useOffer') {
+    void offers.use(message.offer ?? '');
+    return;
+  }
   if (message.action === 'setApiKey') void vscode.commands.executeCommand('opendev.setApiKey', message.provider);
   else if (message.action === 'chooseProvider') void vscode.commands.executeCommand('opendev.selectProvider');
   else void vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${extensionId}`);

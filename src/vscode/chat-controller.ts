@@ -4,13 +4,12 @@ import type { Agent } from '../core/agent/agent';
 import type { ThinkingLevel } from '../core/config/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
-import type { AnswerMessage, ChatEntry, ChatEntryOf, ContextView, ExtensionToWebview, ImageUpload, SlashCompletion } from '../shared/protocol';
+import type { AnswerMessage, ChatEntry, ContextView, ExtensionToWebview, ImageUpload, SlashCompletion } from '../shared/protocol';
 import { AgentSession, type Ready } from '../core/session/agent-session';
-import type { SessionRecord, SessionStore } from '../core/session/session-store';
 import type { AgentSource } from './agent-source';
 import type { ChatControllerOptions } from './chat-controller-options';
 import { ChatHistory, type HistoryHost } from './chat-history';
-import { ChatInput, imageChips } from './chat-input';
+import { ChatInput } from './chat-input';
 import { ChatLiveState } from './chat-live-state';
 import { PendingRequests, type AnswerOutcome } from './pending-requests';
 import { Transcript } from './transcript';
@@ -18,19 +17,20 @@ import { turnUi } from './turn-ui';
 import type { ChatSessions } from './chat-sessions';
 import { ChatSetup, type WaitingQuestion } from './chat-setup';
 import { RetryLine } from './retry-line';
-import { TurnOutcomes, type SentTurn } from './failed-turn';
+import { TurnOutcomes } from './failed-turn';
 import { ChatNotices } from './chat-notices';
 import { ChatRunState } from './chat-run-state';
 import { runSlashCommand, type SlashHost } from './chat-slash-command';
+import { runChatTurn, type TurnHost } from './chat-turn';
 
 export type { ChatControllerOptions } from './chat-controller-options';
 
 /**
- * One chat: the transcript the webview shows, the agent behind it, the running turn and the
- * live state around it (todos, cost, mode, open requests). It is the single source of truth;
- * the webview only renders what it is sent and answers the cards it is shown. It coordinates:
- * the agent's lifecycle (the core's AgentSession), what the user types (chat-input), the saved sessions and
- * restore points (chat-history), and the live state (chat-live-state).
+ * One chat: the transcript the webview shows, the agent behind it, the running turn and the live
+ * state around it. The single source of truth; the webview renders what it is sent and answers its
+ * cards. It wires the parts: the agent's lifecycle (the core's AgentSession), a turn (chat-turn), a
+ * slash command (chat-slash-command), what the user types (chat-input), saved sessions and restore
+ * points (chat-history), the live state (chat-live-state) and whether it is busy (chat-run-state).
  */
 export class ChatController {
   private readonly entries = new Transcript();
@@ -307,49 +307,9 @@ export class ChatController {
 
   /** A turn, then the undo history's steps onto its tool cards. `waited`: a question sent before the setup was done. */
   private async runTurn(text: string, images: readonly ImageUpload[] = [], waited?: WaitingQuestion): Promise<TurnResult | undefined> {
-    const result = await this.turn(text, images, waited);
+    const result = await runChatTurn(this.turnHost(), text, images, waited);
     if (result) await this.history.refreshSteps();
     return result;
-  }
-
-  private async turn(text: string, images: readonly ImageUpload[], waited?: WaitingQuestion): Promise<TurnResult | undefined> {
-    const entry: ChatEntryOf<'user'> = waited?.entry ?? { kind: 'user', id: this.entries.newId(), text, ...(images.length > 0 ? { images: imageChips(images) } : {}) };
-    if (!waited) this.entries.upsert(entry);
-    this.setup.asked();
-    const controller = new AbortController();
-    const generation = this.run.generation;
-    const live = () => generation === this.run.generation;
-    const followUps = this.input.followUps;
-    this.run.set(controller);
-    try {
-      const agent = await this.readyAgent(this.session.ready(), { entry, images });
-      const input = agent && live() ? await this.input.forTurn(agent, entry, images, live) : undefined;
-      if (!agent || !input || !live()) {
-        if (live()) followUps.drop();
-        return undefined;
-      }
-      const sent: SentTurn = { agent, before: [...agent.messages], text, images };
-      const turn = agent.runTurn(text, this.turnUi(generation), controller.signal, input);
-      followUps.flush(agent);
-      const result = await turn;
-      this.run.windDown(controller);
-      if (live()) {
-        this.retryLine.clear(); // the answer or the error card takes its place
-        this.outcomes.report(result, sent);
-        await this.saveTurn();
-      }
-      return result;
-    } catch (err) {
-      if (live()) this.notices.error(l10n.t('OpenDev hit an internal error: {0}', (err as Error).message));
-      return undefined;
-    } finally {
-      if (this.run.running === controller) {
-        this.retryLine.clear();
-        followUps.settle();
-        this.syncFromAgent();
-        this.run.set(undefined);
-      }
-    }
   }
 
   /**
@@ -364,48 +324,9 @@ export class ChatController {
     return 'agent' in outcome ? outcome.agent : undefined;
   }
 
-  /** The full save at the end of a turn; a failure is told, never thrown (the conversation is in memory). */
-  private async saveTurn(): Promise<void> {
-    try {
-      await this.session.save();
-    } catch (err) {
-      this.options.sessions?.saving.onProblem((err as Error).message);
-    }
-  }
-
-  /** What slash commands need of the saved session (/sessions, /clear). */
-  private savedSession(): { sessions?: SessionStore; session?: SessionRecord; workingDir?: string } {
-    const recorder = this.session.recorder;
-    return recorder ? { sessions: recorder.store, workingDir: recorder.workingDir, ...(recorder.current ? { session: recorder.current } : {}) } : {};
-  }
-
   private slashHost(): SlashHost {
-    return {
-      options: this.options,
-      entries: this.entries,
-      input: this.input,
-      notices: this.notices,
-      run: this.run,
-      agent: () => this.agent,
-      readyAgent: () => this.readyAgent(this.session.ready()),
-      context: () => ({
-        ...(this.session.models ? { models: this.session.models } : {}),
-        ...(this.options.workingDir ? { workingDir: this.options.workingDir } : {}),
-        ...this.savedSession(),
-        // A question card in the chat, as for ask_user (/init asks before replacing OPENDEV.md).
-        askUser: (questions, signal) => this.requests.questions(questions, signal),
-      }),
-      renew: async () => {
-        const renewed = await this.session.renew();
-        return 'problem' in renewed ? renewed.problem : undefined;
-      },
-      reportSetup: (problem) => this.setup.report(problem),
-      resetLive: () => this.live.reset(),
-      syncFromAgent: () => this.syncFromAgent(),
-      refreshSteps: () => this.history.refreshSteps(),
-      snapshot: () => this.snapshot(),
-      runTurn: (text) => this.runTurn(text),
-    };
+    const { options, entries, input, notices, run, session, requests, setup, live, history } = this;
+    return { options, entries, input, notices, run, session, requests, setup, live, history, readyAgent: () => this.readyAgent(session.ready()), syncFromAgent: () => this.syncFromAgent(), snapshot: () => this.snapshot(), runTurn: (text) => this.runTurn(text) };
   }
 
   private historyHost(): HistoryHost {
@@ -423,6 +344,12 @@ export class ChatController {
       },
       notice: (text, level) => this.notices.notice(text, level),
     };
+  }
+
+  private turnHost(): TurnHost {
+    const { entries, run, input, setup, retryLine, outcomes, notices } = this;
+    const readyAgent = (question: WaitingQuestion) => this.readyAgent(this.session.ready(), question);
+    return { entries, run, input, setup, retryLine, outcomes, notices, readyAgent, ui: (generation) => this.turnUi(generation), save: () => this.session.save().catch((err: Error) => this.options.sessions?.saving.onProblem(err.message)), syncFromAgent: () => this.syncFromAgent() };
   }
 
   private turnUi(generation: number) {

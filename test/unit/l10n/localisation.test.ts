@@ -209,6 +209,27 @@ describe('localisation', () => {
     });
   });
 
+  describe('the walkthrough pages', () => {
+    // VS Code shows `media/x.nls.<locale>.md` in place of a step's `media/x.md` when it exists (then
+    // `x.nls.<language>.md`, then the page itself): a page cannot be translated through %keys%.
+    const manifest = readJson('package.json') as { contributes: { walkthroughs: Array<{ steps: Array<{ media: { markdown?: string } }> }> } };
+    const pages = manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.markdown)).filter((m): m is string => Boolean(m));
+
+    it('has a translated page for every step in each locale, with the same command links', () => {
+      assert.ok(pages.length >= 3, pages.join(', '));
+      const links = (text: string) => [...text.matchAll(/\(command:[\w.]+\)/g)].map((m) => m[0]).sort();
+      for (const locale of LOCALES) {
+        for (const page of pages) {
+          const translated = page.replace(/\.md$/, `.nls.${locale}.md`);
+          const text = readFileSync(join(root, translated), 'utf8');
+          const english = readFileSync(join(root, page), 'utf8');
+          assert.notEqual(text.trim(), english.trim(), `${translated} is translated`);
+          assert.deepEqual(links(text), links(english), `${translated} keeps the command links`);
+        }
+      }
+    });
+  });
+
   describe('no literal message in the extension', () => {
     it('shows every notification, button, status message and prompt through l10n.t', () => {
       assert.deepEqual(tsFiles('src/vscode').flatMap((file) => literalMessages(file)), []);

@@ -186,7 +186,7 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     status: z.enum(['running', 'ok', 'error']),
     /**
      * What happened, for a person ("Read math.ts · 12 lines", "Ran npm test · exit 0 · 3.2 s"): the
-     * card's header (tool-card-summary.ts words it). The raw name, arguments and output stay behind it.
+     * card's header (src/wording/tool-headline.ts words it). The raw name, arguments and output stay behind it.
      */
     headline: z.optional(text(500)),
     summary: z.optional(z.string()),

@@ -76,6 +76,13 @@ describe('inline diff approval (end to end)', function () {
     const card = chat.locator('.entry.approval[data-state="pending"]');
     await card.waitFor();
     assert.equal(await card.locator('vscode-button[data-action="allow"]').textContent(), 'Accept All', 'the card answers the same request');
+    // The card says what will happen in words; the raw call (the tool's name) is one click away.
+    assert.equal(await card.locator('.card-title').textContent(), 'Edit math.ts?');
+    assert.equal(await card.locator('.card-head').textContent(), '⚠Approval needed');
+    const call = card.locator('details.card-args');
+    assert.equal(await call.locator('.tool-name').isVisible(), false, 'the raw call starts closed');
+    await call.locator('summary').click();
+    assert.equal(await call.locator('.tool-name').textContent(), 'edit_file');
     assert.equal(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), MATH, 'nothing written before the answer');
     await wb.screenshot('inline-diff-approval');
 

@@ -184,7 +184,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   registerAddToChat(context, view);
   registerExplainTerminal(context, chat, view);
   registerWriteCommitMessage(context, context.secrets, catalog);
-  const statusBar = registerStatusBar(context, { chat, view, terminals: agentTerminals }, catalog);
+  const statusBar = registerStatusBar(context, { chat, view, terminals: agentTerminals, folder: chatFolder }, catalog);
   const mcpServers = registerMcpServersView(context, chat, () => chatFolder.path);
   // The agent terminals open when the window last went away (a reload) come back with their sessions.
   agentTerminals.restore();

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { localFolders } from './chat-folder';
+import { watchEachFolder } from './folder-watchers';
 import {
   describeFileLayer,
   EDITOR_SETTING_KEYS,
@@ -317,13 +318,9 @@ function describeProblem(p: SettingsProblem): string {
  * and a deleted folder is not always reported file by file. `onChange` reads the files themselves.
  */
 export function watchProjectSettings(onChange: () => void): vscode.Disposable {
-  // Every folder: the chat may switch to any of them, and its agent reads that folder's files then.
+  // Every folder, those added later too: the chat may switch to any of them, and its agent reads that folder's files then.
   const watched = [...PROJECT_CONFIG_FILES, ...PROJECT_CONFIG_FOLDERS];
-  const disposables = localFolders().flatMap((folder) => {
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${watched.join(',')}}`));
-    return [watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange), watcher];
-  });
-  return { dispose: () => disposables.forEach((d) => d.dispose()) };
+  return watchEachFolder(`{${watched.join(',')}}`, () => onChange());
 }
 
 const shown = new Set<string>();

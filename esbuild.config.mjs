@@ -61,6 +61,30 @@ const node = {
  */
 const SDK_BUNDLES = new Set(['vendor/openai.js', 'vendor/anthropic.js']);
 
+/**
+ * The Anthropic bundle carries the Bedrock and Vertex clients. Packages with an ES build are taken
+ * from it (mainFields), so the AWS client the Bedrock SDK imports two names from is tree-shaken to
+ * them (0.6 MB to 0.09 MB); the AWS credential chain stays out (OpenDev reads static credentials
+ * itself, src/core/config/aws-credentials.ts; the SDK loads the chain from node_modules where it is
+ * installed, as with the CLI from npm), and so does google-auth-library (dist/vendor/google-auth.js).
+ */
+function awsCredentialChainByRequire() {
+  return {
+    name: 'aws-credential-chain-by-require',
+    setup(build) {
+      build.onResolve({ filter: /^@aws-sdk\/credential-providers$/ }, (args) =>
+        args.importer.endsWith('aws-credential-providers.cjs') ? { path: args.path, external: true } : { path: resolve('scripts/vendor-shims/aws-credential-providers.cjs') },
+      );
+    },
+  };
+}
+
+const ANTHROPIC_CLOUDS = {
+  mainFields: ['module', 'main'],
+  alias: { 'google-auth-library': './scripts/vendor-shims/google-auth-library.mjs' },
+  plugins: [awsCredentialChainByRequire()],
+};
+
 const compactUnlessCore = (bundle) => (bundle === 'extension-core.js' ? {} : { minifyWhitespace: true, minifySyntax: true });
 
 const builds = [
@@ -78,9 +102,10 @@ const builds = [
     ...node,
     ...compactUnlessCore(bundle),
     ...(SDK_BUNDLES.has(bundle) ? { inject: ['src/core/llm/sdk-web-globals.ts'] } : {}),
+    ...(bundle === 'vendor/anthropic.js' ? ANTHROPIC_CLOUDS : {}),
     entryPoints: [source],
     outfile: `dist/${bundle}`,
-    plugins: [lazyBundles({ codeCached: CODE_CACHED.has(bundle) })],
+    plugins: [lazyBundles({ codeCached: CODE_CACHED.has(bundle) }), ...(bundle === 'vendor/anthropic.js' ? ANTHROPIC_CLOUDS.plugins : [])],
   })),
   ...webviewBuilds({ production }),
 ];

@@ -9,6 +9,7 @@ import { checkLayers, CORE_LAYERS, layerLine, sources } from './layers.mjs';
 const root = new URL('..', import.meta.url).pathname;
 const rules = [
   { dir: 'src/core', banned: /(?:from\s+|require\(\s*|import\(\s*)['"](vscode|\.\.?\/.*\/(?:vscode|cli|terminal-ui)\/[^'"]*)['"]/, why: 'src/core must not import vscode or a host folder' },
+  { dir: 'src/wording', banned: /(?:from\s+|require\(\s*|import\(\s*)['"](vscode|node:[^'"]+|\.\.?\/.*\/(?:vscode|cli|terminal-ui)\/[^'"]*)['"]/, why: 'src/wording is what every front end says: no vscode, no Node modules, no front end' },
   { dir: 'src/shared', banned: /(?:from\s+|require\(\s*)['"](vscode|node:[^'"]+)['"]/, why: 'src/shared is loaded by the webview too: no vscode, no Node modules' },
 ];
 
@@ -40,4 +41,4 @@ if (problems > 0) {
   console.error(`lint: ${problems} problem(s)`);
   process.exit(1);
 }
-console.log('lint: ok (layers run one way, no vscode imports under src/core, src/shared stays browser-safe)');
+console.log('lint: ok (layers run one way, no vscode imports under src/core, src/wording stays below the front ends, src/shared stays browser-safe)');

@@ -40,11 +40,30 @@ function draftInput(ctx: RenderContext, key: string, options: { multiline?: bool
 
 // ───────────────────────────── approval ─────────────────────────────
 
+/**
+ * The raw call behind an approval's words, as a tool card has it: the tool's name and the
+ * arguments the model sent. Open by default only when nothing else shows what the call does.
+ */
+function rawCall(entry: ChatEntryOf<'approval'>): HTMLElement {
+  const { request } = entry;
+  const args = request.args.trim() && request.args.trim() !== '{}' ? request.args : undefined;
+  const details = h(
+    'details',
+    { class: 'card-args' },
+    h('summary', { text: l10n.t('Show the call') }),
+    h('div', { class: 'tool-call' }, h('span', { class: 'tool-raw-label', text: `${l10n.t('Tool')} ` }), h('code', { class: 'tool-name', text: request.toolName })),
+    args && h('pre', { text: prettyJson(args), attrs: { 'aria-label': l10n.t('Arguments') } }),
+  );
+  details.open = args !== undefined && request.command === undefined && !request.diff && entry.state === 'pending';
+  return details;
+}
+
 export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContext): HTMLElement {
   const { request } = entry;
   const repeated = request.kind === 'doom_loop';
   const host = request.kind === 'sandbox_host';
-  const el = card(entry.state, repeated ? l10n.t('Repeated action · {0}', request.toolName) : host ? l10n.t('Network host blocked') : l10n.t('Approval needed · {0}', request.toolName), repeated ? '↻' : host ? '⛔' : '⚠');
+  // The header and title are words (the extension wrote the title: "Edit math.ts?"); the tool's name is in the raw call below.
+  const el = card(entry.state, repeated ? l10n.t('Repeated action') : host ? l10n.t('Network host blocked') : l10n.t('Approval needed'), repeated ? '↻' : host ? '⛔' : '⚠');
   el.append(h('p', { class: 'card-title', text: request.title }));
   if (request.sandbox) {
     el.append(h('p', { class: `sandbox-note sandbox-${request.sandbox}`, text: request.sandbox === 'inside' ? l10n.t('Runs in the sandbox: writes only in the workspace, no secrets, allowed hosts only.') : l10n.t('Runs outside the sandbox, with your full access.') }));
@@ -65,11 +84,7 @@ export function renderApproval(entry: ChatEntryOf<'approval'>, ctx: RenderContex
   if (previews && entry.state === 'pending') el.append(renderHunkChoices(entry, previews, ctx));
   else if (previews) el.append(renderDecidedHunks(entry, previews, ctx));
   else if (request.diff) el.append(diffView(request.diff));
-  if (request.args.trim() && request.args.trim() !== '{}') {
-    const args = h('details', { class: 'card-args' }, h('summary', { text: l10n.t('Arguments') }), h('pre', { text: prettyJson(request.args) }));
-    args.open = request.command === undefined && !request.diff && entry.state === 'pending';
-    el.append(args);
-  }
+  el.append(rawCall(entry));
 
   if (entry.state === 'cancelled') {
     el.append(outcome(l10n.t('Cancelled: the request was withdrawn.'), 'muted'));

@@ -99,8 +99,9 @@ function renderBody(entry: ChatEntry, ctx: RenderContext): HTMLElement {
   }
 }
 
-/** No key yet: a welcome card with the two ways forward, not an error. */
+/** No key yet: a welcome card with the ways forward, not an error: the models the user already has first (one click each), then the key. */
 function renderSetup(entry: ChatEntryOf<'setup'>, ctx: RenderContext): HTMLElement {
+  const offers = entry.offers ?? [];
   return h(
     'article',
     { attrs: { role: 'group', 'aria-label': entry.title } },
@@ -109,13 +110,8 @@ function renderSetup(entry: ChatEntryOf<'setup'>, ctx: RenderContext): HTMLEleme
     h(
       'div',
       { class: 'setup-actions' },
-      // A model VS Code already offers (Copilot's): no key at all, so it comes first.
-      ...(entry.languageModel
-        ? [button(l10n.t('Use {0}', entry.languageModel), 'useLanguageModel', () => ctx.post({ type: 'action', action: 'useLanguageModel' }), {
-            title: l10n.t("Use a language model VS Code already has (through its Language Model API): no API key needed"),
-          })]
-        : []),
-      button(l10n.t('Set API Key'), 'setApiKey', () => ctx.post({ type: 'action', action: 'setApiKey', provider: entry.provider }), { secondary: Boolean(entry.languageModel) }),
+      ...offers.map((offer, i) => button(offer.label, 'useOffer', () => ctx.post({ type: 'action', action: 'useOffer', offer: offer.id }), { secondary: i > 0, title: offer.detail })),
+      button(l10n.t('Set API Key'), 'setApiKey', () => ctx.post({ type: 'action', action: 'setApiKey', provider: entry.provider }), { secondary: offers.length > 0 }),
       button(l10n.t('Choose Provider'), 'chooseProvider', () => ctx.post({ type: 'action', action: 'chooseProvider' }), {
         secondary: true,
         title: l10n.t('Choose another provider: OpenAI, Anthropic, or a local OpenAI-compatible server (no key needed)'),

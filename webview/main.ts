@@ -249,6 +249,7 @@ transcript.addEventListener('scroll', () => saveSoon(), { passive: true });
 function apply(message: ExtensionToWebview): void {
   switch (message.type) {
     case 'snapshot':
+      document.body.dataset.conversation = String(message.conversation);
       reset(message.entries);
       // The first snapshot after a reload puts the reader back where they were.
       if (savedScroll) transcriptView.restore(savedScroll);

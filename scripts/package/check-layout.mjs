@@ -22,6 +22,13 @@ const LEFT_OUT = [
   [/^dist\/cli\.js$/, 'the CLI bundle'],
 ];
 
+/**
+ * Packages a bundle may require that the .vsix leaves out on purpose: the AWS credential chain, which
+ * the Bedrock client asks for only without static AWS credentials or a Bedrock API key (SSO, assumed
+ * roles), from node_modules where it is installed (the CLI from npm); see esbuild.config.mjs.
+ */
+const OPTIONAL_REQUIRES = new Set(['@aws-sdk/credential-providers']);
+
 /** What is wrong with the extension unpacked at `root` (its `extension/` folder) for `target`; empty when nothing. */
 export function layoutProblems(root, targetName, target) {
   const problems = [];
@@ -40,6 +47,7 @@ export function layoutProblems(root, targetName, target) {
       if (!has(posix.join(posix.dirname(bundle), next))) problems.push(`${bundle} requires ./${next}, which is missing`);
     }
     for (const name of bareRequires(code)) {
+      if (OPTIONAL_REQUIRES.has(name)) continue;
       const pkg = name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0];
       if (!existsSync(join(dist, 'node_modules', pkg, 'package.json'))) problems.push(`${bundle} requires ${name}, which is not in ${RUNTIME_DIR}`);
     }

@@ -1,18 +1,17 @@
-// The ACP agent: the protocol's requests served by our sessions. initialize says what we offer;
+// The ACP agent: the protocol's requests served by our sessions. initialize says what we offer
+// (and hears what the client offers: its files and terminal become the sessions' host ports);
 // session/new and session/load give a session an AgentSession of its own (built with the folder's
-// settings, saved under the project as the CLI's and the chat's are); prompt, cancel and set_mode
-// go to that session.
-import { agent as acpAgentApp, RequestError, type AgentApp, type AgentContext, type McpServer } from '@agentclientprotocol/sdk';
-import { createMainAgent } from '../core/agent/create-agent';
-import { MissingApiKeyError, MissingBaseUrlError } from '../core/llm/create-provider';
-import { PROVIDER_ENV, PROVIDER_LABELS } from '../core/config/provider-settings';
-import { AgentSession } from '../core/session/agent-session';
-import { SessionStore, type LoadedSession } from '../core/session/session-store';
+// settings, saved under the project as the CLI's and the chat's are); session/list lists the saved
+// ones; prompt, cancel, set_mode and set_config_option (the model) go to that session.
+import { resolve } from 'node:path';
+import { agent as acpAgentApp, RequestError, type AgentApp, type ClientCapabilities, type SessionInfo } from '@agentclientprotocol/sdk';
+import { CapabilityCatalog } from '../core/llm/capabilities/catalog';
+import { SessionStore } from '../core/session/session-store';
 import { resolveOpendevHome } from '../core/config/opendev-home';
 import { cliVersion } from '../cli/version';
-import { acpChannel } from './acp-channel';
-import { AcpSession, isMode, TurnTerminal } from './acp-session';
-import { acpWorkspace, type AcpLaunch } from './acp-workspace';
+import { AcpSession, isMode } from './acp-session';
+import type { AcpLaunch } from './acp-workspace';
+import { openSession, type SessionContext } from './open-session';
 
 export interface AcpAgentOptions extends AcpLaunch {
   /** Diagnostics: stderr (stdout is the protocol). */
@@ -22,65 +21,57 @@ export interface AcpAgentOptions extends AcpLaunch {
 /** The app, its sessions, and the end: every session disposed (SessionEnd hooks, last saves). */
 export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; dispose(): Promise<void> } {
   const sessions = new Map<string, AcpSession>();
-  const store = new SessionStore({ home: resolveOpendevHome(options.env), onProblem: (p) => options.log(`sessions: ${p}`) });
+  const home = resolveOpendevHome(options.env);
+  const store = new SessionStore({ home, onProblem: (p) => options.log(`sessions: ${p}`) });
+  // One catalogue for every session (its models.dev cache and refresh are the process's).
+  const catalog = new CapabilityCatalog({ env: options.env, home });
+  let capabilities: ClientCapabilities | undefined;
+  const context = (client: SessionContext['client']): SessionContext => ({ launch: options, log: options.log, store, catalog, client, capabilities });
 
   const sessionOf = (id: string): AcpSession => {
     const session = sessions.get(id);
     if (!session) throw RequestError.sessionNotFound(id);
     return session;
   };
-
-  /** A session for `cwd`: its settings, its agent (built now, so a missing key is the request's error), resumed from `loaded`. */
-  const open = async (client: AgentContext, cwd: string, servers: readonly McpServer[], loaded?: LoadedSession): Promise<AcpSession> => {
-    const terminal = new TurnTerminal();
-    const workspace = await acpWorkspace(options, cwd, servers, terminal);
-    for (const line of workspace.settings.warnings) options.log(line);
-    let notices = workspace.notices.map((text) => ({ text, level: 'warning' as const }));
-    const session = new AgentSession<never>({
-      build: async ({ sessionId }) => {
-        const agent = await createMainAgent({ ...workspace.agentOptions, notices, ...(sessionId ? { sessionId } : {}) });
-        notices = [];
-        return { agent };
-      },
-      saving: { store, workingDir: workspace.workspaceRoot, titles: () => workspace.settings.sessionTitles, onProblem: options.log },
-    });
-    let ready;
-    try {
-      ready = loaded ? await session.resume(loaded) : await session.ready();
-    } catch (err) {
-      void session.dispose();
-      throw setupError(err);
-    }
-    if (!('agent' in ready) || !ready.agent.sessionId) throw RequestError.internalError(undefined, 'the agent could not be built');
-    const id = ready.agent.sessionId;
-    const acp = new AcpSession(id, session, ready.agent, acpChannel(client, id, options.log), workspace.workspaceRoot, terminal);
-    await sessions.get(id)?.dispose();
-    sessions.set(id, acp);
-    return acp;
+  const keep = async (session: AcpSession): Promise<AcpSession> => {
+    await sessions.get(session.id)?.dispose();
+    sessions.set(session.id, session);
+    return session;
   };
 
   const app = acpAgentApp({ name: 'opendev' })
-    .onRequest('initialize', () => ({
-      protocolVersion: 1,
-      agentInfo: { name: 'opendev', title: 'OpenDev', version: cliVersion() },
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-      },
-      authMethods: [],
-    }))
+    .onRequest('initialize', ({ params }) => {
+      capabilities = params.clientCapabilities;
+      return {
+        protocolVersion: 1,
+        agentInfo: { name: 'opendev', title: 'OpenDev', version: cliVersion() },
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { list: {} },
+        },
+        authMethods: [],
+      };
+    })
     .onRequest('session/new', async ({ params, client }) => {
-      const session = await open(client, params.cwd, params.mcpServers);
-      return { sessionId: session.id, modes: session.modes };
+      const session = await keep(await openSession(context(client), params.cwd, params.mcpServers));
+      return { sessionId: session.id, modes: session.modes, configOptions: session.configOptions };
     })
     .onRequest('session/load', async ({ params, client }) => {
       const loaded = await store.load(params.sessionId, params.cwd);
       if (!loaded) throw RequestError.sessionNotFound(params.sessionId);
-      const session = await open(client, params.cwd, params.mcpServers, loaded);
+      const session = await keep(await openSession(context(client), params.cwd, params.mcpServers, loaded));
       // The conversation is replayed before the response, as the protocol asks.
       await session.replay(loaded);
-      return { modes: session.modes };
+      return { modes: session.modes, configOptions: session.configOptions };
+    })
+    .onRequest('session/list', async ({ params }) => {
+      // Without a cwd: the folder the editor started us in (Zed and JetBrains start agents in the project).
+      const cwd = resolve(params.cwd ?? process.cwd());
+      const saved = await store.list(cwd);
+      const infos: SessionInfo[] = saved.map((meta) => ({ sessionId: meta.id, cwd: meta.workingDir, title: meta.title || meta.firstPrompt || null, updatedAt: meta.updatedAt }));
+      return { sessions: infos };
     })
     .onRequest('session/prompt', async ({ params }) => ({ stopReason: await sessionOf(params.sessionId).prompt(params.prompt) }))
     .onNotification('session/cancel', ({ params }) => sessions.get(params.sessionId)?.cancel())
@@ -88,7 +79,8 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; dispo
       if (!isMode(params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId }, `no mode "${params.modeId}" (normal, plan)`);
       sessionOf(params.sessionId).setMode(params.modeId);
       return {};
-    });
+    })
+    .onRequest('session/set_config_option', async ({ params }) => ({ configOptions: await sessionOf(params.sessionId).setConfigOption(params.configId, params.value) }));
 
   return {
     app,
@@ -97,16 +89,4 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; dispo
       sessions.clear();
     },
   };
-}
-
-/** What keeps the agent from being built, said as the CLI says it (the key's variable, never its value). */
-function setupError(err: unknown): RequestError {
-  if (err instanceof MissingApiKeyError) {
-    const vars = PROVIDER_ENV[err.provider];
-    return RequestError.internalError(undefined, `no API key for ${PROVIDER_LABELS[err.provider]}: set ${vars.apiKey} in the environment the editor starts \`opendev acp\` with.`);
-  }
-  if (err instanceof MissingBaseUrlError) {
-    return RequestError.internalError(undefined, `the ${err.provider} provider needs the server's address: set ${PROVIDER_ENV[err.provider].baseUrl}.`);
-  }
-  return err instanceof RequestError ? err : RequestError.internalError(undefined, (err as Error).message ?? String(err));
 }

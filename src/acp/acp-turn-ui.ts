@@ -16,6 +16,8 @@ interface OpenCall {
   name: string;
   args: Record<string, unknown>;
   output: string;
+  /** The client's terminal the command runs in (the client shows it live). */
+  terminalId?: string;
 }
 
 export class AcpTurnUI implements UICallback {
@@ -73,12 +75,15 @@ export class AcpTurnUI implements UICallback {
 
   onToolEnd(call: { id: string; name: string }, result: ToolResult): void {
     const index = this.open.findIndex((c) => c.id === call.id);
+    const terminalId = index >= 0 ? this.open[index]?.terminalId : undefined;
     if (index >= 0) this.open.splice(index, 1);
+    // A command that ran in the client's terminal keeps showing it (released, its output stays); a failure says why too.
+    const content = terminalId ? [{ type: 'terminal' as const, terminalId }, ...(result.ok ? [] : [textContent(result.summary)])] : resultContent(result);
     this.channel.update({
       sessionUpdate: 'tool_call_update',
       toolCallId: call.id,
       status: result.ok ? 'completed' : 'failed',
-      content: resultContent(result),
+      content,
       rawOutput: { summary: result.summary, ...(result.errorKind ? { errorKind: result.errorKind } : {}) },
     });
   }
@@ -96,14 +101,9 @@ export class AcpTurnUI implements UICallback {
     this.channel.update({ sessionUpdate: 'current_mode_update', currentModeId: mode });
   }
 
-  /**
-   * A foreground command's live output, shown on its tool call. Writes run one at a time, so the
-   * command is the open run_command call with this command line (the approval may have edited it:
-   * then the latest open run_command).
-   */
+  /** A foreground command's live output (one of our own processes), shown on its tool call. */
   commandView(command: string): CommandView {
-    const runs = this.open.filter((c) => c.name === 'run_command');
-    const call = runs.find((c) => c.args.command === command) ?? runs.at(-1);
+    const call = this.runningCommand(command);
     return {
       write: (chunk) => {
         if (!call || chunk.length === 0) return;
@@ -112,6 +112,20 @@ export class AcpTurnUI implements UICallback {
       },
       end: () => {},
     };
+  }
+
+  /** A command runs in the client's terminal: its tool call shows that terminal. */
+  showTerminal(command: string, terminalId: string): void {
+    const call = this.runningCommand(command);
+    if (!call) return;
+    call.terminalId = terminalId;
+    this.channel.update({ sessionUpdate: 'tool_call_update', toolCallId: call.id, content: [{ type: 'terminal', terminalId }] });
+  }
+
+  /** Writes run one at a time: the open run_command with this command line (the approval may have edited it: then the latest). */
+  private runningCommand(command: string): OpenCall | undefined {
+    const runs = this.open.filter((c) => c.name === 'run_command');
+    return runs.find((c) => c.args.command === command) ?? runs.at(-1);
   }
 
   async requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { MainAgentOptions } from '../core/agent/create-agent';
 import { opendevPaths, resolveOpendevHome } from '../core/config/opendev-home';
-import type { CommandTerminalPort } from '../core/host';
+import type { HostPorts } from '../core/host';
 import { loadMcpConfig } from '../core/mcp/mcp-config';
 import { configureSecretLocations } from '../core/files/secret-locations';
 import { configureSecretEnv } from '../core/process/child-env';
@@ -35,7 +35,7 @@ export interface AcpWorkspace {
   agentOptions: MainAgentOptions;
 }
 
-export async function acpWorkspace(launch: AcpLaunch, cwd: string, clientServers: readonly McpServer[], terminal: CommandTerminalPort): Promise<AcpWorkspace> {
+export async function acpWorkspace(launch: AcpLaunch, cwd: string, clientServers: readonly McpServer[], clientPorts: Pick<HostPorts, 'terminal' | 'files' | 'commandRunner'>): Promise<AcpWorkspace> {
   const { options, argv, env } = launch;
   const home = resolveOpendevHome(env);
   const workspaceRoot = resolve(cwd);
@@ -57,7 +57,7 @@ export async function acpWorkspace(launch: AcpLaunch, cwd: string, clientServers
     playbookLearning: settings.playbookLearning,
     playbookReflectEvery: settings.playbookReflectEvery,
     episodicSummaryEvery: settings.episodicSummaryEvery,
-    host: { openExternal: systemOpener(), terminal },
+    host: { openExternal: systemOpener(), ...clientPorts },
     web: settings.web,
     ...(settings.maxIterations !== undefined ? { maxIterations: settings.maxIterations } : {}),
     mcp: { load: () => withClientServers(loadMcpConfig({ home, workspaceRoot }), clientServers) },

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { THINKING_LEVELS } from '../core/config/thinking-level';
-import { PROVIDER_KINDS } from '../core/config/provider-settings';
+import { OPENAI_APIS, PROVIDER_KINDS } from '../core/config/provider-settings';
+import { CLOUD_SETTING_SCHEMAS } from '../core/config/cloud-settings';
 
 import { APPROVAL_LEVELS, type ApprovalLevel } from '../core/config/approval-level';
 
@@ -29,6 +30,7 @@ export const CliOptionsSchema = z
     workingDir: z.string().min(1, '--working-dir is empty').optional(),
     provider: oneOf('--provider', PROVIDER_KINDS).optional(),
     model: z.string().trim().min(1, '--model is empty').optional(),
+    openaiApi: oneOf('--openai-api', OPENAI_APIS).optional(),
     approval: oneOf('--approval', APPROVAL_LEVELS).default('semi-auto'),
     thinking: oneOf('--thinking', THINKING_LEVELS).optional(),
     outputFormat: oneOf('--output-format', OUTPUT_FORMATS).default('text'),
@@ -40,6 +42,11 @@ export const CliOptionsSchema = z
       .transform(Number)
       .pipe(z.number().int().min(1, '--max-iterations must be at least 1').max(MAX_ITERATIONS_LIMIT, `--max-iterations must be at most ${MAX_ITERATIONS_LIMIT}`))
       .optional(),
+    azureApiVersion: CLOUD_SETTING_SCHEMAS['azure.apiVersion'].optional(),
+    azureDeployment: CLOUD_SETTING_SCHEMAS['azure.deployment'].optional(),
+    awsRegion: CLOUD_SETTING_SCHEMAS['bedrock.region'].optional(),
+    vertexRegion: CLOUD_SETTING_SCHEMAS['vertex.region'].optional(),
+    vertexProject: CLOUD_SETTING_SCHEMAS['vertex.projectId'].optional(),
     verbose: z.boolean().default(false),
     debugFile: z.string().trim().min(1, '--debug-file needs a path, e.g. --debug-file opendev.log').optional(),
     allowOutsideWorkspace: z.boolean().default(false),
@@ -78,12 +85,18 @@ export function parseCliArgs(argv: string[]): CliOptions {
         'working-dir': { type: 'string', short: 'C' },
         provider: { type: 'string' },
         model: { type: 'string', short: 'm' },
+        'openai-api': { type: 'string' },
         approval: { type: 'string' },
         thinking: { type: 'string' },
         'output-format': { type: 'string' },
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
         'max-iterations': { type: 'string' },
+        'azure-api-version': { type: 'string' },
+        'azure-deployment': { type: 'string' },
+        'aws-region': { type: 'string' },
+        'vertex-region': { type: 'string' },
+        'vertex-project': { type: 'string' },
         verbose: { type: 'boolean', short: 'v' },
         'debug-file': { type: 'string' },
         'allow-outside-workspace': { type: 'boolean' },
@@ -104,12 +117,18 @@ export function parseCliArgs(argv: string[]): CliOptions {
     workingDir: values['working-dir'],
     provider: values.provider,
     model: values.model,
+    openaiApi: values['openai-api'],
     approval: values.approval,
     thinking: values.thinking,
     outputFormat: values['output-format'],
     continue: values.continue,
     resume: values.resume,
     maxIterations: values['max-iterations'],
+    azureApiVersion: values['azure-api-version'],
+    azureDeployment: values['azure-deployment'],
+    awsRegion: values['aws-region'],
+    vertexRegion: values['vertex-region'],
+    vertexProject: values['vertex-project'],
     verbose: values.verbose,
     debugFile: values['debug-file'],
     allowOutsideWorkspace: values['allow-outside-workspace'],

@@ -5,6 +5,7 @@ export const HELP = `Usage: opendev [options]
   opendev                   start an interactive session in this terminal
   opendev -p /help          a prompt starting with / is a slash command, run without the model
   opendev mcp <command>     list, add, remove, enable, disable, trust or untrust MCP servers (opendev mcp --help)
+  opendev models            the models the provider offers: an OpenAI-compatible server's own list (opendev models --help)
   opendev trust [--show]    review this folder's OpenDev configuration and trust it (opendev trust --help)
   opendev acp               run as an Agent Client Protocol agent on stdio, for an editor (Zed, JetBrains…)
   opendev untrust           stop trusting this folder's configuration
@@ -12,8 +13,12 @@ export const HELP = `Usage: opendev [options]
 Options:
   -p, --prompt <text>         the prompt to run non-interactively
   -C, --working-dir <dir>     the project folder (default: the current directory)
-      --provider <name>       openai | anthropic | openai-compatible (default: OPENDEV_PROVIDER, else openai)
+      --provider <name>       openai | anthropic | openai-compatible | azure-openai | bedrock | vertex |
+                              gemini | openrouter (default: OPENDEV_PROVIDER, else openai)
   -m, --model <id>            the model (default: OPENDEV_MODEL, else the provider's default)
+      --openai-api <api>      auto | chat | responses: OpenAI's Chat Completions or Responses API
+                              (default: OPENDEV_OPENAI_API, else auto: Responses for o-series, gpt-5
+                              and codex models, Chat Completions for the others)
       --approval <level>      manual | semi-auto | auto (default: semi-auto). With -p nobody can answer,
                               so anything that needs approval is denied unless --approval auto, which
                               approves changes inside the workspace only. Never without a person:
@@ -31,6 +36,12 @@ Options:
                                 text         the final answer on stdout
                                 json         one object: status, result, taskStatus, usage, cost, sessionId, error
                                 stream-json  one JSON event per line as it happens, the last {"type":"result",…}
+      --azure-deployment <name>   Azure OpenAI: the deployment (default: the model's name)
+      --azure-api-version <v>     Azure OpenAI: the API version (default 2024-10-21)
+      --aws-region <region>       Bedrock: the AWS region (default: AWS_REGION, else us-east-1)
+      --vertex-project <id>       Vertex AI: the Google Cloud project (default: ANTHROPIC_VERTEX_PROJECT_ID,
+                                  GOOGLE_CLOUD_PROJECT, else your Application Default Credentials')
+      --vertex-region <region>    Vertex AI: the region (default: CLOUD_ML_REGION, else us-east5)
   -c, --continue              continue this project's latest session
   -r, --resume <id>           continue a given session (ids: /sessions)
       --max-iterations <n>    the most model steps per prompt (default 50)
@@ -47,7 +58,16 @@ Exit codes: 0 done · 1 the agent failed or reported failure · 2 bad usage or c
 Environment:
   OPENAI_API_KEY, OPENAI_BASE_URL          OpenAI, or any OpenAI-compatible server (Ollama: http://localhost:11434/v1)
   ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL    Anthropic
+  AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY  Azure OpenAI (or AZURE_OPENAI_AD_TOKEN: an Entra ID token);
+                                           OPENAI_API_VERSION, AZURE_OPENAI_DEPLOYMENT
+  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_PROFILE, AWS_REGION
+                                           Bedrock (or AWS_BEARER_TOKEN_BEDROCK: a Bedrock API key)
+  GOOGLE_OAUTH_ACCESS_TOKEN, CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID
+                                           Vertex AI (without a token: Application Default Credentials)
+  GEMINI_API_KEY                           Gemini
+  OPENROUTER_API_KEY                       OpenRouter
   OPENDEV_PROVIDER, OPENDEV_MODEL          defaults for --provider and --model
+  OPENDEV_OPENAI_API                       default for --openai-api
   OPENDEV_CONTEXT_WINDOW                   the model's context window in tokens (for unlisted models)
   OPENDEV_EMBEDDING_MODEL                  embeddings for the playbook (default: a local lexical embedding)
   OPENDEV_PLAYBOOK_LEARN=0                 the playbook stops learning (no extra calls every 40 messages)
@@ -59,6 +79,17 @@ Environment:
   OPENDEV_HOME                             where sessions and settings live (default ~/.opendev)
   OPENDEV_LOG_LEVEL                        the least level --debug-file writes (default debug)`;
 
+
+/** Printed by `opendev models --help`. */
+export const MODELS_HELP = `Usage: opendev models [--provider <name>] [-m <id>] [-C <dir>]
+
+  The models the configured provider offers, the current one starred. An OpenAI-compatible server
+  (Ollama, LM Studio, vLLM, OpenRouter…) at OPENAI_BASE_URL is asked for its own list (GET /models, with
+  OPENAI_API_KEY if set); on Ollama each model's context window and whether it can call tools are
+  asked too (a model without tool calling cannot edit files or run commands). Other providers:
+  the model catalogue's list. The settings are the session's: flags, environment, settings files.
+
+  Exit: 0 listed, 1 the server did not answer, 2 bad usage or configuration.`;
 
 /** Printed by `opendev mcp --help`. */
 export const MCP_HELP = `Usage: opendev mcp <command> [-C <dir>]

@@ -19,6 +19,7 @@ import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { HELP } from './help';
 import { systemOpener } from './system-opener';
 import { runMcpCli } from './mcp-cli';
+import { runModelsCli } from './models-cli';
 import { settleFolderTrust } from './folder-trust';
 import { runTrustCli } from './trust-cli';
 import { EXIT, runPrintMode } from './print-mode';
@@ -60,6 +61,10 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'trust' || argv[0] === 'untrust') {
     await privateHome(env);
     return runTrustCli(argv, { env, cwd: process.cwd(), input: process.stdin, stdout: (t) => void process.stdout.write(t), stderr });
+  }
+  if (argv[0] === 'models') {
+    await privateHome(env);
+    return runModelsCli(argv.slice(1), { env, cwd: process.cwd(), stdout: (t) => void process.stdout.write(t), stderr });
   }
   if (argv[0] === 'mcp') {
     await privateHome(env);
@@ -251,8 +256,9 @@ function setupProblem(err: unknown): string | undefined {
   if (err instanceof MissingBaseUrlError) {
     // Without an address the SDK would send the key to api.openai.com: never silently.
     const variable = PROVIDER_ENV[err.provider].baseUrl;
+    const example = err.provider === 'azure-openai' ? "https://<resource>.openai.azure.com, your resource's endpoint" : 'http://localhost:11434/v1 for Ollama';
     return (
-      `the ${err.provider} provider needs the server's address. Set ${variable} (for example http://localhost:11434/v1 for Ollama)` +
+      `the ${err.provider} provider needs the server's address. Set ${variable} (for example ${example})` +
       ` or "baseUrl" in settings.json, or choose another provider with --provider.`
     );
   }

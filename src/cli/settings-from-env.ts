@@ -14,6 +14,7 @@ import type { RoleSettings } from '../core/config/model-role-settings';
 import type { ApprovalLevel } from '../core/config/approval-level';
 import { sandboxSettingsOf, type SandboxSettings } from '../core/config/sandbox-settings';
 import type { WebSettings } from '../core/config/web-settings';
+import { cloudPart } from '../core/config/cloud-credentials';
 import type { CliOptions } from './args';
 import { UsageError } from './args';
 
@@ -74,7 +75,7 @@ export interface CliSettingsInput {
 }
 
 const NO_FILES: CliSettingsFiles = { user: { passthrough: {}, problems: [] } };
-const API_KEY_HINT = 'Set it in the environment instead (OPENAI_API_KEY or ANTHROPIC_API_KEY).';
+const API_KEY_HINT = 'Set it in the environment instead (OPENAI_API_KEY, ANTHROPIC_API_KEY, AZURE_OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY…).';
 
 /**
  * Every setting of a CLI run: defaults < environment < OPENDEV_HOME/settings.json <
@@ -98,6 +99,7 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
   // VS Code's Language Model API exists only inside VS Code: say so before anything else is asked.
   if (v.provider === 'vscode-lm') throw new UsageError(new HostOnlyProviderError(v.provider).message);
   const keyVar = PROVIDER_ENV[v.provider].apiKey;
+  const cloud = cloudPart(v.provider, v, env);
   const parsed = ProviderSettingsSchema.safeParse({
     provider: v.provider,
     model: v.model,
@@ -105,6 +107,8 @@ export function resolveCliSettings(input: CliSettingsInput): CliSettings {
     apiKey: env[keyVar] || undefined,
     ...(v.contextWindow !== undefined ? { contextWindow: v.contextWindow } : {}),
     ...(v.embeddingModel !== undefined ? { embeddingModel: v.embeddingModel } : {}),
+    ...(v['openai.api'] !== undefined ? { openaiApi: v['openai.api'] } : {}),
+    ...(cloud ? { cloud } : {}),
   });
   // Every value was validated in its layer; this only guards the combination.
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; '));
@@ -154,10 +158,16 @@ function flagsLayer(options: CliOptions, argv?: readonly string[]): SettingsLaye
   };
   set('provider', options.provider, '--provider');
   set('model', options.model, '--model');
+  set('openai.api', options.openaiApi, '--openai-api');
   set('thinkingLevel', options.thinking, '--thinking');
   const approvalTyped = argv ? argv.some((a) => a === '--approval' || a.startsWith('--approval=')) : options.approval !== 'semi-auto';
   if (approvalTyped) set('approvalLevel', options.approval, '--approval');
   set('maxIterations', options.maxIterations, '--max-iterations');
+  set('azure.apiVersion', options.azureApiVersion, '--azure-api-version');
+  set('azure.deployment', options.azureDeployment, '--azure-deployment');
+  set('bedrock.region', options.awsRegion, '--aws-region');
+  set('vertex.region', options.vertexRegion, '--vertex-region');
+  set('vertex.projectId', options.vertexProject, '--vertex-project');
   return layer;
 }
 

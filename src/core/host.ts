@@ -1,6 +1,8 @@
 import type { NotebookPort } from './notebook-port';
 import type { SymbolPort } from './symbol-port';
 import type { Logger } from './logger';
+import type { EditorFilesPort } from './editor-files-port';
+import type { CommandRunnerPort } from './command-runner-port';
 
 /**
  * What the core needs from its host (VS Code or the CLI). Every port is optional: a missing port
@@ -20,6 +22,10 @@ export interface HostPorts {
    * `env.openExternal`, the CLI's system opener); false when nothing could open it.
    */
   openExternal?(url: string): Promise<boolean>;
+  /** The editor's text files (an ACP client's buffers): read_file, edit_file and write_file read and write through it. */
+  files?: EditorFilesPort;
+  /** Runs foreground commands outside the sandbox in the host's terminal (an ACP client's), where the user watches them. */
+  commandRunner?: CommandRunnerPort;
   /** The host's log (VS Code's "OpenDev" channel, the CLI's --debug-file): provider calls, MCP, hooks, undo, sandbox. */
   logger?: Logger;
 }

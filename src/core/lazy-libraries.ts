@@ -3,6 +3,7 @@
 // parsing them. Call these where the library is used, never at module level.
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type * as AnthropicSdk from '../vendor/anthropic';
+import type * as GoogleAuthLibrary from '../vendor/google-auth';
 import type * as HtmlLibs from '../vendor/html';
 import type * as MarkdownLexer from '../vendor/markdown';
 import type * as McpSdk from '../vendor/mcp-sdk';
@@ -13,8 +14,11 @@ import type * as YamlLibrary from '../vendor/yaml';
 /** The OpenAI SDK: an OpenAI or OpenAI-compatible provider, an embeddings endpoint. */
 export const openAiSdk = (): typeof OpenAiSdk => require('../vendor/openai');
 
-/** The Anthropic SDK: an Anthropic provider. */
+/** The Anthropic SDK with its Bedrock and Vertex clients: an Anthropic, Bedrock or Vertex provider. */
 export const anthropicSdk = (): typeof AnthropicSdk => require('../vendor/anthropic');
+
+/** google-auth-library: Application Default Credentials for a Vertex provider without an access token. */
+export const googleAuthLibrary = (): typeof GoogleAuthLibrary => require('../vendor/google-auth');
 
 /** The MCP SDK's client and transports: the first MCP server started. */
 export const mcpSdk = (): typeof McpSdk => require('../vendor/mcp-sdk');

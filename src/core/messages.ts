@@ -17,12 +17,29 @@ export type Message =
    * only reads text; providers add the images in their own wire format).
    */
   | { role: 'user'; content: string; images?: ImageAttachment[]; origin?: UserMessageOrigin }
-  | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
+  /**
+   * `providerItems`: what the API that wrote this answer asked to get back on later calls (OpenAI
+   * Responses: reasoning items with their encrypted content, since nothing is stored on its side).
+   */
+  | { role: 'assistant'; content: string; toolCalls: ToolCall[]; providerItems?: ProviderItems }
   /**
    * `summary` (50–200 chars) stands in for the content once the result ages (masking, pruning,
    * compaction input) and is what the UI shows on the collapsed card.
    */
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean; summary?: string };
+
+/**
+ * Opaque items one API returned with an answer, to be sent back verbatim with the conversation.
+ * `api` names the only provider that reads them (`openai-responses`); every other one ignores them,
+ * so a conversation moves between providers without losing its text. They are kept in the session
+ * transcript and survive compaction with the message that holds them.
+ */
+export interface ProviderItems {
+  api: string;
+  /** The model that wrote them: encrypted reasoning is only readable by the model that made it. */
+  model?: string;
+  items: Array<Record<string, unknown>>;
+}
 
 export type AssistantMessage = Extract<Message, { role: 'assistant' }>;
 export type ToolMessage = Extract<Message, { role: 'tool' }>;

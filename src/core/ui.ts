@@ -68,6 +68,8 @@ export interface CostSnapshot {
   inputTokens: number;
   cachedTokens: number;
   outputTokens: number;
+  /** The part of `outputTokens` spent reasoning, where the API reports it (absent when none did). */
+  reasoningTokens?: number;
   /** Undefined when the model's pricing is unknown. */
   usd: number | undefined;
   calls: number;
@@ -118,6 +120,13 @@ export interface ApprovalRequest {
   toolName: string;
   /** One line saying what will happen, for the menu's title. */
   title: string;
+  /**
+   * The question is about the call itself (`toolName` with `args`; the approval gate's): a front end
+   * may say it in its own words (src/wording/approval-headline.ts) instead of `title`.
+   */
+  aboutCall?: true;
+  /** Why it is asked (a rule's reason), when one is given; `title` already ends with it. */
+  reason?: string;
   /** The raw arguments, for display. */
   args: string;
   /** For a command: the command line, which the user may edit before allowing. */

@@ -24,7 +24,7 @@ const MAX_TEXT = 100_000;
 
 export const AgentModeSchema = z.enum(['normal', 'plan']);
 /** The model APIs OpenDev talks to (the core's ProviderKind). */
-export const ProviderKindSchema = z.enum(['openai', 'anthropic', 'openai-compatible', 'vscode-lm']);
+export const ProviderKindSchema = z.enum(['openai', 'anthropic', 'openai-compatible', 'azure-openai', 'bedrock', 'vertex', 'gemini', 'openrouter', 'vscode-lm']);
 export const ThinkingLevelSchema = z.enum(['off', 'low', 'medium', 'high']);
 
 /** The harness's thinking phases, plus `reasoning`: what the provider streams natively. */
@@ -158,6 +158,13 @@ export const BackgroundTaskSchema = z.object({ id: z.string().check(z.minLength(
 /** A blocking request's card: waiting for the user, answered, or withdrawn (Stop, end of turn). */
 const RequestStateSchema = z.enum(['pending', 'answered', 'cancelled']);
 
+/**
+ * A model the setup card offers to use with one click, in the order offered (a Language Model API
+ * model, a local server that answered…): the button's label and its tooltip.
+ */
+export const SetupOfferSchema = z.object({ id, label: text(200), detail: text(500) });
+export type SetupOffer = z.infer<typeof SetupOfferSchema>;
+
 export const ChatEntrySchema = z.discriminatedUnion('kind', [
   /** `queued`: typed while the agent was working; it joins the conversation at the next step. */
   z.object({
@@ -179,7 +186,7 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     status: z.enum(['running', 'ok', 'error']),
     /**
      * What happened, for a person ("Read math.ts · 12 lines", "Ran npm test · exit 0 · 3.2 s"): the
-     * card's header (tool-card-summary.ts words it). The raw name, arguments and output stay behind it.
+     * card's header (src/wording/tool-headline.ts words it). The raw name, arguments and output stay behind it.
      */
     headline: z.optional(text(500)),
     summary: z.optional(z.string()),
@@ -229,8 +236,7 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
    * Nothing to talk to yet (no API key for the provider): a friendly card with the fixes as buttons,
    * not an error. `provider` is the one the key is missing for.
    */
-  /** `languageModel`: a model of VS Code's Language Model API (no key needed), offered first when there is one. */
-  z.object({ kind: z.literal('setup'), id, provider: ProviderKindSchema, title: z.string(), text: z.string(), languageModel: z.optional(z.string()) }),
+  z.object({ kind: z.literal('setup'), id, provider: ProviderKindSchema, title: z.string(), text: z.string(), offers: z.optional(list(SetupOfferSchema, 8)) }),
   /** A thinking-phase trace (collapsible), or the provider's native reasoning as it streams. */
   z.object({ kind: z.literal('thinking'), id, phase: ThinkingPhaseSchema, text: z.string() }),
   z.object({
@@ -325,6 +331,8 @@ export const ExtensionToWebviewSchema = z.discriminatedUnion('type', [
   /** Everything the view shows: sent when the view (re)loads and on New Chat. */
   z.object({
     type: z.literal('snapshot'),
+    /** Which conversation of this chat it is: New Chat counts up (the view marks it on its page). */
+    conversation: count(),
     entries: z.array(ChatEntrySchema),
     busy: z.boolean(),
     todos: z.array(TodoSchema),
@@ -382,7 +390,8 @@ export const WebviewToExtensionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   /** A card's fix: `provider` says whose key to set (the setup card knows). */
-  z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings', 'chooseProvider', 'useLanguageModel']), provider: z.optional(ProviderKindSchema) }),
+  /** `useOffer`: the setup card's offer `offer` (its id) was chosen; the extension applies the offer it made, nothing the message says. */
+  z.object({ type: z.literal('action'), action: z.enum(['setApiKey', 'openSettings', 'chooseProvider', 'useOffer']), provider: z.optional(ProviderKindSchema), offer: z.optional(id) }),
   /** What is typed in the input (debounced), so the extension knows the draft (API, Add Selection). */
   z.object({ type: z.literal('draft'), text: text(MAX_TEXT) }),
   /** One hunk of a pending edit approval decided in the card (`verdict` null: undecided again); the lenses follow. */

@@ -9,6 +9,7 @@ import type {
   PlanDecision,
   PlanForReview,
 } from '../core/ui';
+import { approvalHeadline } from '../wording/approval-headline';
 import { style } from './ansi';
 
 export interface MenuIO {
@@ -23,7 +24,8 @@ const MAX_DIFF_LINES = 80;
 /** 1 allow, 2 always, 3 deny [reason], 4 edit (when there is a command). The doom-loop pause: 1 allow once, 2 abort. */
 export async function approvalMenu(io: MenuIO, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
   const c = io.color;
-  const out: string[] = [style(`⚠ ${request.title}`, 'yellow', c)];
+  // The question in the chat's words ("Edit math.ts?"); the raw call follows when nothing else shows it.
+  const out: string[] = [style(`⚠ ${approvalHeadline(request)}`, 'yellow', c)];
   if (request.command !== undefined) out.push(`  command: ${style(request.command, 'bold', c)}`);
   if (request.sandbox === 'inside') out.push(style('  runs in the sandbox (writes only in the workspace, no secrets, allowed hosts only)', 'dim', c));
   else if (request.sandbox === 'outside') out.push(style('  runs outside the sandbox, with your full access', 'yellow', c));

@@ -1,10 +1,14 @@
 import { formatTodos } from '../core/commands/format';
+import { oneLine } from '../core/process/task-format';
+import { retryWords } from '../wording/retry-words';
+import { toolHeadline } from '../wording/tool-headline';
 import type { Todo } from '../core/todo';
 import type { ToolResult } from '../core/tools/tool';
 import type { AgentMode, RetryInfo, SubagentInfo, ThinkingPhase, UICallback } from '../core/ui';
 import { style, type Style } from './ansi';
 import { visibleWidth } from './markdown-ansi';
 import { MarkdownLines, markdownAnsi } from './markdown-lines';
+import { RetryCountdown, type Ticker } from './retry-countdown';
 
 export interface StreamRendererOptions {
   color: boolean;
@@ -15,17 +19,26 @@ export interface StreamRendererOptions {
    * it arrives and is drawn over, styled, once complete. Unknown: a line shows once complete.
    */
   columns?: () => number | undefined;
+  /** The clock for tool durations and the retry countdown (tests give their own). */
+  now?: () => number;
+  /** Calls `tick` every `ms` until the returned stop is called (tests tick by hand). */
+  every?: Ticker;
 }
 
 /**
- * Renders the agent's events as a text stream: the answer, a dim line per tool call, notices,
- * retries, todos and subagents. Any byte sink works (stdout, stderr, a VS Code pseudoterminal). The
+ * Renders the agent's events as a text stream: the answer, a line per tool call in the chat's
+ * words ("Read math.ts · 12 lines", src/wording), notices, retries, todos and subagents. Any byte sink works (stdout, stderr, a VS Code pseudoterminal). The
  * blocking requests (menus) are not here: see menus.ts.
  *
  * With colour the answer's markdown is drawn for the terminal line by line as lines complete
  * (markdown-lines.ts: a table once its block ends). Without colour (output that is not a terminal) the answer is
  * the model's markdown as written, as it arrives: no escapes, and plain markdown reads well and is
  * what a script reading the output expects.
+ *
+ * On a terminal (the width is known) a tool's line says what it is doing when it starts and is
+ * drawn over with what it did when it ends, if nothing was printed below it meanwhile (else the
+ * result gets its own line); consecutive provider retries are one line whose countdown is drawn
+ * over each second. In a pipe a call prints one line when it ends, and a run of retries one line.
  */
 export class StreamRenderer implements UICallback {
   private atLineStart = true;
@@ -38,6 +51,14 @@ export class StreamRenderer implements UICallback {
   /** The unfinished answer line shown as written, to be drawn over once it is complete. */
   private shownPartial = '';
   private readonly columns: (() => number | undefined) | undefined;
+  private readonly now: () => number;
+  /** The calls under way: their arguments and when they started. */
+  private readonly calls = new Map<string, { args: string; started: number }>();
+  /** The last line on screen, while a later event may draw over it: its key and how many rows it took. */
+  private rewritable: { key: string; rows: number } | undefined;
+  private readonly retry: RetryCountdown;
+  /** The retry line itself is being drawn (not "something else printed"). */
+  private drawingRetry = false;
 
   constructor(
     private readonly write: (text: string) => void,
@@ -48,6 +69,13 @@ export class StreamRenderer implements UICallback {
     this.showThinking = o.showThinking ?? true;
     this.markdown = this.color ? new MarkdownLines() : undefined;
     this.columns = o.columns;
+    this.now = o.now ?? Date.now;
+    this.retry = new RetryCountdown(this.now, o.every, (info, secondsLeft) => this.drawRetry(info, secondsLeft));
+  }
+
+  /** A terminal, where a line can be drawn over (the width is known); a pipe otherwise. */
+  private get tty(): boolean {
+    return Boolean(this.columns?.());
   }
 
   /** Starts a new turn: forgets the text streamed so far. */
@@ -98,15 +126,25 @@ export class StreamRenderer implements UICallback {
     this.line(`${phase === 'thinking' ? '✻ thinking' : phase === 'critique' ? '✻ critique' : '✻ refined'}\n${indent(trace.trim())}`, 'dim');
   }
 
-  onToolStart(call: { name: string; args: string }): void {
+  onToolStart(call: { id: string; name: string; args: string }): void {
     this.endThinking();
-    this.newline();
-    this.line(`● ${call.name} ${oneLine(call.args, 100)}`, 'dim');
+    this.calls.set(call.id, { args: call.args, started: this.now() });
+    this.newline(); // the answer so far (a held table) is drawn before the call
+    if (!this.tty) return; // a pipe gets the result's line only
+    this.rewritableLine(`tool:${call.id}`, `● ${toolHeadline({ name: call.name, args: call.args })}`, 'dim');
   }
 
-  onToolEnd(_call: { name: string }, result: ToolResult): void {
-    this.newline();
-    this.line(`  ${oneLine(result.summary, 200)}`, result.ok ? 'dim' : 'red');
+  onToolEnd(call: { id: string; name: string }, result: ToolResult): void {
+    const started = this.calls.get(call.id);
+    this.calls.delete(call.id);
+    const headline = toolHeadline({
+      name: call.name,
+      args: started?.args ?? '{}',
+      ended: { ok: result.ok, summary: result.summary, ...(started ? { durationMs: this.now() - started.started } : {}) },
+    });
+    const text = `${result.ok ? '●' : '✗'} ${headline}`;
+    const kind = result.ok ? 'dim' : 'red';
+    if (!this.drawOver(`tool:${call.id}`, text, kind)) this.line(text, kind);
   }
 
   onNotice(text: string, level: 'info' | 'warning'): void {
@@ -115,11 +153,11 @@ export class StreamRenderer implements UICallback {
     this.line(level === 'warning' ? `! ${text}` : `· ${text}`, level === 'warning' ? 'yellow' : 'dim');
   }
 
+  /** Consecutive retries are one line: drawn over with each attempt and each second on a terminal, printed once in a pipe. */
   onRetry(info: RetryInfo): void {
     this.endThinking();
-    this.newline();
-    const wait = info.delayMs >= 1000 ? `${(info.delayMs / 1000).toFixed(1)} s` : `${info.delayMs} ms`;
-    this.line(`↻ ${info.reason}; retrying in ${wait} (attempt ${info.attempt} of ${info.maxAttempts})`, 'yellow');
+    if (!this.tty && !this.retry.active) this.line(`↻ ${retryWords(info, Math.ceil(info.delayMs / 1000))}`, 'yellow');
+    this.retry.start(info, this.tty);
   }
 
   onTodos(todos: readonly Todo[]): void {
@@ -180,11 +218,59 @@ export class StreamRenderer implements UICallback {
     this.atLineStart = true;
   }
 
-  /** Writes text as is, keeping track of the cursor column. */
+  /** Writes text as is, keeping track of the cursor column. Anything else printed ends a run of retries. */
   raw(text: string): void {
     if (!text) return;
+    if (this.retry.active && !this.drawingRetry) this.endRetry();
     this.write(text);
     this.atLineStart = text.endsWith('\n');
+    this.rewritable = undefined;
+  }
+
+  /** A whole line a later event may draw over (a terminal only). */
+  private rewritableLine(key: string, text: string, kind: Style): void {
+    this.line(text, kind);
+    this.rewritable = { key, rows: this.rowsOf(text) };
+  }
+
+  /** Draws `text` over the line `key` when it is still the last one on screen; false when it cannot. */
+  private drawOver(key: string, text: string, kind: Style): boolean {
+    if (!this.tty || this.rewritable?.key !== key) return false;
+    this.eraseRewritable();
+    this.rewritableLine(key, text, kind);
+    return true;
+  }
+
+  /** Takes the rewritable line off the screen (the cursor is at the start of the row below it). */
+  private eraseRewritable(): void {
+    const rows = this.rewritable?.rows ?? 0;
+    this.rewritable = undefined;
+    if (rows > 0) this.write(`\x1b[${rows}A\r\x1b[J`);
+    this.atLineStart = true;
+  }
+
+  private rowsOf(text: string): number {
+    const columns = this.columns?.() || 80;
+    return text.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(visibleWidth(line) / columns)), 0);
+  }
+
+  /** The retry line as it reads now (a terminal): drawn over while it is the last line, else anew. */
+  private drawRetry(info: RetryInfo, secondsLeft: number): void {
+    const text = `↻ ${retryWords(info, secondsLeft)}`;
+    this.drawingRetry = true;
+    try {
+      if (this.drawOver('retry', text, 'yellow')) return;
+      this.newline();
+      this.rewritableLine('retry', text, 'yellow');
+    } finally {
+      this.drawingRetry = false;
+    }
+  }
+
+  /** Something else is printed: the retries are over (a try answered), and their line goes, as in the chat. */
+  private endRetry(): void {
+    this.retry.stop();
+    if (this.rewritable?.key === 'retry') this.eraseRewritable();
   }
 
   private endThinking(): void {
@@ -192,11 +278,6 @@ export class StreamRenderer implements UICallback {
     this.inThinking = false;
     this.newline();
   }
-}
-
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function indent(text: string): string {

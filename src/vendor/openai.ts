@@ -1,3 +1,3 @@
-// The OpenAI SDK (chat completions, embeddings): dist/vendor/openai.js, loaded when a provider or an
+// The OpenAI SDK (chat completions, embeddings) and its Azure client: dist/vendor/openai.js, loaded when a provider or an
 // embedder is built (see scripts/lazy-bundles.mjs; reach it only through openAiSdk()).
-export { APIConnectionError, APIUserAbortError, OpenAI } from 'openai';
+export { APIConnectionError, APIUserAbortError, AzureOpenAI, OpenAI } from 'openai';

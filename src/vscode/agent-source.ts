@@ -11,7 +11,7 @@ import type { Logger } from '../core/logger';
 import type { AgentBuilder } from '../core/session/agent-session';
 import type { ChatEntry } from '../shared/protocol';
 import { localFolders } from './chat-folder';
-import { offeredLmModel, vscodeProviderFactory, withLmContextWindows } from './lm/lm-host';
+import { vscodeProviderFactory, withLmContextWindows } from './lm/lm-host';
 import type { FolderTrustPrompts } from './folder-trust';
 import { vscodeNotebookPort } from './notebook-port';
 import { openExternally } from './external-opener';
@@ -28,6 +28,7 @@ import {
   readWebSettings,
 } from './settings';
 import { saveSandboxHost } from './sandbox-hosts';
+import type { SetupOffers } from './setup/setup-offers';
 import { readShellSettings } from './shell-settings';
 import { vscodeSymbolPort } from './symbol-port';
 
@@ -45,6 +46,7 @@ export function vscodeAgentSource(
   terminal?: CommandTerminalPort,
   trust?: FolderTrustPrompts,
   logger?: Logger,
+  offers?: SetupOffers,
 ): AgentSource {
   // The editor's language servers and notebook API: the symbol tools and notebook_edit run on them.
   const symbols = vscodeSymbolPort();
@@ -99,8 +101,8 @@ export function vscodeAgentSource(
       trust?.noticesShown(agent.sessionId, folderTrust.notices);
       return { agent, models: describeRoles(outcome.roles, (p) => PROVIDER_LABELS[p]) };
     } catch (err) {
-      const problem = setupProblemOf(err, err instanceof MissingApiKeyError ? await offeredLmModel() : undefined);
-      if (problem) return { problem };
+      const problem = setupProblemOf(err);
+      if (problem) return { problem: offers ? await offers.addTo(problem) : problem };
       throw err;
     }
   };
@@ -112,31 +114,37 @@ export function vscodeAgentSource(
  * the agent from being built (no server address, an invalid setting); undefined when nothing does.
  * Reads the settings and Secret Storage only: no agent is built.
  */
-export async function vscodeSetupCheck(secrets: vscode.SecretStorage): Promise<ChatEntry | undefined> {
+export async function vscodeSetupCheck(secrets: vscode.SecretStorage, offers?: SetupOffers): Promise<ChatEntry | undefined> {
   const outcome = await readProviderSettings(secrets);
   if (!outcome.ok) return { kind: 'error', id: '', text: outcome.problem, action: 'openSettings' };
   const missing = missingProviderSetting(outcome.roles.action);
-  return missing && setupProblemOf(missing, missing instanceof MissingApiKeyError ? await offeredLmModel() : undefined);
+  const problem = missing && setupProblemOf(missing);
+  // The setup card offers what the user already has (a local server that answers), as well as the key.
+  return problem && offers ? offers.addTo(problem) : problem;
 }
 
-/**
- * A missing key or server address, as the chat words it; undefined for anything else. `languageModel`:
- * a model VS Code's Language Model API offers (Copilot's), which the setup card offers first: no key needed.
- */
-function setupProblemOf(err: unknown, languageModel?: string): ChatEntry | undefined {
+/** A missing key or server address, as the chat words it; undefined for anything else. */
+function setupProblemOf(err: unknown): ChatEntry | undefined {
   if (err instanceof MissingApiKeyError) {
     // Not an error: the first thing a new user sees. A card with the ways forward.
     return {
       kind: 'setup',
       id: '',
       provider: err.provider,
-      ...(languageModel ? { languageModel } : {}),
       title: vscode.l10n.t('Connect OpenDev to {0}', PROVIDER_LABELS[err.provider]),
       text: vscode.l10n.t('OpenDev needs an API key for {0} to reach the model. "OpenDev: Set API Key" keeps it in VS Code\'s Secret Storage, never in settings.', PROVIDER_LABELS[err.provider]),
     };
   }
   if (err instanceof MissingBaseUrlError) {
     // Without an address the SDK would send the key to api.openai.com: never silently.
+    if (err.provider === 'azure-openai') {
+      return {
+        kind: 'error',
+        id: '',
+        text: vscode.l10n.t('The provider is Azure OpenAI, but its endpoint is not set: set "opendev.baseUrl" to your resource\'s endpoint (https://<resource>.openai.azure.com), or choose another provider with "OpenDev: Select Provider".'),
+        action: 'openSettings',
+      };
+    }
     return {
       kind: 'error',
       id: '',

@@ -1,14 +1,15 @@
+// Plain Node (unit-tested without VS Code): @vscode/l10n, configured with VS Code's bundle at activation.
+import * as l10n from '@vscode/l10n';
 import type { Agent } from '../core/agent/agent';
 import type { ThinkingLevel } from '../core/config/thinking-level';
 import type { TurnResult } from '../core/agent/turn-result';
 import type { AgentMode } from '../core/ui';
-import type { AnswerMessage, ChatEntry, ChatEntryOf, ContextView, ExtensionToWebview, ImageUpload, SlashCompletion } from '../shared/protocol';
+import type { AnswerMessage, ChatEntry, ContextView, ExtensionToWebview, ImageUpload, SlashCompletion } from '../shared/protocol';
 import { AgentSession, type Ready } from '../core/session/agent-session';
-import type { SessionRecord, SessionStore } from '../core/session/session-store';
 import type { AgentSource } from './agent-source';
 import type { ChatControllerOptions } from './chat-controller-options';
 import { ChatHistory, type HistoryHost } from './chat-history';
-import { ChatInput, imageChips } from './chat-input';
+import { ChatInput } from './chat-input';
 import { ChatLiveState } from './chat-live-state';
 import { PendingRequests, type AnswerOutcome } from './pending-requests';
 import { Transcript } from './transcript';
@@ -16,16 +17,20 @@ import { turnUi } from './turn-ui';
 import type { ChatSessions } from './chat-sessions';
 import { ChatSetup, type WaitingQuestion } from './chat-setup';
 import { RetryLine } from './retry-line';
-import { TurnOutcomes, type SentTurn } from './failed-turn';
+import { TurnOutcomes } from './failed-turn';
+import { ChatNotices } from './chat-notices';
+import { ChatRunState } from './chat-run-state';
+import { runSlashCommand, type SlashHost } from './chat-slash-command';
+import { runChatTurn, type TurnHost } from './chat-turn';
 
 export type { ChatControllerOptions } from './chat-controller-options';
 
 /**
- * One chat: the transcript the webview shows, the agent behind it, the running turn and the
- * live state around it (todos, cost, mode, open requests). It is the single source of truth;
- * the webview only renders what it is sent and answers the cards it is shown. It coordinates:
- * the agent's lifecycle (the core's AgentSession), what the user types (chat-input), the saved sessions and
- * restore points (chat-history), and the live state (chat-live-state).
+ * One chat: the transcript the webview shows, the agent behind it, the running turn and the live
+ * state around it. The single source of truth; the webview renders what it is sent and answers its
+ * cards. It wires the parts: the agent's lifecycle (the core's AgentSession), a turn (chat-turn), a
+ * slash command (chat-slash-command), what the user types (chat-input), saved sessions and restore
+ * points (chat-history), the live state (chat-live-state) and whether it is busy (chat-run-state).
  */
 export class ChatController {
   private readonly entries = new Transcript();
@@ -36,14 +41,10 @@ export class ChatController {
   private readonly live = new ChatLiveState(this.entries);
   private readonly setup: ChatSetup;
   private readonly retryLine = new RetryLine(this.entries);
-  private readonly outcomes = new TurnOutcomes(this.entries, (text) => this.notice(text));
-  private running: AbortController | undefined;
-  /** The running turn's agent has finished: what is sent now starts the next turn, not a follow-up. */
-  private winding: AbortController | undefined;
-  /** Waiting for the running turn to be over. */
-  private idleWaiters: Array<() => void> = [];
-  /** Bumped by New Chat: whatever an older turn still reports is dropped. */
-  private generation = 0;
+  private readonly notices = new ChatNotices(this.entries);
+  private readonly outcomes = new TurnOutcomes(this.entries, (text) => this.notices.notice(text));
+  /** The running turn, its winding down, and the generation New Chat bumps. */
+  private readonly run = new ChatRunState(this.entries);
 
   constructor(
     agentSource: AgentSource,
@@ -61,10 +62,10 @@ export class ChatController {
       },
     });
     options.sessions?.attach(this.session);
-    this.input = new ChatInput(this.entries, options, (text, level) => this.notice(text, level));
+    this.input = new ChatInput(this.entries, options, (text, level) => this.notices.notice(text, level));
     this.history = new ChatHistory(this.historyHost());
     this.setup = new ChatSetup(
-      { entries: this.entries, idle: () => !this.running, resume: (question) => void this.runTurn(question.entry.text, question.images, question) },
+      { entries: this.entries, idle: () => !this.run.busy, resume: (question) => void this.runTurn(question.entry.text, question.images, question) },
       options.setupCheck,
     );
     void this.setup.refresh();
@@ -82,7 +83,7 @@ export class ChatController {
   }
 
   get busy(): boolean {
-    return this.running !== undefined;
+    return this.run.busy;
   }
 
   /** The agent the chat runs on (undefined before the first message and after New Chat or /clear). */
@@ -102,6 +103,7 @@ export class ChatController {
     const { cost, context } = this.live;
     return {
       type: 'snapshot',
+      conversation: this.run.generation,
       entries: [...this.entries.list()],
       busy: this.busy,
       todos: this.live.todos,
@@ -137,14 +139,14 @@ export class ChatController {
     if (!typed) return undefined;
     if (!this.started) this.options.beforeStart?.();
     const parsed = this.input.parse(typed, images);
-    if ('command' in parsed) return this.runCommand(parsed.command, parsed.name);
-    if (this.running && this.winding === this.running) {
+    if ('command' in parsed) return runSlashCommand(this.slashHost(), parsed.command, parsed.name);
+    if (this.run.winding) {
       // Stopped or answered, still saving: a follow-up now would wait for a turn that reads no more.
-      const generation = this.generation;
-      await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-      return generation === this.generation ? this.send(text, images) : undefined;
+      const generation = this.run.generation;
+      await this.run.idle();
+      return generation === this.run.generation ? this.send(text, images) : undefined;
     }
-    if (this.running) {
+    if (this.run.busy) {
       await this.input.followUp(() => this.agent, parsed.prompt, images);
       return undefined;
     }
@@ -166,28 +168,27 @@ export class ChatController {
    * on without it, as the core's interrupt does; the next Stop ends the turn.
    */
   stop(): void {
-    if (!this.running) return;
+    const running = this.run.running;
+    if (!running) return;
     const agent = this.agent;
     if (agent?.running) {
       if (agent.interrupt() === 'modal_cancelled') {
-        this.notice('Cancelled the open request; OpenDev goes on without it. Press Stop again to stop it.');
+        this.notices.notice(l10n.t('Cancelled the open request; OpenDev goes on without it. Press Stop again to stop it.'));
       }
       return;
     }
-    this.running.abort(); // still building the agent: the turn stops before its first call
+    running.abort(); // still building the agent: the turn stops before its first call
   }
 
   /** Forgets the conversation; the next message starts a fresh agent with the current settings. */
   newChat(): void {
-    this.generation++;
     this.halt();
+    this.run.nextGeneration();
     this.session.drop();
     this.entries.clear();
     this.live.reset();
     this.input.followUps.reset();
     this.outcomes.forget();
-    this.running = undefined;
-    this.releaseIdle();
     this.entries.emit(this.snapshot());
     void this.setup.reset();
   }
@@ -212,7 +213,7 @@ export class ChatController {
     } else {
       this.session.drop();
     }
-    if (notice) this.notice(notice);
+    if (notice) this.notices.notice(notice);
   }
 
   /** Continues a saved session of this project in a fresh chat (chat-history). False when it cannot (said in the chat). */
@@ -307,97 +308,9 @@ export class ChatController {
 
   /** A turn, then the undo history's steps onto its tool cards. `waited`: a question sent before the setup was done. */
   private async runTurn(text: string, images: readonly ImageUpload[] = [], waited?: WaitingQuestion): Promise<TurnResult | undefined> {
-    const result = await this.turn(text, images, waited);
+    const result = await runChatTurn(this.turnHost(), text, images, waited);
     if (result) await this.history.refreshSteps();
     return result;
-  }
-
-  private async turn(text: string, images: readonly ImageUpload[], waited?: WaitingQuestion): Promise<TurnResult | undefined> {
-    const entry: ChatEntryOf<'user'> = waited?.entry ?? { kind: 'user', id: this.entries.newId(), text, ...(images.length > 0 ? { images: imageChips(images) } : {}) };
-    if (!waited) this.entries.upsert(entry);
-    this.setup.asked();
-    const controller = new AbortController();
-    const generation = this.generation;
-    const live = () => generation === this.generation;
-    const followUps = this.input.followUps;
-    this.setRunning(controller);
-    try {
-      const agent = await this.readyAgent(this.session.ready(), { entry, images });
-      const input = agent && live() ? await this.input.forTurn(agent, entry, images, live) : undefined;
-      if (!agent || !input || !live()) {
-        if (live()) followUps.drop();
-        return undefined;
-      }
-      const sent: SentTurn = { agent, before: [...agent.messages], text, images };
-      const turn = agent.runTurn(text, this.turnUi(generation), controller.signal, input);
-      followUps.flush(agent);
-      const result = await turn;
-      this.winding = controller;
-      if (live()) {
-        this.retryLine.clear(); // the answer or the error card takes its place
-        this.outcomes.report(result, sent);
-        await this.saveTurn();
-      }
-      return result;
-    } catch (err) {
-      if (live()) this.error(`OpenDev hit an internal error: ${(err as Error).message}`);
-      return undefined;
-    } finally {
-      if (this.running === controller) {
-        this.retryLine.clear();
-        followUps.settle();
-        this.syncFromAgent();
-        this.setRunning(undefined);
-      }
-    }
-  }
-
-  private async runCommand(command: string, name: string): Promise<TurnResult | undefined> {
-    const slash = this.options.slash!;
-    if (this.running && !slash.runsWhileBusy(name)) {
-      this.notice(`/${name} cannot run while OpenDev is working. Wait for it to finish, or press Stop.`, 'warning', command);
-      return undefined;
-    }
-    // /help, /models, /config… need no model: they run before a key is set (with the agent when there is one).
-    const needsAgent = slash.needsAgent(command);
-    const agent = needsAgent ? await this.readyAgent(this.session.ready()) : this.agent;
-    if (!agent && needsAgent) return undefined;
-    const generation = this.generation;
-    let result;
-    try {
-      result = await slash.run(command, {
-        ...(agent ? { agent } : {}),
-        front: 'vscode',
-        ...(this.session.models ? { models: this.session.models } : {}),
-        ...(this.options.workingDir ? { workingDir: this.options.workingDir } : {}),
-        ...this.savedSession(),
-        // A question card in the chat, as for ask_user (/init asks before replacing OPENDEV.md).
-        askUser: (questions, signal) => this.requests.questions(questions, signal),
-      });
-    } catch (err) {
-      this.error(`${command.split(/\s/)[0]} failed: ${(err as Error).message}`);
-      return undefined;
-    }
-    if (generation !== this.generation) return undefined;
-    // A new conversation is a new session: a fresh agent (and id) of its own.
-    const renewed = result.newSession ? await this.session.renew() : undefined;
-    if (generation !== this.generation) return undefined;
-    if (result.clearScreen || result.newSession) {
-      this.entries.clear();
-      this.input.followUps.reset();
-    }
-    if (result.newSession) this.live.reset();
-    if (renewed && 'problem' in renewed) this.setup.report(renewed.problem);
-    if (result.output.trim()) this.notice(result.output, result.error ? 'warning' : 'info', command);
-    this.syncFromAgent();
-    await this.history.refreshSteps(); // /undo changes which steps are undone
-    if (result.clearScreen || result.newSession) this.entries.emit(this.snapshot());
-    if (!result.runPrompt?.trim()) return undefined;
-    if (this.running) {
-      this.input.followUps.add(this.agent, result.runPrompt.trim());
-      return undefined;
-    }
-    return this.runTurn(result.runPrompt.trim());
   }
 
   /**
@@ -412,19 +325,9 @@ export class ChatController {
     return 'agent' in outcome ? outcome.agent : undefined;
   }
 
-  /** The full save at the end of a turn; a failure is told, never thrown (the conversation is in memory). */
-  private async saveTurn(): Promise<void> {
-    try {
-      await this.session.save();
-    } catch (err) {
-      this.options.sessions?.saving.onProblem((err as Error).message);
-    }
-  }
-
-  /** What slash commands need of the saved session (/sessions, /clear). */
-  private savedSession(): { sessions?: SessionStore; session?: SessionRecord; workingDir?: string } {
-    const recorder = this.session.recorder;
-    return recorder ? { sessions: recorder.store, workingDir: recorder.workingDir, ...(recorder.current ? { session: recorder.current } : {}) } : {};
+  private slashHost(): SlashHost {
+    const { options, entries, input, notices, run, session, requests, setup, live, history } = this;
+    return { options, entries, input, notices, run, session, requests, setup, live, history, readyAgent: () => this.readyAgent(session.ready()), syncFromAgent: () => this.syncFromAgent(), snapshot: () => this.snapshot(), runTurn: (text) => this.runTurn(text) };
   }
 
   private historyHost(): HistoryHost {
@@ -433,15 +336,21 @@ export class ChatController {
       sessions: this.options.sessions,
       busy: () => this.busy,
       agent: () => this.agent,
-      generation: () => this.generation,
+      generation: () => this.run.generation,
       newChat: () => this.newChat(),
       resume: (loaded) => this.readyAgent(this.session.resume(loaded)),
       showAgentState: () => {
         this.syncFromAgent();
         this.entries.emit(this.snapshot());
       },
-      notice: (text, level) => this.notice(text, level),
+      notice: (text, level) => this.notices.notice(text, level),
     };
+  }
+
+  private turnHost(): TurnHost {
+    const { entries, run, input, setup, retryLine, outcomes, notices } = this;
+    const readyAgent = (question: WaitingQuestion) => this.readyAgent(this.session.ready(), question);
+    return { entries, run, input, setup, retryLine, outcomes, notices, readyAgent, ui: (generation) => this.turnUi(generation), save: () => this.session.save().catch((err: Error) => this.options.sessions?.saving.onProblem(err.message)), syncFromAgent: () => this.syncFromAgent() };
   }
 
   private turnUi(generation: number) {
@@ -449,7 +358,7 @@ export class ChatController {
       transcript: this.entries,
       requests: this.requests,
       retry: this.retryLine,
-      live: () => generation === this.generation,
+      live: () => generation === this.run.generation,
       todos: (todos) => this.live.setTodos(todos),
       cost: (cost) => this.live.setCost(cost),
       usage: (usage) => this.live.addUsage(usage),
@@ -477,31 +386,7 @@ export class ChatController {
     if (agent?.running) {
       for (let i = 0; i < 3 && agent.interrupt() === 'modal_cancelled'; i++);
     }
-    this.running?.abort();
+    this.run.running?.abort();
     this.requests.cancelAll();
-  }
-
-  private notice(text: string, level?: 'info' | 'warning', command?: string): void {
-    this.entries.upsert({
-      kind: 'notice',
-      id: this.entries.newId(),
-      text,
-      ...(level ? { level } : {}),
-      ...(command ? { command } : {}),
-    });
-  }
-
-  private error(text: string): void {
-    this.entries.upsert({ kind: 'error', id: this.entries.newId(), text });
-  }
-
-  private setRunning(controller: AbortController | undefined): void {
-    this.running = controller;
-    this.entries.emit({ type: 'busy', busy: controller !== undefined });
-    if (!controller) this.releaseIdle();
-  }
-
-  private releaseIdle(): void {
-    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 }

@@ -1,3 +1,5 @@
+// Plain Node (unit-tested without VS Code): @vscode/l10n, configured with VS Code's bundle at activation.
+import * as l10n from '@vscode/l10n';
 import type { Agent } from '../core/agent/agent';
 import type { LoadedSession } from '../core/session/session-store';
 import type { ChatEntry } from '../shared/protocol';
@@ -34,14 +36,14 @@ export class ChatHistory {
   async list(problem?: string): Promise<void> {
     const { entries, sessions } = this.chat;
     if (!sessions) {
-      entries.emit({ type: 'sessions', items: [], problem: 'Open a folder first: sessions belong to a project.' });
+      entries.emit({ type: 'sessions', items: [], problem: l10n.t('Open a folder first: sessions belong to a project.') });
       return;
     }
     let items;
     try {
       items = await sessions.summaries();
     } catch (err) {
-      entries.emit({ type: 'sessions', items: [], problem: `The sessions could not be listed: ${(err as Error).message}` });
+      entries.emit({ type: 'sessions', items: [], problem: l10n.t('The sessions could not be listed: {0}', (err as Error).message) });
       return;
     }
     const current = sessions.currentId;
@@ -64,14 +66,14 @@ export class ChatHistory {
     const { sessions, entries } = this.chat;
     if (!sessions) return false;
     if (this.chat.busy()) {
-      this.chat.notice('A session can be resumed once OpenDev has finished (or been stopped).', 'warning');
+      this.chat.notice(l10n.t('A session can be resumed once OpenDev has finished (or been stopped).'), 'warning');
       return false;
     }
     // Resuming the chat's own session: what it still has queued goes to disk first.
     if (id === sessions.currentId) await sessions.settled();
     const loaded = await sessions.load(id);
     if (!loaded) {
-      this.chat.notice(`There is no session ${id} in this project.`, 'warning');
+      this.chat.notice(l10n.t('There is no session {0} in this project.', id), 'warning');
       return false;
     }
     this.chat.newChat();
@@ -79,7 +81,13 @@ export class ChatHistory {
     const agent = await this.chat.resume(loaded);
     if (!agent || generation !== this.chat.generation()) return false;
     const { title } = loaded.record.meta;
-    const notice: ChatEntry = { kind: 'notice', id: entries.newId(), text: `Resumed session ${id}${title ? ` "${title}"` : ''} (${loaded.messages.length} messages): OpenDev remembers the conversation.` };
+    const notice: ChatEntry = {
+      kind: 'notice',
+      id: entries.newId(),
+      text: title
+        ? l10n.t('Resumed session {0} "{1}" ({2} messages): OpenDev remembers the conversation.', id, title, loaded.messages.length)
+        : l10n.t('Resumed session {0} ({1} messages): OpenDev remembers the conversation.', id, loaded.messages.length),
+    };
     // One snapshot, not an upsert per entry: a long session reaches the view in a single message.
     entries.replaceAll([notice, ...transcriptFromMessages(loaded.messages, () => entries.newId())]);
     this.chat.showAgentState();
@@ -94,16 +102,16 @@ export class ChatHistory {
   async restoreTo(step: number): Promise<void> {
     const agent = this.chat.agent();
     if (this.chat.busy() || agent?.running) {
-      this.chat.notice('Files can be restored once OpenDev has finished (or been stopped).', 'warning');
+      this.chat.notice(l10n.t('Files can be restored once OpenDev has finished (or been stopped).'), 'warning');
       return;
     }
     if (!agent) {
-      this.chat.notice('There is nothing to restore in this chat.', 'warning');
+      this.chat.notice(l10n.t('There is nothing to restore in this chat.'), 'warning');
       return;
     }
     const outcome = await agent.restoreTo(step);
     const restored = outcome.status === 'undone';
-    this.chat.notice(restored ? `Restored the files to just before step ${step}.\n${outcome.message}` : outcome.message, restored ? 'info' : 'warning');
+    this.chat.notice(restored ? `${l10n.t('Restored the files to just before step {0}.', step)}\n${outcome.message}` : outcome.message, restored ? 'info' : 'warning');
     await this.refreshSteps();
   }
 

@@ -1,3 +1,5 @@
+// Plain Node (unit-tested without VS Code): @vscode/l10n, configured with VS Code's bundle at activation.
+import * as l10n from '@vscode/l10n';
 import type { Agent } from '../core/agent/agent';
 import type { TurnInput } from '../core/turn-input';
 import { imageRoute } from '../core/images/vision-input';
@@ -42,7 +44,7 @@ export async function prepareInput(text: string, uploads: readonly ImageUpload[]
     try {
       expansion = await mentions.expand(text);
     } catch (err) {
-      onProblem(`The @ mentions could not be attached: ${(err as Error).message}`);
+      onProblem(l10n.t('The @ mentions could not be attached: {0}', (err as Error).message));
     }
   }
   const turn: TurnInput = {
@@ -73,13 +75,13 @@ export class ChatInput {
   /** A command for the slash registry, or the prompt (`//` escapes a slash). Images never go with a command. */
   parse(text: string, images: readonly ImageUpload[]): { command: string; name: string } | { prompt: string } {
     const parsed = this.options.slash?.parse(text) ?? { prompt: text };
-    if ('command' in parsed && images.length > 0) this.notice('Images go with messages, not with slash commands: they were not sent.', 'warning');
+    if ('command' in parsed && images.length > 0) this.notice(l10n.t('Images go with messages, not with slash commands: they were not sent.'), 'warning');
     return parsed;
   }
 
   /** A message typed while the agent works joins the running turn, its mentions expanded (images cannot join). */
   async followUp(agent: () => Agent | undefined, prompt: string, images: readonly ImageUpload[]): Promise<void> {
-    if (images.length > 0) this.notice('Images cannot join a running task: send them again once OpenDev has finished (or been stopped).', 'warning');
+    if (images.length > 0) this.notice(l10n.t('Images cannot join a running task: send them again once OpenDev has finished (or been stopped).'), 'warning');
     const { turn, mentions } = await prepareInput(prompt, [], this.options.mentions, (problem) => this.notice(problem, 'warning'));
     this.followUps.add(agent(), turn.context ? `${prompt}\n\n${turn.context}` : prompt, { text: prompt, mentions });
   }
@@ -95,7 +97,7 @@ export class ChatInput {
       this.entries.upsert({
         kind: 'error',
         id: this.entries.newId(),
-        text: `The message was not sent: ${route.reason}. Choose a model that reads images (OpenDev: Select Model), or set a vision model in opendev.roles (for example "vision": { "model": "gpt-4.1" }), then send it again.`,
+        text: l10n.t('The message was not sent: {0}. Choose a model that reads images (OpenDev: Select Model), or set a vision model in opendev.roles (for example "vision": {1}), then send it again.', route.reason, '{ "model": "gpt-4.1" }'),
         action: 'openSettings',
       });
       return undefined;

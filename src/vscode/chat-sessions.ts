@@ -1,3 +1,5 @@
+// Plain Node (unit-tested without VS Code): @vscode/l10n, configured with VS Code's bundle at activation.
+import * as l10n from '@vscode/l10n';
 import type { AgentSession, SessionSaving } from '../core/session/agent-session';
 import { readFirstPrompt } from '../core/session/first-prompt';
 import { sessionFiles } from '../core/session/session-record';
@@ -71,13 +73,13 @@ export class ChatSessions {
 
   /** Deletes a saved session of this project; the chat's own is refused. Returns why nothing was deleted. */
   async remove(id: string): Promise<string | undefined> {
-    if (id === this.currentId) return 'This is the chat you are in: start a New Chat first, then delete it.';
+    if (id === this.currentId) return l10n.t('This is the chat you are in: start a New Chat first, then delete it.');
     const meta = (await this.list()).find((m) => m.id === id);
-    if (!meta) return `There is no session ${id} in this project any more.`;
+    if (!meta) return l10n.t('There is no session {0} in this project any more.', id);
     try {
       await this.store.remove(meta);
     } catch (err) {
-      return `Session ${id} was not deleted: ${(err as Error).message}`;
+      return l10n.t('Session {0} was not deleted: {1}', id, (err as Error).message);
     }
     this.olderPrompts.delete(id);
     return undefined;

@@ -6,6 +6,7 @@ import { stopSandboxRuntime } from '../core/sandbox/sandbox-runtime';
 import * as vscode from 'vscode';
 import type { Agent } from '../core/agent/agent';
 import { CapabilityCatalog } from '../core/llm/capabilities/catalog';
+import { ServerModelDirectory } from '../core/llm/server-models/server-model-directory';
 import { resolveOpendevHome } from '../core/config/opendev-home';
 import { tightenOpendevHome } from '../core/config/private-home';
 import { vscodeAgentSource, vscodeSetupCheck } from './agent-source';
@@ -36,6 +37,8 @@ import { registerAddToChat } from './palette/add-to-chat';
 import { registerExplainTerminal } from './palette/explain-terminal';
 import { registerWriteCommitMessage } from './scm/write-commit-message';
 import { registerProviderSetup, runCardAction } from './setup/provider-setup';
+import { localServerOffers, SetupOffers } from './setup/setup-offers';
+import { languageModelOffers } from './lm/lm-offers';
 import { registerStatusBar } from './status/status-bar';
 import { registerMcpServersView } from './mcp/register-mcp-view';
 import { registerPackageDownloads } from './package-downloads';
@@ -96,7 +99,10 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
   // The folder's configuration applies once trusted (Workspace Trust and OpenDev's record); every answer rebuilds the agents.
   const folderTrust = registerFolderTrust(context, () => rebuildAgents(), logger);
   // The chat's agent works in the chat's folder, held from its first build until New Chat or a pick.
-  const chat = new ChatController(vscodeAgentSource(secrets, catalog, () => chatFolder.hold(), terminals, folderTrust, logger), {
+  // The setup card's one-click offers, first found first: a model VS Code already has (no key at all),
+  // then a local model server that answers on its usual port.
+  const offers = new SetupOffers([languageModelOffers, localServerOffers]);
+  const chat = new ChatController(vscodeAgentSource(secrets, catalog, () => chatFolder.hold(), terminals, folderTrust, logger, offers), {
     slash: slashPort(slashCommands),
     thinkingLevel: readThinkingLevel(),
     ...(folder ? { workingDir: folder } : {}),
@@ -107,7 +113,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     tasks: terminals,
     editReview: diffApproval,
     // No key yet: the empty chat is the setup card, before anything is asked.
-    setupCheck: () => vscodeSetupCheck(secrets),
+    setupCheck: () => vscodeSetupCheck(secrets, offers),
   });
   // Each OpenDev terminal has its own agent (its commands shown inline) and its own session.
   const agentTerminals = new AgentTerminals({
@@ -120,7 +126,7 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     backgroundTasks: terminals,
     ...(context.storageUri ? { state: new OpenTerminalsState(join(context.storageUri.fsPath, 'agent-terminals.json')) } : {}),
   });
-  const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => runCardAction(action, context.extension.id), chatFolder);
+  const view = new ChatViewProvider(context.extensionUri, chat, log, (action) => runCardAction(action, context.extension.id, offers), chatFolder);
   context.subscriptions.push(chatFolder, followChatFolder(chat, chatFolder));
   // Settings and keys apply to every front end: the thinking level at once, the rest from each one's next message.
   const applyThinkingLevel = () => {
@@ -171,14 +177,16 @@ export function startCore(context: vscode.ExtensionContext): OpenDevCore {
     vscode.commands.registerCommand('opendev.openTerminal', () => agentTerminals.open()),
   );
   registerCommands(context, chat, view, chatFolder);
-  const setup = registerProviderSetup(context, secrets, chat, catalog);
+  // The session's model lists of OpenAI-compatible servers, kept per address (Select Model, the setup card).
+  const servers = new ServerModelDirectory(catalog);
+  const setup = registerProviderSetup(context, secrets, chat, catalog, servers);
   registerEditorActions(context, chat, view);
   // Where an editor user's habits look: the light bulb, the explorer and tab menus, the terminal, Source Control.
   registerFixCodeAction(context, chat, view);
   registerAddToChat(context, view);
   registerExplainTerminal(context, chat, view);
   registerWriteCommitMessage(context, context.secrets, catalog);
-  const statusBar = registerStatusBar(context, { chat, view, terminals: agentTerminals }, catalog);
+  const statusBar = registerStatusBar(context, { chat, view, terminals: agentTerminals, folder: chatFolder }, catalog);
   const mcpServers = registerMcpServersView(context, chat, () => chatFolder.path);
   // The agent terminals open when the window last went away (a reload) come back with their sessions.
   agentTerminals.restore();

@@ -2,6 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Agent } from '../core/agent/agent';
 import type { TurnResult } from '../core/agent/turn-result';
+import { ModelWithoutToolsError } from '../core/llm/provider-error';
 import type { Message } from '../core/messages';
 import type { ImageUpload } from '../shared/protocol';
 import type { Transcript } from './transcript';
@@ -33,8 +34,11 @@ export class TurnOutcomes {
     if (result.status === 'failed') {
       const action = result.error.kind === 'auth' ? 'setApiKey' : result.error.kind === 'unreachable' ? 'openSettings' : undefined;
       const id = this.transcript.newId();
-      this.failed = turn ? { id, turn } : undefined;
-      this.transcript.upsert({ kind: 'error', id, text: result.error.message, ...(action ? { action } : {}), ...(turn ? { retry: true } : {}) });
+      // A model that calls no tools was refused before anything was sent: sending it again would be refused again.
+      const refused = result.error instanceof ModelWithoutToolsError;
+      this.failed = turn && !refused ? { id, turn } : undefined;
+      const text = refused ? l10n.t('{0} cannot call tools, so OpenDev cannot read or edit files or run commands with it. Choose a model that supports tool calling with "OpenDev: Select Model".', (result.error as ModelWithoutToolsError).model) : result.error.message;
+      this.transcript.upsert({ kind: 'error', id, text, ...(action ? { action } : {}), ...(turn && !refused ? { retry: true } : {}) });
     } else if (result.status === 'stopped') {
       this.notice(l10n.t('Stopped.'));
     } else if (result.status === 'iteration_limit') {

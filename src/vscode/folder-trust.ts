@@ -65,6 +65,15 @@ export class FolderTrustPrompts {
     return changed;
   }
 
+  /**
+   * Folders added to the workspace start from their configuration as it is (the agents built later
+   * read it; nothing was built with an older one), and removed ones are forgotten.
+   */
+  foldersChanged(added: readonly vscode.WorkspaceFolder[], removed: readonly vscode.WorkspaceFolder[]): void {
+    for (const folder of removed) this.lastSeen.delete(folder.uri.fsPath);
+    for (const folder of added) if (folder.uri.scheme === 'file') this.lastSeen.set(folder.uri.fsPath, this.filesNow(folder.uri.fsPath));
+  }
+
   private filesNow(folder: string): string {
     return JSON.stringify(projectFingerprint(folder));
   }
@@ -243,6 +252,7 @@ export function registerFolderTrust(context: vscode.ExtensionContext, onTrustCha
   context.subscriptions.push(
     vscode.commands.registerCommand(TRUST_COMMAND, () => prompts.trustCommand()),
     vscode.commands.registerCommand(UNTRUST_COMMAND, () => prompts.untrustCommand()),
+    vscode.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => prompts.foldersChanged(added, removed)),
     // Restricted Mode ends: the folder's configuration (if OpenDev trusts it too) applies from the next message.
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       log.info('trust: VS Code Workspace Trust granted');

@@ -1,3 +1,5 @@
+// Plain Node (unit-tested without VS Code): @vscode/l10n, configured with VS Code's bundle at activation.
+import * as l10n from '@vscode/l10n';
 import type { Agent } from '../core/agent/agent';
 import type { MentionChip } from '../shared/protocol';
 import type { Transcript } from './transcript';
@@ -27,7 +29,7 @@ export class FollowUps {
   add(agent: Agent | undefined, text: string, shown?: { text: string; mentions: MentionChip[] }): void {
     if (agent?.running) {
       if (!agent.inject(text)) {
-        this.warn('The follow-up queue is full. Wait until OpenDev has read the queued messages, or press Stop.');
+        this.warn(l10n.t('The follow-up queue is full. Wait until OpenDev has read the queued messages, or press Stop.'));
         return;
       }
       this.show(shown ?? { text, mentions: [] });
@@ -41,7 +43,7 @@ export class FollowUps {
     for (const { id, text } of this.early.splice(0)) {
       if (agent.inject(text)) continue;
       this.forget(id);
-      this.warn(`Not sent (the follow-up queue is full): ${text}`);
+      this.warn(l10n.t('Not sent (the follow-up queue is full): {0}', text));
     }
   }
 
@@ -50,7 +52,7 @@ export class FollowUps {
     const dropped = this.early.splice(0);
     if (dropped.length === 0) return;
     for (const { id } of dropped) this.forget(id);
-    this.warn(`${dropped.length === 1 ? 'A follow-up was' : `${dropped.length} follow-ups were`} not sent: OpenDev could not start.`);
+    this.warn(dropped.length === 1 ? l10n.t('A follow-up was not sent: OpenDev could not start.') : l10n.t('{0} follow-ups were not sent: OpenDev could not start.', dropped.length));
   }
 
   /** The turn is over: its follow-ups have been read (or join the next message), no longer queued. */

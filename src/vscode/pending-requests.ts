@@ -8,6 +8,7 @@ import type {
   PlanForReview,
 } from '../core/ui';
 import type { AnswerMessage, ChatEntryOf, HunkVerdictView } from '../shared/protocol';
+import { approvalHeadline } from '../wording/approval-headline';
 import { hunkPreviews } from './diff-approval/hunk-previews';
 import type { Transcript } from './transcript';
 
@@ -80,7 +81,9 @@ export class PendingRequests {
 
   approval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     // The card carries the diff, not the whole proposed file (that stays here, for the companion).
-    const { proposed, ...shown } = request;
+    // The card's title says what will happen in words ("Edit math.ts?"); the raw call stays one click away on it.
+    const { proposed, ...rest } = request;
+    const shown = { ...rest, title: approvalHeadline(request) };
     const changes = proposed?.hunks;
     const hunks = changes?.length;
     // The card lists the hunks to decide one by one (when there are not too many).
@@ -124,7 +127,7 @@ export class PendingRequests {
     // The same request in a second place (the diff editor), answerable there too; it closes once the card settles.
     if (proposed && this.companion) {
       shownThere = this.companion.approvalOpened(
-        { id: entry.id, toolName: request.toolName, title: request.title, proposed },
+        { id: entry.id, toolName: request.toolName, title: shown.title, proposed },
         (decision) => this.answer({ type: 'answerApproval', id: entry.id, decision }),
         (index, verdict) => void decide(index, verdict, true),
       );

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { localFolders } from './chat-folder';
+import { watchEachFolder } from './folder-watchers';
 import {
   describeFileLayer,
   EDITOR_SETTING_KEYS,
@@ -19,7 +20,8 @@ import type { ThinkingLevel } from '../core/config/thinking-level';
 import type { SessionTitles } from '../core/config/session-titles-setting';
 import type { WebSettings } from '../core/config/web-settings';
 import { sandboxSettingsOf, type SandboxSettings } from '../core/config/sandbox-settings';
-import { ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
+import { PROVIDER_ENV, PROVIDER_KINDS, ProviderSettingsSchema, type ProviderKind, type ProviderSettings } from '../core/config/provider-settings';
+import { cloudPart } from '../core/config/cloud-credentials';
 import { SECRET_ENV_NAME } from '../core/config/settings-object';
 import { resolveOpendevHome } from '../core/config/opendev-home';
 import { projectTrustRequests, type TrustRequest } from '../core/session/trust-requests';
@@ -37,6 +39,16 @@ const API_KEY_HINT = 'Store it with "OpenDev: Set API Key" (VS Code Secret Stora
 
 export function secretKeyFor(provider: ProviderKind): string {
   return `opendev.apiKey.${provider}`;
+}
+
+/** The clouds added later than OpenAI and Anthropic also take their key from the environment (AZURE_OPENAI_API_KEY…), as their SDKs do. */
+const ENV_KEY_FALLBACK: ReadonlySet<ProviderKind> = new Set(PROVIDER_KINDS.filter((p) => p !== 'openai' && p !== 'anthropic' && p !== 'openai-compatible'));
+
+/** The provider's key: Secret Storage first, then (for the clouds) its environment variable. */
+async function storedKey(secrets: vscode.SecretStorage, provider: ProviderKind): Promise<string | undefined> {
+  const stored = (await secrets.get(secretKeyFor(provider))) || undefined;
+  if (stored || !ENV_KEY_FALLBACK.has(provider)) return stored;
+  return process.env[PROVIDER_ENV[provider].apiKey]?.trim() || undefined;
 }
 
 /**
@@ -150,13 +162,16 @@ export async function readProviderSettings(secrets: vscode.SecretStorage): Promi
   const blocking = layered.problems.find(blocksTheAgent);
   if (blocking) return { ok: false, problem: `The setting opendev.${blocking.key} is invalid: ${blocking.detail}` };
   const v = layered.effective.values;
+  const cloud = cloudPart(v.provider, v, process.env);
   const parsed = ProviderSettingsSchema.safeParse({
     provider: v.provider,
     model: v.model,
     baseUrl: v.baseUrl,
-    apiKey: (await secrets.get(secretKeyFor(v.provider))) || undefined,
+    apiKey: await storedKey(secrets, v.provider),
     ...(v.contextWindow !== undefined ? { contextWindow: v.contextWindow } : {}),
     ...(v.embeddingModel !== undefined ? { embeddingModel: v.embeddingModel } : {}),
+    ...(v['openai.api'] !== undefined ? { openaiApi: v['openai.api'] } : {}),
+    ...(cloud ? { cloud } : {}),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -168,7 +183,7 @@ export async function readProviderSettings(secrets: vscode.SecretStorage): Promi
     const override = v[`roles.${role}`];
     if (!override) continue;
     overrides[role] = override;
-    if (override.provider && !keys.has(override.provider)) keys.set(override.provider, (await secrets.get(secretKeyFor(override.provider))) || undefined);
+    if (override.provider && !keys.has(override.provider)) keys.set(override.provider, await storedKey(secrets, override.provider));
   }
   return { ok: true, settings: parsed.data, roles: buildRoleSettings(parsed.data, overrides, (p) => keys.get(p)) };
 }
@@ -282,11 +297,11 @@ export function untrustedWhy(state: Pick<FolderTrustState, 'editorTrusted' | 'tr
 }
 
 /** Settings whose change needs a new agent (provider, model, endpoint, approvals, the sandbox); the thinking level does not. */
-export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'contextWindow', 'embeddingModel', 'playbook.learn', 'playbook.reflectEvery', 'memory.summaryEvery', 'thinkingCadence', 'roles', 'approvalLevel', 'sandbox.enabled', 'sandbox.network.allow', 'sandbox.write.allow', 'sandbox.mcp'].map((key) => `${SECTION}.${key}`);
+export const AGENT_SETTINGS = ['provider', 'model', 'baseUrl', 'azure', 'bedrock', 'vertex', 'contextWindow', 'embeddingModel', 'openai.api', 'playbook.learn', 'playbook.reflectEvery', 'memory.summaryEvery', 'thinkingCadence', 'roles', 'approvalLevel', 'sandbox.enabled', 'sandbox.network.allow', 'sandbox.write.allow', 'sandbox.mcp'].map((key) => `${SECTION}.${key}`);
 
 /** A bad opendev.* value of the model or its endpoint stops the agent (as it always did) with a pointer to the setting. */
 function blocksTheAgent(p: SettingsProblem): boolean {
-  return p.source === EDITOR_LABEL && p.kind === 'invalid-value' && p.key !== undefined && /^(model|baseUrl|contextWindow|embeddingModel|roles)/.test(p.key);
+  return p.source === EDITOR_LABEL && p.kind === 'invalid-value' && p.key !== undefined && /^(model|baseUrl|contextWindow|embeddingModel|roles|azure|bedrock|vertex)/.test(p.key);
 }
 
 function describeProblem(p: SettingsProblem): string {
@@ -303,13 +318,9 @@ function describeProblem(p: SettingsProblem): string {
  * and a deleted folder is not always reported file by file. `onChange` reads the files themselves.
  */
 export function watchProjectSettings(onChange: () => void): vscode.Disposable {
-  // Every folder: the chat may switch to any of them, and its agent reads that folder's files then.
+  // Every folder, those added later too: the chat may switch to any of them, and its agent reads that folder's files then.
   const watched = [...PROJECT_CONFIG_FILES, ...PROJECT_CONFIG_FOLDERS];
-  const disposables = localFolders().flatMap((folder) => {
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${watched.join(',')}}`));
-    return [watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange), watcher];
-  });
-  return { dispose: () => disposables.forEach((d) => d.dispose()) };
+  return watchEachFolder(`{${watched.join(',')}}`, () => onChange());
 }
 
 const shown = new Set<string>();

@@ -1,7 +1,7 @@
 import type { Message, ToolMessage, UserMessage } from '../core/messages';
 import { originOf } from '../core/session/user-message-origin';
 import type { ChatEntry } from '../shared/protocol';
-import { toolHeadline } from './tool-card-summary';
+import { toolHeadline } from '../wording/tool-headline';
 
 /**
  * A resumed card shows this much of a tool's output: a long session's transcript stays small

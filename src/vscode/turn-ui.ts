@@ -4,7 +4,7 @@ import type { ToolResult } from '../core/tools/tool';
 import type { AgentMode, ApprovalDecision, ContextInfo, CostSnapshot, FileChange, PlanDecision, RetryInfo, UICallback } from '../core/ui';
 import type { PendingRequests } from './pending-requests';
 import type { RetryLine } from './retry-line';
-import { toolHeadline } from './tool-card-summary';
+import { toolHeadline } from '../wording/tool-headline';
 import type { Transcript } from './transcript';
 
 /** What a turn's UICallback reports to besides the transcript (the controller's live state). */

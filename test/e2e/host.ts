@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame, Locator, Page } from 'playwright-core';
 
 /** The typed face of test/host/e2e.mjs (plain JS, loaded with import()). */
@@ -27,15 +28,17 @@ const repo = join(__dirname, '../../..');
  */
 export async function storeApiKey(host: E2eHost, page: Page, key: string): Promise<void> {
   const box = page.locator('.quick-input-widget input[type="password"]');
-  // A view that takes the focus (the walkthrough) can close the pick between its focus and Enter,
-  // and no key box follows: ask again, within one overall limit.
-  for (const deadline = Date.now() + 60_000; ; ) {
-    await runUntilPicked(host, page, 'OpenDev: Set API Key', 'OpenAI');
-    await page.keyboard.press('Enter');
-    if (await box.waitFor({ timeout: 10_000 }).then(() => true, () => false)) break;
-    if (Date.now() > deadline) throw new Error('the key box of "Set API Key" did not open');
-    await host.closeQuickInput(page);
+  const openai = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'OpenAI' });
+  for (const deadline = Date.now() + UI_LIMIT_MS; ; ) {
+    await runUntilPicked(host, page, 'OpenDev: Set API Key', 'OpenAI', deadline);
+    // A click, not Enter: a view that takes the focus (the walkthrough) may close the pick first, and
+    // an Enter would then go to that view; a click on a row that went fails, and we ask again.
+    if (await openai.click({ timeout: 5_000 }).then(() => true, () => false)) break;
+    if (Date.now() > deadline) throw new Error('the provider pick of "Set API Key" closed before it was answered');
   }
+  // The pick answered, the key box follows (it may take long on a busy machine: no second try here,
+  // which would open the palette over it).
+  await box.waitFor({ timeout: UI_LIMIT_MS });
   await box.fill(key);
   // The box stays open when it loses the focus (ignoreFocusOut), so a view that takes the focus
   // (the walkthrough showing its step) can swallow the Enter: press it again on the box until the
@@ -47,18 +50,31 @@ export async function storeApiKey(host: E2eHost, page: Page, key: string): Promi
   if (!closed) throw new Error('the key box of "Set API Key" did not take the key');
 }
 
+/** The one limit of every wait on the UI in these helpers (test/host/e2e.mjs UI_WAIT_MS). */
+const UI_LIMIT_MS = 60_000;
+
 /**
- * Runs a palette command whose quick pick should focus the row with `row`. A view that takes the
- * focus meanwhile (the walkthrough ticking a step, a notification) closes the pick under us: close
- * it and ask again, within one overall limit.
+ * Runs a palette command whose quick pick should focus the row with `row`. The pick may take long
+ * to come (the command reads something first): it is waited for, never asked for again while it
+ * may still come (F1 would replace it). A view that takes the focus meanwhile (the walkthrough
+ * ticking a step, a notification) closes a pick that was shown: then the command is run again,
+ * all within one overall limit (`deadline`, shared with the caller's).
  */
-export async function runUntilPicked(host: E2eHost, page: Page, title: string, row: string): Promise<void> {
+export async function runUntilPicked(host: E2eHost, page: Page, title: string, row: string, deadline = Date.now() + UI_LIMIT_MS): Promise<void> {
   const focused = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row });
-  for (const deadline = Date.now() + 60_000; ; ) {
+  const widget = page.locator('.quick-input-widget');
+  for (;;) {
     await host.runCommand(page, title);
-    if (await focused.waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
-    if (Date.now() > deadline) throw new Error(`the pick of "${title}" did not stay open`);
-    await host.closeQuickInput(page);
+    // runCommand returned once the palette closed: a quick input open from now on is the command's.
+    let shown = false;
+    for (;;) {
+      if (await focused.isVisible()) return;
+      const open = await widget.isVisible();
+      if (open) shown = true;
+      else if (shown) break; // it came and went without an answer: closed under us
+      if (Date.now() > deadline) throw new Error(`the pick of "${title}" did not ${shown ? 'focus the row ' + row : 'open'}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 }
 
@@ -108,10 +124,34 @@ export function findChat(host: E2eHost, page: Page, timeoutMs = 60_000): Promise
   return host.findFrame(page, async (f) => (await f.locator(CHAT_INPUT).count()) > 0, timeoutMs);
 }
 
-/** "OpenDev: New Chat" from the palette, then the chat view's frame. */
+/**
+ * "OpenDev: New Chat" from the palette, then the chat view's frame once it shows the new
+ * conversation. The command runs in the extension host after the palette has closed (after its
+ * activation, right after a reload): a question typed into the view before that would be wiped by it.
+ */
 export async function openChat(host: E2eHost, page: Page): Promise<Frame> {
+  const shown = await conversationShown(page);
   await host.runCommand(page, 'OpenDev: New Chat');
-  return findChat(host, page);
+  const chat = await findChat(host, page);
+  for (const deadline = Date.now() + 60_000; (await conversationIn(chat)) <= shown; await sleep(100)) {
+    if (Date.now() > deadline) throw new Error('New Chat did not reach the chat view');
+  }
+  return chat;
+}
+
+/** The conversation the chat view shows now (0, a fresh extension host's first, when no view is open yet). */
+async function conversationShown(page: Page): Promise<number> {
+  for (const frame of page.frames()) {
+    try {
+      if ((await frame.locator(CHAT_INPUT).count()) > 0) return Math.max(0, await conversationIn(frame));
+    } catch { /* a frame navigated or detached meanwhile */ }
+  }
+  return 0;
+}
+
+/** The conversation a chat view's page marks (-1 before its first snapshot). The page's CSP forbids evaluated strings: read the attribute. */
+async function conversationIn(chat: Frame): Promise<number> {
+  return Number((await chat.locator('body').getAttribute('data-conversation', { timeout: 60_000 })) ?? -1);
 }
 
 /** What a suite set up by workbenchSuite works with (read inside its tests). */
@@ -136,7 +176,12 @@ type FakeModel = { openaiBaseUrl: string; start(port?: number): Promise<unknown>
  * needs others opens a workbench of its own. Thinking stays off, so the cadence only matters to the
  * suite that turns thinking on with /thinking.
  */
-const SHARED_SETTINGS = { 'workbench.colorTheme': 'Default Dark Modern', 'opendev.thinkingCadence': 'every-step' };
+const SHARED_SETTINGS = {
+  'workbench.colorTheme': 'Default Dark Modern',
+  'opendev.thinkingCadence': 'every-step',
+  // DOM rows in the terminals: text a test can read and double-click (editor habits' terminal menu).
+  'terminal.integrated.gpuAcceleration': 'off',
+};
 
 /**
  * The shared workbench, once opened, with the port its suites' fake providers listen on in turn

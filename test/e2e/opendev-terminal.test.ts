@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { eventually, loadE2eHost, readmeScreenshot, waitTerminal, type E2eHost, type Workbench, storeApiKey } from './host';
+import { eventually, loadE2eHost, readmeScreenshot, terminalText, waitTerminal, type E2eHost, type Workbench, storeApiKey } from './host';
 import { FakeProvider, lastUserText, toolResults } from '../fixtures/fake-provider';
 
 /**
@@ -81,11 +81,15 @@ describe('OpenDev terminal (end to end)', function () {
     await wb.page.keyboard.type('run the tests');
     await wb.page.keyboard.press('Enter');
     await waitScreen(/1\) allow +2\) always allow +3\) deny \[reason\] +4\) edit the command *choice \[1-4\] › *$/);
+    // The question in the chat's words, not the tool's name and JSON.
+    assert.match(await terminalText(terminal), /⚠ Run touch e2e-tests-ran\.txt && echo tests-passed\?/);
     await wb.screenshot('opendev-terminal-approval');
     assert.equal(existsSync(join(wb.workspace, 'e2e-tests-ran.txt')), false, 'nothing runs before the approval');
     await wb.page.keyboard.type('1');
     await wb.page.keyboard.press('Enter');
-    await waitScreen(/tests-passed.*All 3 tests passed\..*› *$/);
+    // The call's line says what it did, as the chat's tool card does ("Ran … · exit 0 · 15 ms").
+    await waitScreen(/● Ran touch e2e-tests-ran\.txt && echo tests-passed · exit 0 · [\d.]+ (ms|s).*All 3 tests passed\..*› *$/);
+    assert.doesNotMatch(await terminalText(terminal), /run_command \{/, 'no raw tool line');
     assert.equal(existsSync(join(wb.workspace, 'e2e-tests-ran.txt')), true);
     await wb.screenshot('opendev-terminal');
     // The README's picture: the terminal given the window, then back to the layout the next test has.

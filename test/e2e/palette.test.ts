@@ -65,7 +65,8 @@ describe('palette actions, status bar and setup (end to end)', function () {
     await palette(wb.page, 'OpenDev: Set API Key');
     const rows = wb.page.locator('.quick-input-list .monaco-list-row');
     await rows.first().filter({ hasText: 'OpenAI' }).waitFor();
-    assert.equal(await rows.count(), 3, 'OpenAI, Anthropic, OpenAI-compatible server');
+    assert.equal(await rows.count(), 8, 'OpenAI, Anthropic, OpenAI-compatible server, Azure OpenAI, Amazon Bedrock, Google Vertex AI, Gemini, OpenRouter');
+    assert.match((await rows.nth(4).textContent()) ?? '', /Amazon Bedrock.*no key \(optional here\)/, 'Bedrock signs with AWS credentials: a key is optional');
     assert.match((await rows.first().textContent()) ?? '', /OpenAI.*current · no key yet/);
     await wb.screenshot('setup-provider-pick');
     await wb.page.keyboard.press('Enter');

@@ -70,4 +70,4 @@ export async function buildChatView(): Promise<ChatViewPage> {
 export const sendToView = (page: Page, message: unknown) => page.evaluate((m: unknown) => window.postMessage(m, '*'), message);
 
 /** The view's whole state, as the extension sends it when the view (re)starts. */
-export const viewSnapshot = (entries: unknown[]) => ({ type: 'snapshot', entries, busy: false, todos: [], mode: 'normal', thinkingLevel: 'medium' });
+export const viewSnapshot = (entries: unknown[]) => ({ type: 'snapshot', conversation: 0, entries, busy: false, todos: [], mode: 'normal', thinkingLevel: 'medium' });

@@ -101,6 +101,8 @@ async function runPass({
       // The extension host inherits the server's environment: this is how the test entry learns where to report.
       env: {
         OPENDEV_TEST_REPORT: report,
+        // The setup card looks for no local model server (a test that wants one names its fake).
+        OPENDEV_LOCAL_SERVERS: '',
         ...(grep ? { OPENDEV_TEST_GREP: grep } : {}),
         ...(restrictedMode ? { OPENDEV_TEST_RESTRICTED_MODE: '1' } : {}),
         ...(multiRoot ? { OPENDEV_TEST_MULTI_ROOT: '1' } : {}),

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatEntry } from '../../src/shared/protocol';
 import type { OpenDevApi } from '../../src/vscode/opendev-api';
-import { lastUserText } from '../fixtures/fake-provider';
+import { FakeProvider, lastUserText } from '../fixtures/fake-provider';
 import { keystrokes, waitForScreen } from '../helpers/terminal-screen';
-import { clearSettings, fakeProviderSuite, until, useSettings } from './support';
+import { clearSettings, config, fakeProviderSuite, until, useSettings } from './support';
 
 const kinds = (api: OpenDevApi) => api.transcript().map((e) => e.kind).join(',');
 const text = (entry: ChatEntry | undefined) => (entry && 'text' in entry ? String(entry.text) : '');
@@ -61,6 +61,39 @@ describe('first run in VS Code', () => {
     } finally {
       api.agentTerminals.terminal(id)?.dispose();
       await api.agentTerminals.closed(id);
+    }
+  });
+
+  it('offers a local model server that answers on its port, and one click makes it the provider with its model', async () => {
+    // The probed addresses are a test seam (OPENDEV_LOCAL_SERVERS): the "Ollama" here is a second fake on a free port.
+    const ollama = new FakeProvider();
+    await ollama.start();
+    ollama.servedModels = ['all-minilm', 'llama3.1:8b'];
+    ollama.ollama = { 'all-minilm': { capabilities: ['embedding'] }, 'llama3.1:8b': { contextLength: 131_072 } };
+    process.env.OPENDEV_LOCAL_SERVERS = `Ollama=${ollama.openaiBaseUrl}`;
+    try {
+      api.newChat();
+      const offersOf = (e: ChatEntry | undefined) => (e?.kind === 'setup' ? (e.offers ?? []) : []);
+      await until(() => offersOf(api.transcript()[0]).length > 0, 'the setup card to offer the local server');
+      const [offer] = offersOf(api.transcript()[0]);
+      assert.equal(offer!.label, 'Use Ollama (llama3.1:8b)', 'the model that calls tools, not the embedding one');
+      assert.match(offer!.detail, new RegExp(`answers at ${ollama.openaiBaseUrl.replace(/[.]/g, '\\.')}`));
+      assert.match(text(api.transcript()[0]), /needs an API key for OpenAI/, 'the key setup is still there');
+
+      // The card's button, as the webview sends it.
+      api.fromView({ type: 'action', action: 'useOffer', offer: offer!.id });
+      await until(() => config().get('provider') === 'openai-compatible' && config().get('baseUrl') === ollama.openaiBaseUrl && config().get('model') === 'llama3.1:8b', 'the offer to set provider, address and model');
+      await until(() => kinds(api) === '', 'the setup card to go');
+      ollama.enqueue({ text: 'Hello from the local model.' });
+      await api.send('hello');
+      assert.equal(text(api.transcript().at(-1)), 'Hello from the local model.');
+      assert.equal(ollama.requests[0]?.body.model, 'llama3.1:8b');
+      assert.equal(fake.requests.length, 0);
+    } finally {
+      delete process.env.OPENDEV_LOCAL_SERVERS;
+      await useSettings({ provider: 'openai', baseUrl: fake.openaiBaseUrl });
+      await clearSettings(['model']);
+      await ollama.stop();
     }
   });
 

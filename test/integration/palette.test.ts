@@ -202,6 +202,48 @@ describe('palette actions, status bar and provider setup in VS Code', function (
     await clearSettings(['model']);
   });
 
+  it('Select Model lists the models an OpenAI-compatible server serves (Ollama: context window, no-tools flag), keeps the list, and writes the one picked', async () => {
+    fake.servedModels = ['alpha-coder', 'beta-chat', 'gamma-coder'];
+    fake.ollama = { 'alpha-coder': { contextLength: 65_536 }, 'beta-chat': { contextLength: 8192, capabilities: ['completion'] }, 'gamma-coder': { numCtx: 32_768, contextLength: 131_072 } };
+    await useSettings({ provider: 'openai-compatible', model: 'alpha-coder' });
+    try {
+      const picking = vscode.commands.executeCommand('opendev.selectModel');
+      await until(() => api.modelPick()?.some((r) => r.model === 'gamma-coder') === true, 'the server\'s models in the quick pick');
+      const rows = api.modelPick()!;
+      assert.deepEqual(rows.map((r) => r.model ?? (r.refresh ? 'refresh' : 'custom')), ['alpha-coder', 'beta-chat', 'gamma-coder', 'refresh', 'custom']);
+      assert.equal(rows[0]!.current, true);
+      assert.match(rows[0]!.detail, /^66k-token context \(from the server\)/);
+      assert.match(rows[2]!.detail, /^33k-token context \(from the server\)/, "the Modelfile's num_ctx");
+      assert.equal(rows[1]!.noTools, true, 'beta-chat cannot call tools');
+      assert.match(rows[1]!.description ?? '', /no tool calling/);
+      assert.equal(fake.listingRequests.filter((r) => r.path === '/v1/models').length, 1);
+
+      // The user moves one row down from the current model (to the one without tools) and presses Enter.
+      await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await picking;
+      assert.equal(config().get('model'), 'beta-chat');
+      assert.equal(api.modelPick(), undefined, 'the pick is closed');
+      // Its first message is refused before anything reaches the server, saying why.
+      await api.send('fix the bug in math.ts');
+      const refused = api.transcript().at(-1);
+      assert.equal(refused?.kind, 'error');
+      assert.match(refused?.kind === 'error' ? refused.text : '', /beta-chat cannot call tools/);
+      assert.equal(fake.requests.length, 0);
+
+      // Opened again: the list kept for this server, no new request.
+      const again = vscode.commands.executeCommand('opendev.selectModel');
+      await until(() => api.modelPick()?.some((r) => r.model === 'gamma-coder') === true, 'the kept list');
+      assert.equal(api.modelPick()!.find((r) => r.current)?.model, 'beta-chat');
+      assert.equal(fake.listingRequests.filter((r) => r.path === '/v1/models').length, 1);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await again;
+    } finally {
+      await useSettings({ provider: 'openai' });
+      await clearSettings(['model']);
+    }
+  });
+
   it('Select Model with a model id sets it without asking', async () => {
     await vscode.commands.executeCommand('opendev.selectModel', 'gpt-4.1-nano');
     assert.equal(config().get('model'), 'gpt-4.1-nano');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatEntry } from '../../src/shared/protocol';
 import type { OpenDevApi } from '../../src/vscode/opendev-api';
+import { FakeProvider } from '../fixtures/fake-provider';
 import { activateOpenDev, clearSettings, config, until, useSettings } from './support';
 
 /** What the fixture extension (test/fixtures/lm-extension) recorded of one request to its model. */
@@ -114,20 +115,33 @@ describe("VS Code's Language Model API as the provider (vscode-lm)", () => {
     });
   }
 
-  it('the setup card offers the language model first when no key is set, and choosing it needs no key', async () => {
-    await clearSettings(['provider', 'model']);
-    await vscode.commands.executeCommand('opendev.setApiKey', 'openai', '');
-    api.newChat();
-    await until(() => api.transcript()[0]?.kind === 'setup', 'the setup card');
-    const card = api.transcript()[0];
-    assert.equal(card?.kind === 'setup' && card.languageModel, 'Scripted Model (opendev-test)');
+  it('the setup card offers the language model first (before a local server) when no key is set, and choosing it needs no key', async () => {
+    // A local server that answers too (the OPENDEV_LOCAL_SERVERS seam, as in first-run): the language model still comes first.
+    const ollama = new FakeProvider();
+    await ollama.start();
+    ollama.servedModels = ['llama3.1:8b'];
+    process.env.OPENDEV_LOCAL_SERVERS = `Ollama=${ollama.openaiBaseUrl}`;
+    try {
+      await clearSettings(['provider', 'model']);
+      await vscode.commands.executeCommand('opendev.setApiKey', 'openai', '');
+      api.newChat();
+      const offersOf = (e: ChatEntry | undefined) => (e?.kind === 'setup' ? (e.offers ?? []) : []);
+      await until(() => offersOf(api.transcript()[0]).length === 2, 'the setup card with both offers');
+      const [first, second] = offersOf(api.transcript()[0]);
+      assert.equal(first!.label, 'Use Scripted Model (opendev-test)');
+      assert.equal(second!.label, 'Use Ollama (llama3.1:8b)');
 
-    // The card's first button runs this (runCardAction for "useLanguageModel").
-    await vscode.commands.executeCommand('opendev.selectProvider', 'vscode-lm');
-    assert.equal(config().get('provider'), 'vscode-lm');
-    await script({ text: 'Hello from the scripted model.' });
-    await until(() => api.transcript().length === 0 || api.transcript()[0]?.kind !== 'setup', 'the setup card to go');
-    await api.send('hello');
-    assert.equal(text(api.transcript().at(-1)), 'Hello from the scripted model.');
+      // The card's first button, as the webview sends it: the offer's id only.
+      api.fromView({ type: 'action', action: 'useOffer', offer: first!.id });
+      await until(() => config().get('provider') === 'vscode-lm', 'the offer to switch the provider');
+      await script({ text: 'Hello from the scripted model.' });
+      await until(() => api.transcript().length === 0 || api.transcript()[0]?.kind !== 'setup', 'the setup card to go');
+      await api.send('hello');
+      assert.equal(text(api.transcript().at(-1)), 'Hello from the scripted model.');
+      assert.equal(ollama.requests.length, 0, 'the local server was only offered');
+    } finally {
+      delete process.env.OPENDEV_LOCAL_SERVERS;
+      await ollama.stop();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { composeLifecycles } from '../hooks/tool-hooks';
 import { loadHooksConfig, type LoadedHooksConfig } from '../hooks/config';
 import { readProjectTrust } from '../trust/project-trust';
 import { MCP_CONFIG_SOURCES, unchangedSince } from '../trust/project-files';
+import { ServerModelDirectory } from '../llm/server-models/server-model-directory';
 import { CapabilityCatalog } from '../llm/capabilities/catalog';
 import { CostTracker } from '../llm/cost-tracker';
 import type { RoleSettings } from '../config/model-role-settings';
@@ -170,8 +171,14 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const afterFirstAnswer = new FirstAnswerGate();
   const catalog = options.catalog ?? new CapabilityCatalog({ home: options.home, holdRefresh: (start) => afterFirstAnswer.run(start) });
   await catalog.load();
+  // An OpenAI-compatible server is asked about its model first (Ollama: the context window, whether it calls tools).
+  const action = options.roles.action;
+  if (action.provider === 'openai-compatible' && action.baseUrl) await new ServerModelDirectory(catalog).describe({ baseUrl: action.baseUrl, ...(action.apiKey ? { apiKey: action.apiKey } : {}) }, action.model);
   const log = options.host?.logger;
-  const roles = new ModelRoles(options.roles, catalog, { ...(options.createProvider ? { createProvider: options.createProvider } : {}), ...(options.onModelCall ? { observe: options.onModelCall } : {}), onAnswer: () => afterFirstAnswer.open(), ...(log ? { log } : {}) });
+  const sessionId = options.sessionId ?? newSessionId();
+  // The session's id keys OpenAI's prompt cache: its calls share a prefix, a resumed session keeps its key.
+  const providerOptions = { promptCacheKey: `opendev-${sessionId}` };
+  const roles = new ModelRoles(options.roles, catalog, { ...(options.createProvider ? { createProvider: options.createProvider } : {}), ...(options.onModelCall ? { observe: options.onModelCall } : {}), onAnswer: () => afterFirstAnswer.open(), providerOptions, ...(log ? { log } : {}) });
   roles.forRole('action'); // fails now, not at the first message, when the key or the server's address is missing
   const relay = createUiRelay();
   for (const notice of options.notices ?? []) relay.ui.onNotice?.(notice.text, notice.level);
@@ -179,7 +186,6 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
   const web = new WebSession({ settings: options.web });
   const registry = createBuiltinRegistry(options.host, web);
   const approvalLevel = options.approvalLevel ?? 'semi-auto';
-  const sessionId = options.sessionId ?? newSessionId();
   const home = options.home ?? resolveOpendevHome();
   const projectTrusted = options.projectTrusted ?? readProjectTrust({ home, workspaceRoot: options.workspaceRoot }).trusted;
   log?.info('session: agent built', { sessionId, workspace: options.workspaceRoot, projectTrusted, approval: options.approvalLevel ?? 'semi-auto', provider: options.roles.action.provider, model: options.roles.action.model });

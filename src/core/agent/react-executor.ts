@@ -1,6 +1,6 @@
 import { getReminder } from '../context/reminders';
 import type { ToolSchema } from '../llm/provider';
-import { ProviderError } from '../llm/provider-error';
+import { ModelWithoutToolsError, ProviderError } from '../llm/provider-error';
 import { noteMessage, type AssistantMessage, type Message, type ToolCall } from '../messages';
 import type { ConversationMemory } from '../memory/conversation-memory';
 import type { TurnHooks } from '../hooks/agent-hooks';
@@ -110,6 +110,12 @@ export class ReactExecutor {
   }
 
   async run(history: Message[], userText: string, state: RunState): Promise<TurnResult> {
+    const action = this.setup.roles.forRole('action');
+    if (!action) throw new Error('no model is configured for the action role');
+    // A model known not to call tools would answer without ever acting: refused before anything is sent or kept.
+    if (action.capabilities?.toolCalls === false) {
+      return { status: 'failed', text: '', usage: { promptTokens: 0, cachedTokens: 0, outputTokens: 0 }, iterations: 0, error: new ModelWithoutToolsError(action.model) };
+    }
     history.push(userMessage(userText, state.input, state.typed));
     if (state.resumedPlanPath) this.remind(history, [getReminder('plan_file_reference', { PLAN_PATH: state.resumedPlanPath })]);
     this.remind(history, state.promptContext ?? []);
@@ -125,8 +131,6 @@ export class ReactExecutor {
       followedUp: false,
       systemParts: this.setup.systemPrompt,
     };
-    const action = this.setup.roles.forRole('action');
-    if (!action) throw new Error('no model is configured for the action role');
 
     try {
       const addendum = await this.setup.memory?.promptAddendum?.(userText);

@@ -3,9 +3,10 @@
 import { THINKING_LEVELS, type ThinkingLevel } from './thinking-level';
 import { sessionTitlesFromEnv, SESSION_TITLES_ENV } from './session-titles-setting';
 import { playbookLearningFromEnv, PLAYBOOK_LEARN_ENV } from './playbook-learning';
-import { PROVIDER_ENV, PROVIDER_KINDS, ProviderSettingsSchema, type ProviderKind } from './provider-settings';
+import { OPENAI_API_ENV, OPENAI_APIS, PROVIDER_ENV, PROVIDER_KINDS, ProviderSettingsSchema, type OpenAiApi, type ProviderKind } from './provider-settings';
 import { OPTIONAL_ROLES, RoleOverrideSchema } from './role-overrides';
 import type { SettingKey, SettingsLayer } from './settings-values';
+import { CLOUD_SETTING_ENV, CLOUD_SETTING_KEYS, CLOUD_SETTING_PROVIDER, CLOUD_SETTING_SCHEMAS } from './cloud-settings';
 
 export const THINKING_ENV = 'OPENDEV_THINKING';
 /** `sandbox.enabled` for CI and tests: 0/off/false or 1/on/true. */
@@ -55,8 +56,26 @@ export function environmentLayer(env: NodeJS.ProcessEnv, provider?: ProviderKind
     else problems.push({ key: 'contextWindow', variable: 'OPENDEV_CONTEXT_WINDOW', message: `OPENDEV_CONTEXT_WINDOW: ${parsed.error?.issues[0]?.message ?? 'not a number'}` });
   }
 
+  // The clouds' deployment, region and project (AWS_REGION, CLOUD_ML_REGION…): the first variable set of
+  // each, read only for the provider they belong to (AWS_REGION set for other tools is none of our business).
+  const effectiveProvider = provider ?? layer.values.provider ?? 'openai';
+  for (const key of CLOUD_SETTING_KEYS) {
+    if (CLOUD_SETTING_PROVIDER[key] !== effectiveProvider) continue;
+    const variable = CLOUD_SETTING_ENV[key].find((name) => text(name) !== undefined);
+    if (variable === undefined) continue;
+    const parsed = CLOUD_SETTING_SCHEMAS[key].safeParse(text(variable));
+    if (parsed.success) set(key, parsed.data, variable);
+    else problems.push({ key, variable, message: `${variable}="${env[variable]}": expected ${parsed.error.issues[0]?.message ?? 'another value'}` });
+  }
+
   const embedding = text('OPENDEV_EMBEDDING_MODEL');
   if (embedding) set('embeddingModel', embedding, 'OPENDEV_EMBEDDING_MODEL');
+
+  const api = text(OPENAI_API_ENV)?.toLowerCase();
+  if (api !== undefined) {
+    if ((OPENAI_APIS as readonly string[]).includes(api)) set('openai.api', api as OpenAiApi, OPENAI_API_ENV);
+    else problems.push({ key: 'openai.api', variable: OPENAI_API_ENV, message: `${OPENAI_API_ENV}="${env[OPENAI_API_ENV]}" is not one of ${OPENAI_APIS.join(', ')}` });
+  }
 
   const thinking = text(THINKING_ENV)?.toLowerCase();
   if (thinking !== undefined) {

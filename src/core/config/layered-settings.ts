@@ -210,6 +210,7 @@ export const EDITOR_SETTING_KEYS = [
   'baseUrl',
   'contextWindow',
   'embeddingModel',
+  'openai.api',
   'approvalLevel',
   'thinkingLevel',
   'thinkingCadence',
@@ -222,6 +223,11 @@ export const EDITOR_SETTING_KEYS = [
   'sandbox.network.allow',
   'sandbox.write.allow',
   'sandbox.mcp',
+  'azure.apiVersion',
+  'azure.deployment',
+  'bedrock.region',
+  'vertex.region',
+  'vertex.projectId',
 ] as const;
 
 /**

@@ -34,6 +34,10 @@ export function buildRoleSettings(
       baseUrl: override.baseUrl ?? (sameProvider ? action.baseUrl : undefined),
       apiKey: sameProvider ? action.apiKey : keyFor(provider),
       maxAttempts: action.maxAttempts,
+      // One choice of OpenAI API for every role (auto still follows each role's model).
+      ...(action.openaiApi ? { openaiApi: action.openaiApi } : {}),
+      // A cloud's deployment, region and credentials are the user's, whichever role uses the cloud.
+      ...(action.cloud ? { cloud: action.cloud } : {}),
     };
   }
   return roles;

@@ -9,8 +9,9 @@ import { SESSION_TITLES } from './session-titles-setting';
 import { APPROVAL_LEVELS } from './approval-level';
 import { NETWORK_HOST_ENTRY } from './sandbox-settings';
 import { WEB_SEARCH_PROVIDERS } from './web-settings';
-import { PROVIDER_KINDS, ProviderSettingsSchema } from './provider-settings';
+import { OPENAI_APIS, PROVIDER_KINDS, ProviderSettingsSchema } from './provider-settings';
 import { OPTIONAL_ROLES, RoleOverrideSchema, type OptionalRole } from './role-overrides';
+import { CLOUD_SETTING_SCHEMAS } from './cloud-settings';
 import type { SettingsProblem } from './settings-problem';
 import type { LayerValues, PassthroughSettings, SettingKey } from './settings-values';
 import { isPlainObject } from '../plain-object';
@@ -49,13 +50,17 @@ const SANDBOX: Partial<Record<SettingKey, z.ZodType>> = {
   'sandbox.mcp': z.boolean(),
 };
 
+/** `azure.*`, `bedrock.*`, `vertex.*`: where a cloud provider's deployment, region or project is. */
+const CLOUD_GROUPS = ['azure', 'bedrock', 'vertex'] as const;
+const CLOUD: Partial<Record<SettingKey, z.ZodType>> = CLOUD_SETTING_SCHEMAS;
+
 const PASSTHROUGH = ['hooks', 'disableAllHooks', 'mcp_servers'] as const;
 /** Accepted and ignored: editors use it to validate the file. */
 const IGNORED = ['$schema'];
 /** Credentials are searched for everywhere except in these, which configure other programs (hook commands, MCP servers). */
 const NOT_SEARCHED_FOR_KEYS = new Set<string>(PASSTHROUGH);
 
-export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [...Object.keys(SCALARS), 'playbook', 'memory', 'roles', 'sandbox', ...PASSTHROUGH, ...IGNORED];
+export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [...Object.keys(SCALARS), 'openai', 'playbook', 'memory', 'roles', 'sandbox', ...CLOUD_GROUPS, ...PASSTHROUGH, ...IGNORED];
 
 /** `apiKey`, `api_key`, `OPENAI_API_KEY`, `anthropicApiKey`, `ANTHROPIC_AUTH_TOKEN`, `secretKey`… */
 const CREDENTIAL_KEY = /api[-_]?key|auth[-_]?token|access[-_]?token|secret[-_]?key/i;
@@ -79,10 +84,14 @@ export function parseSettingsObject(raw: Record<string, unknown>, source: string
       else problems.push(invalid(source, key, parsed.error));
     } else if (key === 'playbook') {
       parsePlaybook(value, source, values, problems);
+    } else if (key === 'openai') {
+      parseNested(value, 'openai', OPENAI, source, values, problems);
     } else if (key === 'memory') {
       parseNested(value, 'memory', MEMORY, source, values, problems);
     } else if (key === 'sandbox') {
       parseNested(value, 'sandbox', SANDBOX, source, values, problems);
+    } else if ((CLOUD_GROUPS as readonly string[]).includes(key)) {
+      parseNested(value, key, CLOUD, source, values, problems);
     } else if (key === 'roles') {
       parseRoles(value, source, values, problems);
     } else if ((PASSTHROUGH as readonly string[]).includes(key)) {
@@ -98,6 +107,11 @@ export function parseSettingsObject(raw: Record<string, unknown>, source: string
 const PLAYBOOK: Partial<Record<SettingKey, z.ZodType>> = {
   'playbook.learn': z.boolean(),
   'playbook.reflectEvery': z.number().int().min(MEMORY_CADENCE_RANGE.min).max(MEMORY_CADENCE_RANGE.max),
+};
+
+/** `openai.*` (`{ "openai": { "api": "responses" } }`). */
+const OPENAI: Partial<Record<SettingKey, z.ZodType>> = {
+  'openai.api': z.enum(OPENAI_APIS),
 };
 
 /** `memory.*` (`{ "memory": { "summaryEvery": 10 } }`). */

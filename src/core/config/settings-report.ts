@@ -1,6 +1,7 @@
 // What /config prints: every effective setting with the layer it came from. Never a secret: the API
 // key is only "set" or "not set", and credentials in an endpoint URL are masked.
 import { DEFAULT_NETWORK_ALLOW } from './sandbox-settings';
+import { CLOUD_SETTING_DEFAULTS } from './cloud-settings';
 import type { EffectiveSettings } from './merge-settings';
 import type { RoleOverride } from './role-overrides';
 import { SETTING_KEYS, type SettingKey, type SettingSource } from './settings-values';
@@ -24,6 +25,7 @@ const UNSET: Partial<Record<SettingKey, string>> = {
   baseUrl: "the provider's official endpoint",
   contextWindow: 'from the model catalogue',
   embeddingModel: 'a local word-based embedding',
+  'openai.api': 'auto: the Responses API for o-series, gpt-5 and codex models, Chat Completions for the others',
   maxIterations: "the agent's default",
   web_search_provider: 'duckduckgo',
   chromium_path: 'OPENDEV_CHROMIUM, else found on the machine',
@@ -31,6 +33,7 @@ const UNSET: Partial<Record<SettingKey, string>> = {
   'sandbox.network.allow': `the ${DEFAULT_NETWORK_ALLOW.length} built-in package registries and git hosts`,
   'sandbox.write.allow': 'none besides the workspace, a private temp folder and the tool caches',
   'sandbox.mcp': "on: the project's MCP servers run in the sandbox too",
+  ...CLOUD_SETTING_DEFAULTS,
 };
 
 export function settingsReport(effective: EffectiveSettings, extras: ReportExtras): SettingsReport {

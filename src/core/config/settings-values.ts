@@ -6,8 +6,9 @@ import type { ThinkingLevel } from './thinking-level';
 import type { SessionTitles } from './session-titles-setting';
 import type { ApprovalLevel } from './approval-level';
 import type { WebSearchProviderName } from './web-settings';
-import type { ProviderKind } from './provider-settings';
+import type { OpenAiApi, ProviderKind } from './provider-settings';
 import { OPTIONAL_ROLES, type OptionalRole, type RoleOverride } from './role-overrides';
+import { CLOUD_SETTING_KEYS, type CloudSettingKey } from './cloud-settings';
 
 export type RoleKey = `roles.${OptionalRole}`;
 
@@ -17,6 +18,8 @@ export type SettingValues = {
   baseUrl: string;
   contextWindow: number;
   embeddingModel: string;
+  /** Provider `openai`: which of its APIs (auto: by model, chat, responses). */
+  'openai.api': OpenAiApi;
   approvalLevel: ApprovalLevel;
   thinkingLevel: ThinkingLevel;
   /** Which steps make the thinking call: only where it pays (default), or every step (the paper's loop). */
@@ -42,7 +45,7 @@ export type SettingValues = {
   'sandbox.network.allow': string[];
   'sandbox.write.allow': string[];
   'sandbox.mcp': boolean;
-} & { [K in RoleKey]: RoleOverride };
+} & { [K in RoleKey]: RoleOverride } & { [K in CloudSettingKey]: string };
 
 export type SettingKey = keyof SettingValues;
 export type LayerValues = Partial<SettingValues>;
@@ -56,6 +59,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'baseUrl',
   'contextWindow',
   'embeddingModel',
+  'openai.api',
   'approvalLevel',
   'thinkingLevel',
   'thinkingCadence',
@@ -72,6 +76,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'sandbox.network.allow',
   'sandbox.write.allow',
   'sandbox.mcp',
+  ...CLOUD_SETTING_KEYS,
   ...ROLE_KEYS,
 ];
 

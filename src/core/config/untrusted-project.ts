@@ -5,6 +5,7 @@
 import { APPROVAL_LEVELS, type ApprovalLevel } from './approval-level';
 import { DEFAULT_NETWORK_ALLOW } from './sandbox-settings';
 import { OPTIONAL_ROLES } from './role-overrides';
+import { CLOUD_SETTING_KEYS } from './cloud-settings';
 import type { LayerValues, SettingsLayer } from './settings-values';
 
 /** One project setting that was not applied, in words for the trust question ("send requests to …"). */
@@ -32,6 +33,8 @@ export function restrictUntrustedLayer(layer: SettingsLayer, below: LayerValues)
   if (values.contextWindow !== undefined && !(below.contextWindow !== undefined && values.contextWindow < below.contextWindow)) {
     drop('contextWindow', `set the context window to ${values.contextWindow} tokens`);
   }
+  // A deployment, region or project decides whose cloud account the requests (signed with the user's credentials) go to.
+  for (const key of CLOUD_SETTING_KEYS) if (values[key] !== undefined) drop(key, `set ${key} to ${values[key]}`);
   if (values['sandbox.enabled'] === false) drop('sandbox.enabled', 'turn the command sandbox off');
   if (values['sandbox.mcp'] === false) drop('sandbox.mcp', "run the project's MCP servers outside the sandbox");
   const writable = values['sandbox.write.allow'];

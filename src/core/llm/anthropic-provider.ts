@@ -8,9 +8,17 @@ import { resolveRetryPolicy, throwIfAborted, withRetries, type RetryPolicy } fro
 import { anthropicSdk } from '../lazy-libraries';
 import { withCallSignal } from './call-signal';
 
+/** What the provider uses of a client: the Messages API and its address (Anthropic's, Bedrock's and Vertex's clients all have them). */
+export type MessagesClient = Pick<Anthropic, 'baseURL'> & { messages: Pick<Anthropic['messages'], 'create'> };
+
 export interface AnthropicProviderOptions {
   apiKey: string;
   baseUrl?: string;
+  /** A client built elsewhere (Bedrock's, Vertex's: the same Messages API); apiKey and baseUrl are then unused. */
+  client?: MessagesClient;
+  /** The provider's id (`anthropic` by default) and its name in error messages. */
+  id?: string;
+  label?: string;
   /** Our retry loop (the SDK's own retries are off). */
   retry?: Partial<RetryPolicy>;
 }
@@ -20,15 +28,18 @@ export interface AnthropicProviderOptions {
  * extended thinking (`reasoning`) with the signed thinking blocks replayed during tool-use loops.
  */
 export class AnthropicProvider implements LlmProvider {
-  readonly id = 'anthropic';
-  private readonly client: Anthropic;
+  readonly id: string;
+  private readonly client: MessagesClient;
+  private readonly label: string;
   private readonly sdkErrors: SdkErrorClasses;
   private readonly retry: RetryPolicy;
   private readonly thinking = new ThinkingMemory();
 
   constructor(options: AnthropicProviderOptions) {
     const sdk = anthropicSdk();
-    this.client = new sdk.Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, fetch: sdkFetch });
+    this.id = options.id ?? 'anthropic';
+    this.label = options.label ?? 'Anthropic';
+    this.client = options.client ?? new sdk.Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, fetch: sdkFetch });
     this.sdkErrors = { abort: sdk.APIUserAbortError, connection: sdk.APIConnectionError };
     this.retry = resolveRetryPolicy(options.retry);
   }
@@ -38,7 +49,7 @@ export class AnthropicProvider implements LlmProvider {
       policy: this.retry,
       signal,
       sdk: this.sdkErrors,
-      classify: (err) => toProviderError(err, this.sdkErrors, 'Anthropic', this.client.baseURL),
+      classify: (err) => toProviderError(err, this.sdkErrors, this.label, this.client.baseURL),
     });
   }
 

@@ -28,6 +28,7 @@ export class CostTracker {
   private inputTokens = 0;
   private cachedTokens = 0;
   private outputTokens = 0;
+  private reasoningTokens = 0;
   private usd: number | undefined;
   private calls = 0;
   private unpriced = 0;
@@ -41,6 +42,8 @@ export class CostTracker {
     this.inputTokens += Math.max(0, usage.promptTokens);
     this.cachedTokens += Math.max(0, usage.cachedTokens);
     this.outputTokens += Math.max(0, usage.outputTokens);
+    // Already inside outputTokens (and priced there); counted apart so the user sees what reasoning cost.
+    this.reasoningTokens += Math.max(0, usage.reasoningTokens ?? 0);
     this.calls += 1;
     const cost = callCost(usage, capabilities);
     if (cost === undefined) this.unpriced += 1;
@@ -58,6 +61,7 @@ export class CostTracker {
       inputTokens: this.inputTokens,
       cachedTokens: this.cachedTokens,
       outputTokens: this.outputTokens,
+      ...(this.reasoningTokens > 0 ? { reasoningTokens: this.reasoningTokens } : {}),
       usd: this.usd,
       calls: this.calls,
     };
@@ -69,6 +73,7 @@ export class CostTracker {
     this.inputTokens = n(snapshot.inputTokens);
     this.cachedTokens = n(snapshot.cachedTokens);
     this.outputTokens = n(snapshot.outputTokens);
+    this.reasoningTokens = n(snapshot.reasoningTokens ?? 0);
     this.calls = Math.floor(n(snapshot.calls));
     this.usd = snapshot.usd === undefined || !Number.isFinite(snapshot.usd) ? undefined : Math.max(0, snapshot.usd);
     this.unpriced = 0;

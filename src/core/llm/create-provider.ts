@@ -1,7 +1,14 @@
 import type { ProviderKind, ProviderSettings } from '../config/provider-settings';
-import { PROVIDER_LABELS } from '../config/provider-settings';
+import { KEY_OPTIONAL, PROVIDER_LABELS } from '../config/provider-settings';
+import { createAzureProvider } from './azure-provider';
+import { createBedrockProvider } from './bedrock-provider';
+import { createGeminiProvider, createOpenRouterProvider } from './openai-compatible-clouds';
+import { createVertexProvider } from './vertex-provider';
 import { AnthropicProvider } from './anthropic-provider';
 import { OpenAiProvider } from './openai-provider';
+import { OpenAiApiRouter } from './openai-api-router';
+import { createOpenAiClient } from './openai-client';
+import { OpenAiResponsesProvider } from './openai-responses-provider';
 import type { LlmProvider } from './provider';
 import type { RetryPolicy } from './retry';
 
@@ -43,13 +50,21 @@ export class HostOnlyProviderError extends Error {
 export function missingProviderSetting(settings: ProviderSettings): MissingApiKeyError | MissingBaseUrlError | undefined {
   // VS Code holds the credentials of its language models (and asks the user's consent itself).
   if (settings.provider === 'vscode-lm') return undefined;
-  if (settings.provider === 'openai-compatible') return settings.baseUrl ? undefined : new MissingBaseUrlError(settings.provider);
+  // Azure's endpoint is the user's own resource: there is no default to fall back to.
+  if (settings.provider === 'openai-compatible' || settings.provider === 'azure-openai') {
+    if (!settings.baseUrl) return new MissingBaseUrlError(settings.provider);
+  }
+  // Azure takes an Entra ID token instead of a key; Bedrock and Vertex sign with the cloud's own credentials.
+  if (settings.provider === 'azure-openai') return settings.apiKey || settings.cloud?.azureAdToken ? undefined : new MissingApiKeyError(settings.provider);
+  if (KEY_OPTIONAL.has(settings.provider)) return undefined;
   return settings.apiKey ? undefined : new MissingApiKeyError(settings.provider);
 }
 
 export interface CreateProviderOptions {
   /** Retry policy overrides (tests shrink the backoff); `settings.maxAttempts` wins over `retry.maxAttempts`. */
   retry?: Partial<RetryPolicy>;
+  /** The session's prompt-cache key, sent where the API takes one (OpenAI Responses: `prompt_cache_key`). */
+  promptCacheKey?: string;
 }
 
 /** Local OpenAI-compatible servers (Ollama, vLLM, LM Studio) usually accept any key. */
@@ -60,8 +75,12 @@ export function createProvider(settings: ProviderSettings, options: CreateProvid
   const missing = missingProviderSetting(settings);
   if (missing) throw missing;
   switch (settings.provider) {
-    case 'openai':
-      return new OpenAiProvider({ apiKey: settings.apiKey!, baseUrl: settings.baseUrl, retry });
+    case 'openai': {
+      // One client for both APIs; which one a request takes is decided per model (openai-api-router.ts).
+      const client = createOpenAiClient({ apiKey: settings.apiKey!, baseUrl: settings.baseUrl });
+      const responses = new OpenAiResponsesProvider({ client, retry, ...(options.promptCacheKey ? { promptCacheKey: options.promptCacheKey } : {}) });
+      return new OpenAiApiRouter(settings.openaiApi, new OpenAiProvider({ apiKey: settings.apiKey!, client, retry }), responses);
+    }
     case 'openai-compatible':
       return new OpenAiProvider({
         apiKey: settings.apiKey ?? KEYLESS_PLACEHOLDER,
@@ -71,8 +90,26 @@ export function createProvider(settings: ProviderSettings, options: CreateProvid
       });
     case 'anthropic':
       return new AnthropicProvider({ apiKey: settings.apiKey!, baseUrl: settings.baseUrl, retry });
+    case 'azure-openai':
+      return createAzureProvider({ endpoint: settings.baseUrl!, ...cloudOptions(settings), retry });
+    case 'bedrock':
+      return createBedrockProvider({ ...cloudOptions(settings), retry });
+    case 'vertex':
+      return createVertexProvider({ ...cloudOptions(settings), retry });
+    case 'gemini':
+      return createGeminiProvider({ apiKey: settings.apiKey!, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}), retry });
+    case 'openrouter':
+      return createOpenRouterProvider({ apiKey: settings.apiKey!, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}), retry });
     case 'vscode-lm':
       // The VS Code host passes its own factory for this kind (MainAgentOptions.createProvider).
       throw new HostOnlyProviderError(settings.provider);
   }
+}
+
+function cloudOptions(settings: ProviderSettings): { apiKey?: string; baseUrl?: string; cloud?: ProviderSettings['cloud'] } {
+  return {
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+    ...(settings.cloud ? { cloud: settings.cloud } : {}),
+  };
 }

@@ -59,6 +59,7 @@ export async function callModel(
         usage.promptTokens += event.usage.promptTokens;
         usage.cachedTokens += event.usage.cachedTokens;
         usage.outputTokens += event.usage.outputTokens;
+        if (event.usage.reasoningTokens) usage.reasoningTokens = (usage.reasoningTokens ?? 0) + event.usage.reasoningTokens;
         promptTokens = event.usage.promptTokens;
         ui.onUsage?.(event.usage);
         if (cost) {
@@ -66,9 +67,13 @@ export async function callModel(
           ui.onCost?.(cost.snapshot());
         }
         break;
+      case 'provider_items':
+        reply.providerItems = event.items;
+        break;
       case 'retry':
         reply.content = '';
         reply.toolCalls = [];
+        delete reply.providerItems;
         ui.onRetry?.({
           attempt: event.attempt,
           maxAttempts: event.maxAttempts,

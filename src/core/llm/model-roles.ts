@@ -30,12 +30,13 @@ const FALLBACKS: Record<Exclude<ModelRole, 'vision'>, ModelRole[]> = {
   compact: ['compact', 'action'],
 };
 
-export type ProviderFactory = (settings: ProviderSettings) => LlmProvider;
+/** Builds a client; `options` are the session's (createProvider's), which a host's factory passes on to the core's. */
+export type ProviderFactory = (settings: ProviderSettings, options?: CreateProviderOptions) => LlmProvider;
 
 export interface ModelRolesOptions {
   /** Builds a provider client (default: createProvider). Tests count calls through it. */
   createProvider?: ProviderFactory;
-  /** Passed to createProvider when no factory is given. */
+  /** Passed to the factory (createProvider or the host's). */
   providerOptions?: CreateProviderOptions;
   /** Told about every call of every role's client, with its purpose and usage (bench/cost). */
   observe?: ModelCallObserver;
@@ -55,7 +56,8 @@ export class ModelRoles {
     /** Clients by endpoint, shared with the ModelRoles derived by withModelOverride. */
     private readonly clients: Map<string, LlmProvider> = new Map(),
   ) {
-    const create: ProviderFactory = options.createProvider ?? ((s) => createProvider(s, options.providerOptions));
+    const build: ProviderFactory = options.createProvider ?? createProvider;
+    const create: ProviderFactory = (s) => build(s, options.providerOptions);
     const { observe, onAnswer, log } = options;
     const logged: ProviderFactory = log ? (s) => loggedProvider(create(s), log, { provider: s.provider, baseUrl: s.baseUrl, apiKey: s.apiKey }) : create;
     const observed: ProviderFactory = observe ? (s) => observedProvider(logged(s), observe) : logged;
@@ -104,7 +106,7 @@ export class ModelRoles {
 
   /** One client per (provider, base URL, key, attempts); the model is a per-request field. */
   private client(settings: ProviderSettings): LlmProvider {
-    const key = JSON.stringify([settings.provider, settings.baseUrl ?? '', settings.apiKey ?? '', settings.maxAttempts ?? 0]);
+    const key = JSON.stringify([settings.provider, settings.baseUrl ?? '', settings.apiKey ?? '', settings.maxAttempts ?? 0, settings.openaiApi ?? 'auto']);
     let client = this.clients.get(key);
     if (!client) {
       client = this.factory(settings);

@@ -1,5 +1,3 @@
-import type { OpenAI } from 'openai';
-import { sdkFetch } from './sdk-fetch';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
@@ -7,14 +5,16 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { Message } from '../messages';
 import type { LlmProvider, ProviderEvent, ProviderRequest } from './provider';
-import { toProviderError, type SdkErrorClasses } from './provider-error';
-import { resolveRetryPolicy, throwIfAborted, withRetries, type RetryPolicy } from './retry';
-import { openAiSdk } from '../lazy-libraries';
-import { withCallSignal } from './call-signal';
+import { resolveRetryPolicy, throwIfAborted, type RetryPolicy } from './retry';
+import { createOpenAiClient, imageDataUrl, streamWithRetries, systemPromptOf, type OpenAiClient } from './openai-client';
 
 export interface OpenAiProviderOptions {
   apiKey: string;
   baseUrl?: string;
+  /** A client built elsewhere (shared with the Responses provider, Azure's, one with a cloud's headers); `apiKey`, `baseUrl` and `label` are then its own. */
+  client?: OpenAiClient;
+  /** The provider's id (`openai` by default: `azure-openai`, `gemini`, `openrouter` speak the same API). */
+  id?: string;
   /** Shown in error messages: "OpenAI", "Ollama", … */
   label?: string;
   /** Our retry loop (the SDK's own retries are off). */
@@ -27,36 +27,22 @@ export interface OpenAiProviderOptions {
  * unknown parameters; reasoning that a server streams (`reasoning_content`) still becomes `thinking`.
  */
 export class OpenAiProvider implements LlmProvider {
-  readonly id = 'openai';
-  private readonly client: OpenAI;
-  private readonly sdkErrors: SdkErrorClasses;
-  private readonly label: string;
+  readonly id: string;
+  private readonly client: OpenAiClient;
   private readonly retry: RetryPolicy;
 
   constructor(options: OpenAiProviderOptions) {
-    const sdk = openAiSdk();
-    this.client = new sdk.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, fetch: sdkFetch });
-    this.sdkErrors = { abort: sdk.APIUserAbortError, connection: sdk.APIConnectionError };
-    this.label = options.label ?? 'OpenAI';
+    this.id = options.id ?? 'openai';
+    this.client = options.client ?? createOpenAiClient(options);
     this.retry = resolveRetryPolicy(options.retry);
   }
 
   stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    return withRetries(() => this.attempt(request, signal), {
-      policy: this.retry,
-      signal,
-      sdk: this.sdkErrors,
-      classify: (err) => toProviderError(err, this.sdkErrors, this.label, this.client.baseURL),
-    });
-  }
-
-  /** One call; SDK errors propagate raw so the retry loop can read their status and headers. */
-  private attempt(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    return withCallSignal(signal, (callSignal) => this.call(request, callSignal));
+    return streamWithRetries(this.client, this.retry, signal, (callSignal) => this.call(request, callSignal));
   }
 
   private async *call(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    const stream = await this.client.chat.completions.create(
+    const stream = await this.client.sdk.chat.completions.create(
       {
         model: request.model,
         messages: toOpenAiMessages(request),
@@ -80,7 +66,7 @@ export class OpenAiProvider implements LlmProvider {
 /** With `systemParts`, one system message (stable, then dynamic) replaces the request's system messages. */
 export function toOpenAiMessages(request: ProviderRequest): ChatCompletionMessageParam[] {
   if (!request.systemParts) return request.messages.map(toOpenAiMessage);
-  const system = [request.systemParts.stable, request.systemParts.dynamic].filter((part) => part.length > 0).join('\n\n');
+  const system = systemPromptOf(request);
   const rest = request.messages.filter((m) => m.role !== 'system').map(toOpenAiMessage);
   return system ? [{ role: 'system', content: system }, ...rest] : rest;
 }
@@ -144,7 +130,7 @@ function toOpenAiMessage(message: Message): ChatCompletionMessageParam {
         role: 'user',
         content: [
           { type: 'text', text: message.content },
-          ...message.images.map((image) => ({ type: 'image_url' as const, image_url: { url: `data:${image.mediaType};base64,${image.data}` } })),
+          ...message.images.map((image) => ({ type: 'image_url' as const, image_url: { url: imageDataUrl(image) } })),
         ],
       };
     case 'assistant':

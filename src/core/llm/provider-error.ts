@@ -8,7 +8,9 @@ export type ProviderErrorKind =
   | 'unreachable'
   | 'server'
   | 'bad_request'
-  | 'aborted';
+  | 'aborted'
+  /** The model cannot do what the agent needs (it calls no tools): refused before any request. */
+  | 'unsupported_model';
 
 export class ProviderError extends Error {
   constructor(
@@ -18,6 +20,17 @@ export class ProviderError extends Error {
   ) {
     super(message);
     this.name = 'ProviderError';
+  }
+}
+
+/**
+ * The model does not call tools (its server or the catalogue says so): the agent could neither
+ * read, edit nor run anything with it, so a turn is refused before the first request.
+ */
+export class ModelWithoutToolsError extends ProviderError {
+  constructor(readonly model: string) {
+    super('unsupported_model', `The model ${model} cannot call tools, so OpenDev cannot read or edit files or run commands with it. Choose a model that supports tool calling (Select Model marks the ones that do not).`);
+    this.name = 'ModelWithoutToolsError';
   }
 }
 

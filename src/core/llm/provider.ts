@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from '../messages';
+import type { Message, ProviderItems, ToolCall } from '../messages';
 import type { CallPurpose } from './call-purpose';
 
 /** A tool as the model sees it: name, description and a JSON schema of its arguments. */
@@ -35,6 +35,8 @@ export type ProviderEvent =
   | { type: 'thinking'; delta: string }
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'usage'; usage: TokenUsage }
+  /** Items the API wants back with this answer on later calls: kept on the assistant message (`providerItems`). */
+  | { type: 'provider_items'; items: ProviderItems }
   /**
    * The call failed in a retryable way (408, 409, 429, 5xx, a dropped connection or cut stream) and is
    * being retried after `delayMs`: everything this call streamed so far must be discarded. `attempt`

@@ -5,6 +5,7 @@
 // (`configureSecretEnv`). The CLI also takes the secrets out of its own process.env (`holdSecretEnv`)
 // and keeps them here, in memory, for the code that needs them (`environmentWithSecrets`).
 import { PROVIDER_ENV } from '../config/provider-settings';
+import { CLOUD_SECRET_ENV } from '../config/cloud-settings';
 import { scrubEnvironBlock } from './scrub-environ';
 import { escapeRegex } from '../escape-regex';
 
@@ -14,6 +15,9 @@ import { escapeRegex } from '../escape-regex';
  */
 export const BUILTIN_SECRET_ENV: readonly string[] = [
   ...new Set(Object.values(PROVIDER_ENV).map((p) => p.apiKey)),
+  // The clouds' credentials, the ones no pattern below names too (AWS_ACCESS_KEY_ID, the path to a
+  // Google service account's key file).
+  ...CLOUD_SECRET_ENV,
   '*_API_KEY',
   '*_APIKEY',
   '*_TOKEN',

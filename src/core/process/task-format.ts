@@ -12,14 +12,36 @@ export function stateText(info: TaskInfo): string {
   return how ? `${info.state} (${how})` : info.state;
 }
 
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m} min ${Math.round(s % 60)} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
+/**
+ * The words a duration is said in. English is the default (what the model reads); a front end
+ * passes its display language's words, so the chat, the terminal and the model share one rounding.
+ */
+export interface DurationUnits {
+  ms(n: number): string;
+  /** `n` is already rounded for showing ("3.2", "12"). */
+  s(n: string): string;
+  minS(m: number, s: number): string;
+  hMin(h: number, m: number): string;
 }
 
+export const ENGLISH_DURATION: DurationUnits = {
+  ms: (n) => `${n} ms`,
+  s: (n) => `${n} s`,
+  minS: (m, s) => `${m} min ${s} s`,
+  hMin: (h, m) => `${h} h ${m} min`,
+};
+
+/** "80 ms", "3.2 s", "12 s", "2 min 5 s", "1 h 3 min": tenths below 10 s, whole units above. */
+export function formatDuration(ms: number, units: DurationUnits = ENGLISH_DURATION): string {
+  const whole = Math.max(0, Math.round(ms));
+  if (whole < 1000) return units.ms(whole);
+  const s = whole / 1000;
+  if (s < 60) return units.s(s.toFixed(s < 10 ? 1 : 0));
+  const m = Math.floor(s / 60);
+  return m < 60 ? units.minS(m, Math.round(s % 60)) : units.hMin(Math.floor(m / 60), m % 60);
+}
+
+/** One line of at most `max` characters: line breaks shown as ⏎, the rest clipped with an ellipsis. */
 export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;

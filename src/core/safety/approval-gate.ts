@@ -205,7 +205,8 @@ function refuse(kind: 'permission' | 'rejected', section: string, tool: string, 
 function describe(toolName: string, subject: Asked, rawArgs: string, judgement: Judgement, sandboxed: boolean | undefined): ApprovalRequest {
   const question = subjectQuestion(toolName, subject);
   const why = judgement.reason ? ` (${judgement.reason})` : '';
-  const request: ApprovalRequest = { kind: 'tool', toolName, ...question, title: `${question.title}${why}`, args: rawArgs };
+  const request: ApprovalRequest = { kind: 'tool', toolName, ...question, title: `${question.title}${why}`, args: rawArgs, aboutCall: true };
+  if (judgement.reason) request.reason = judgement.reason;
   if (subject.kind === 'command' && (sandboxed !== undefined || !subject.sandbox)) request.sandbox = sandboxed && subject.sandbox ? 'inside' : 'outside';
   const mustAsk = mustAskOf(judgement);
   if (mustAsk) request.mustAsk = mustAsk;

@@ -12,6 +12,7 @@ const CostSchema = z.lazy(() => z.object({
   inputTokens: z.number(),
   cachedTokens: z.number(),
   outputTokens: z.number(),
+  reasoningTokens: z.number().optional(),
   usd: z.number().optional(),
   calls: z.number(),
 }));
@@ -41,6 +42,8 @@ export const SessionIndexSchema = z.lazy(() => z.object({
 export type SessionIndexFile = z.infer<typeof SessionIndexSchema>;
 
 const ToolCallSchema = z.lazy(() => z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
+/** Opaque to the store: the provider that reads them validates each item itself. */
+const ProviderItemsSchema = z.lazy(() => z.object({ api: z.string().min(1), model: z.string().optional(), items: z.array(z.record(z.string(), z.unknown())) }));
 const UserMessageOriginSchema = z.lazy(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('prompt'), text: z.string() }),
   z.object({ kind: z.literal('followup'), text: z.string() }),
@@ -54,7 +57,8 @@ export const TranscriptLineSchema = z.lazy(() => z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string(), timestamp: z.string() }),
   /** `images`: vision input the user attached (base64), checked like the chat view's; `origin`: who wrote it (sessions before it have none). */
   z.object({ role: z.literal('user'), content: z.string(), images: z.array(ImageAttachmentSchema).optional(), origin: UserMessageOriginSchema.optional(), timestamp: z.string() }),
-  z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(ToolCallSchema), timestamp: z.string() }),
+  /** `providerItems`: what the API that wrote the answer wants back (OpenAI Responses reasoning items); older sessions have none. */
+  z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(ToolCallSchema), providerItems: ProviderItemsSchema.optional(), timestamp: z.string() }),
   z.object({
     role: z.literal('tool'),
     toolCallId: z.string(),
@@ -81,8 +85,12 @@ export function fromTranscriptLine(line: TranscriptLine): Message {
       const origin = line.origin ? { origin: { ...line.origin } } : {};
       return line.images?.length ? { role: 'user', content: line.content, images: line.images.map((i) => ({ ...i })), ...origin } : { role: 'user', content: line.content, ...origin };
     }
-    case 'assistant':
-      return { role: 'assistant', content: line.content, toolCalls: line.toolCalls.map((c) => ({ ...c })) };
+    case 'assistant': {
+      const toolCalls = line.toolCalls.map((c) => ({ ...c }));
+      if (!line.providerItems) return { role: 'assistant', content: line.content, toolCalls };
+      const { api, model, items } = line.providerItems;
+      return { role: 'assistant', content: line.content, toolCalls, providerItems: { api, ...(model !== undefined ? { model } : {}), items: items.map((i) => ({ ...i })) } };
+    }
     case 'tool':
       return {
         role: 'tool',

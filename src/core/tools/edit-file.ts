@@ -14,6 +14,7 @@ import { fileTracker } from './file-time-tracker';
 import { proposedChange, type ProposedChange } from './approval-subject';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveInWorkspace } from '../files/workspace-path';
+import type { EditorFilesPort } from '../editor-files-port';
 
 const MAX_DIFF_CHARS = 20_000;
 
@@ -38,7 +39,7 @@ export const editFileTool: Tool<typeof schema> = {
   readOnly: false,
   schema,
   async approval(args, ctx) {
-    const preview = await previewEdit(ctx.workspaceRoot, args);
+    const preview = await previewEdit(ctx.workspaceRoot, args, ctx.host?.files);
     return { kind: 'file', path: args.file_path, ...(preview ? { proposed: preview } : {}) };
   },
   async run(args, ctx) {
@@ -54,14 +55,18 @@ export const editFileTool: Tool<typeof schema> = {
     return tracker.withLock(absolute, async () => {
       // Inside the lock: an edit queued behind another sees that edit's write as its own.
       await tracker.assertFresh(absolute, shown);
-      const prepared = await prepareEdit(ctx.workspaceRoot, absolute, shown, args);
+      const files = ctx.host?.files;
+      const prepared = await prepareEdit(ctx.workspaceRoot, absolute, shown, args, files);
       // Reviewed hunk by hunk: exactly the accepted hunks are written, and the model hears which were not.
       const reviewed = ctx.review ? applyReview(ctx.review, prepared.decoded.text, prepared.plan.text, shown) : undefined;
       const written = reviewed?.text ?? prepared.plan.text;
       // Parsed while the write and the editor's diagnostics run: what the model is told does not wait on both.
       const parsing = parseRegression(absolute, prepared.decoded.text, written).catch(() => undefined);
       const { errors } = await writeAndCheck(ctx, absolute, async () => {
-        await writeFileAtomic(prepared.real, encodeReplacements(prepared.decoded, reviewed?.replacements ?? prepared.plan.replacements), { mode: prepared.mode });
+        const encoded = encodeReplacements(prepared.decoded, reviewed?.replacements ?? prepared.plan.replacements);
+        // An editor host takes the text into its buffer (and saves it): the user sees the change land.
+        if (files?.writeText) await files.writeText(absolute, encoded);
+        else await writeFileAtomic(prepared.real, encoded, { mode: prepared.mode });
         tracker.recordWrite(absolute, (await stat(prepared.real)).mtimeMs);
       });
       const broken = await parsing;
@@ -85,20 +90,27 @@ type EditArgs = z.infer<typeof schema>;
 type AppliedPlan = Extract<EditPlan, { ok: true }>;
 
 /** Reads the file and decides the edit; throws a ToolError when it cannot be applied. Writes nothing. */
-async function prepareEdit(workspaceRoot: string, absolute: string, shown: string, args: EditArgs): Promise<{ real: string; mode: number; decoded: DecodedText; plan: AppliedPlan }> {
+async function prepareEdit(workspaceRoot: string, absolute: string, shown: string, args: EditArgs, files?: EditorFilesPort): Promise<{ real: string; mode: number; decoded: DecodedText; plan: AppliedPlan }> {
   const real = await realTargetInWorkspace(workspaceRoot, absolute, shown);
   const current = await stat(real);
   assertEditableSize(current.size, shown);
+  // The editor's buffer when the host has one: the edit applies to what the user sees.
+  const content = files?.readText ? await files.readText(absolute) : await readDiskText(real, shown);
+  if (content.slice(0, 8192).includes('\0')) throw new ToolError('other', `${shown} is a binary file; edit_file only edits text.`);
+  const decoded = decodeText(content);
+  const plan = planEdit({ text: decoded.text, oldContent: args.old_content, newContent: args.new_content, replaceAll: args.replace_all ?? false });
+  if (!plan.ok) throw planError(plan, shown);
+  return { real, mode: current.mode & 0o7777, decoded, plan };
+}
+
+async function readDiskText(real: string, shown: string): Promise<string> {
   const buffer = await readFile(real);
   if (buffer.subarray(0, 8192).includes(0)) throw new ToolError('other', `${shown} is a binary file; edit_file only edits text.`);
   const content = buffer.toString('utf8');
   if (!Buffer.from(content, 'utf8').equals(buffer)) {
     throw new ToolError('other', `${shown} is not valid UTF-8 text; edit_file would corrupt it, so it leaves it alone.`);
   }
-  const decoded = decodeText(content);
-  const plan = planEdit({ text: decoded.text, oldContent: args.old_content, newContent: args.new_content, replaceAll: args.replace_all ?? false });
-  if (!plan.ok) throw planError(plan, shown);
-  return { real, mode: current.mode & 0o7777, decoded, plan };
+  return content;
 }
 
 /**
@@ -109,13 +121,14 @@ async function prepareEdit(workspaceRoot: string, absolute: string, shown: strin
 export async function previewEdit(
   workspaceRoot: string,
   rawArgs: unknown,
+  files?: EditorFilesPort,
 ): Promise<ProposedChange | undefined> {
   const parsed = schema.safeParse(rawArgs);
   if (!parsed.success) return undefined;
   try {
     const absolute = resolveInWorkspace(workspaceRoot, parsed.data.file_path);
     const shown = displayPath(workspaceRoot, absolute);
-    const { decoded, plan } = await prepareEdit(workspaceRoot, absolute, shown, parsed.data);
+    const { decoded, plan } = await prepareEdit(workspaceRoot, absolute, shown, parsed.data, files);
     return proposedChange(absolute, shown, decoded.text, plan.text);
   } catch {
     return undefined;

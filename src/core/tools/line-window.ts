@@ -80,3 +80,19 @@ function decode(bytes: Buffer, first: boolean, maxChars: number, overlong: boole
   if (!overlong) text = text.replace(/\r$/, '');
   return text.length > maxChars || overlong ? `${text.slice(0, maxChars)}… [line cut at ${maxChars} chars]` : text;
 }
+
+/**
+ * The same window over text already in memory (the editor's buffer, read through the host): the
+ * same line rules, so a file reads the same from the editor as from the disk.
+ */
+export function textLineWindow(text: string, options: LineWindowOptions): LineWindow {
+  const { start, count, maxLineChars, sniffBytes } = options;
+  if (text.slice(0, sniffBytes).includes('\0')) return { lines: [], total: 0, binary: true };
+  const all = text.replace(/^\uFEFF/, '').split('\n');
+  if (all.length > 1 && all.at(-1) === '') all.pop();
+  const lines = all.slice(start, start + count).map((line) => {
+    const bare = line.replace(/\r$/, '');
+    return bare.length > maxLineChars ? `${bare.slice(0, maxLineChars)}… [line cut at ${maxLineChars} chars]` : bare;
+  });
+  return { lines, total: all.length, binary: false };
+}

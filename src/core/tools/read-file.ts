@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import * as z from 'zod';
 import { fileTracker } from './file-time-tracker';
-import { readLineWindow } from './line-window';
+import { readLineWindow, textLineWindow } from './line-window';
 import { ToolError, type Tool } from './tool';
 import { displayPath, resolveReadable } from '../files/workspace-path';
 
@@ -33,7 +33,10 @@ export const readFileTool: Tool<typeof schema> = {
 
     const start = (args.offset ?? 1) - 1;
     // Streamed: only the lines shown are kept, so a file of any size is read in bounded memory.
-    const window = await readLineWindow(absolute, { start, count: args.max_lines ?? MAX_LINES, maxLineChars: MAX_LINE_CHARS, sniffBytes: BINARY_SNIFF_BYTES });
+    const options = { start, count: args.max_lines ?? MAX_LINES, maxLineChars: MAX_LINE_CHARS, sniffBytes: BINARY_SNIFF_BYTES };
+    // An editor host (an ACP client) answers with its buffer: what the user sees, unsaved changes included.
+    const fromEditor = ctx.host?.files?.readText;
+    const window = fromEditor ? textLineWindow(await fromEditor(absolute), options) : await readLineWindow(absolute, options);
     if (window.binary) throw new ToolError('other', `${shown} is a binary file (${info.size} bytes); read_file only reads text.`);
     const { lines: selected, total } = window;
     if (start >= total && total > 0) {

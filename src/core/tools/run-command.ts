@@ -14,6 +14,7 @@ import type { SandboxViolation } from '../sandbox/sandbox-violations';
 import { serverOutsideSandbox } from '../sandbox/outside-sandbox';
 import { loadTemplateSections, renderTemplate } from '../templates';
 import { ToolError, type Tool, type ToolExecutionContext, type ToolResult } from './tool';
+import { runInHost } from './host-command';
 
 const schema = z.lazy(() => z.object({
   command: z.string().describe('The command line, e.g. cd web && npm test.'),
@@ -109,11 +110,14 @@ async function runInForeground(processes: ProcessManager, run: Launch, timeoutSe
   if (requestedMs !== undefined && requestedMs > limits.maxAbsoluteMs) {
     notes.push(`The timeout was capped at ${limits.maxAbsoluteMs / 1000} s.`);
   }
-  const shown = safeView(() => ctx.host?.terminal?.showCommand({ id: randomBytes(4).toString('hex'), command, cwd: ctx.workspaceRoot }));
+  // A host with a terminal of its own (an ACP editor) runs what needs no sandbox there: only our own
+  // process can hold a command in the sandbox and read what it blocked.
+  const runner = run.sandboxed ? undefined : ctx.host?.commandRunner;
+  const shown = runner ? undefined : safeView(() => ctx.host?.terminal?.showCommand({ id: randomBytes(4).toString('hex'), command, cwd: ctx.workspaceRoot }));
   const view = shown && new ViewStream(shown, { maxChars: VIEW_MAX_CHARS });
   let outcome: ForegroundOutcome;
   try {
-    outcome = await processes.runForeground({ command, ...(run.sandboxed ? { launch: run.sandboxed.line } : {}), ...(run.shell ? { shell: run.shell } : {}), cwd: ctx.workspaceRoot, env, timeoutMs: requestedMs, signal: ctx.signal, view });
+    outcome = runner ? await runInHost(runner, { command, cwd: ctx.workspaceRoot, env, timeoutMs: requestedMs, signal: ctx.signal }, limits) : await processes.runForeground({ command, ...(run.sandboxed ? { launch: run.sandboxed.line } : {}), ...(run.shell ? { shell: run.shell } : {}), cwd: ctx.workspaceRoot, env, timeoutMs: requestedMs, signal: ctx.signal, view });
   } catch (err) {
     run.sandboxed?.finish('');
     throw err;

@@ -57,12 +57,17 @@ export const writeFileTool: Tool<typeof schema> = {
       const content = reviewed?.text ?? args.content;
       const { errors } = await writeAndCheck(ctx, absolute, async () => {
         try {
-          await writeFileAtomic(absolute, content, { exclusive: true });
+          // An editor host creates it in its buffer (and saves it); the check above made sure it is new.
+          const files = ctx.host?.files;
+          if (files?.writeText) await files.writeText(absolute, content);
+          else await writeFileAtomic(absolute, content, { exclusive: true });
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists(shown);
           throw err;
         }
-        tracker.recordWrite(absolute, (await stat(absolute)).mtimeMs);
+        // An editor that keeps the new file unsaved leaves nothing on disk to time yet.
+        const written = await stat(absolute).catch(() => undefined);
+        if (written) tracker.recordWrite(absolute, written.mtimeMs);
       });
       const lines = countLines(content);
       const created = `Created ${shown} (${lines} line${lines === 1 ? '' : 's'}, ${Buffer.byteLength(content, 'utf8').toLocaleString('en-US')} bytes).`;

@@ -3,12 +3,12 @@ import type { RoleSettings } from '../../core/config/model-role-settings';
 import type { ProviderSettings } from '../../core/config/provider-settings';
 import { createProvider } from '../../core/llm/create-provider';
 import type { ProviderFactory } from '../../core/llm/model-roles';
-import { lmModelLabel, pickLmModel } from './lm-model-pick';
+import { pickLmModel } from './lm-model-pick';
 import { VsCodeLmProvider } from './vscode-lm-provider';
 
 /** The editor's provider factory: VS Code's language models here, every other kind by the core. */
-export const vscodeProviderFactory: ProviderFactory = (settings) =>
-  settings.provider === 'vscode-lm' ? new VsCodeLmProvider(vscode) : createProvider(settings);
+export const vscodeProviderFactory: ProviderFactory = (settings, options) =>
+  settings.provider === 'vscode-lm' ? new VsCodeLmProvider(vscode) : createProvider(settings, options);
 
 /**
  * Each vscode-lm role's context window from its model (maxInputTokens), unless the user set one:
@@ -23,10 +23,4 @@ export async function withLmContextWindows(roles: RoleSettings): Promise<RoleSet
     if (model && model.maxInputTokens >= 1000) out[role] = { ...settings, contextWindow: model.maxInputTokens } as ProviderSettings;
   }
   return out;
-}
-
-/** The label of the model `auto` would pick now ("GPT-4.1 (copilot)"), for the setup card; undefined when VS Code offers none. */
-export async function offeredLmModel(): Promise<string | undefined> {
-  const model = await pickLmModel(vscode, 'auto').catch(() => undefined);
-  return model && lmModelLabel(model);
 }

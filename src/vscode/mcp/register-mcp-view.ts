@@ -1,7 +1,7 @@
 // Puts the "MCP Servers" view beside the chat: its tree, its commands, and the watchers that keep
 // it current (a configuration file written here, by `opendev mcp` or by hand).
 import * as vscode from 'vscode';
-import { localFolders } from '../chat-folder';
+import { watchEachFolder } from '../folder-watchers';
 import { resolveOpendevHome } from '../../core/config/opendev-home';
 import type { McpServerState } from '../../core/mcp/mcp-types';
 import type { ChatController } from '../chat-controller';
@@ -75,11 +75,13 @@ function configWatchers(source: McpHubSource, view: McpServersView): vscode.Disp
       .catch(() => undefined)
       .then(() => view.refresh());
   };
-  const patterns: vscode.RelativePattern[] = [new vscode.RelativePattern(vscode.Uri.file(source.home()), 'settings.json')];
-  // Every folder's: the chat may work in any of them.
-  for (const folder of localFolders()) patterns.push(new vscode.RelativePattern(folder, '{.mcp.json,.opendev/settings.json}'));
-  return patterns.flatMap((pattern) => {
-    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
-    return [watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed)];
-  });
+  const user = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(source.home()), 'settings.json'));
+  return [
+    user,
+    user.onDidChange(changed),
+    user.onDidCreate(changed),
+    user.onDidDelete(changed),
+    // Every folder's, those added later too: the chat may work in any of them.
+    watchEachFolder('{.mcp.json,.opendev/settings.json}', changed),
+  ];
 }

@@ -1,12 +1,16 @@
 import * as vscode from 'vscode';
 import { PROVIDER_KINDS, type ProviderKind } from '../../core/config/provider-settings';
 import type { CapabilityCatalog } from '../../core/llm/capabilities/catalog';
+import type { ServerModelDirectory } from '../../core/llm/server-models/server-model-directory';
 import type { WebviewToExtension } from '../../shared/protocol';
 import type { ChatController } from '../chat-controller';
 import { currentModel, currentProvider, SECTION, secretKeyFor, watchProjectSettings } from '../settings';
 import { checkApiKeyShape } from './api-key-shape';
-import { modelChoices, type ModelChoice } from './model-choices';
-import { lmModelAvailable, lmModelChoices } from '../lm/lm-model-choices';
+import type { ModelChoice } from './model-choices';
+import { ModelPicker } from './model-pick';
+import type { SetupOffers } from './setup-offers';
+import { CLOUD_ABOUT, askCloudSettings, keyOptional, providerNames } from './cloud-setup';
+import { lmModelAvailable } from '../lm/lm-model-choices';
 
 /** What the model picker shows while it is open (integration tests read it; users see it). */
 export interface ProviderSetupApi {
@@ -14,16 +18,12 @@ export interface ProviderSetupApi {
 }
 
 // Functions, not constants: vscode.l10n answers in the display language only once the extension runs.
-const NAMES = (): Record<ProviderKind, string> => ({
-  openai: 'OpenAI',
-  anthropic: 'Anthropic',
-  'openai-compatible': vscode.l10n.t('OpenAI-compatible server'),
-  'vscode-lm': vscode.l10n.t("VS Code's language models"),
-});
+const NAMES = (): Record<ProviderKind, string> => providerNames();
 const ABOUT = (): Record<ProviderKind, string> => ({
-  openai: vscode.l10n.t('GPT models at api.openai.com (or Azure OpenAI through opendev.baseUrl).'),
+  openai: vscode.l10n.t('GPT models at api.openai.com.'),
   anthropic: vscode.l10n.t('Claude models through the Anthropic Messages API.'),
-  'openai-compatible': vscode.l10n.t('Ollama, LM Studio, vLLM, OpenRouter…: any server that speaks the OpenAI API. A key is optional.'),
+  'openai-compatible': vscode.l10n.t('Ollama, LM Studio, vLLM…: any server that speaks the OpenAI API. A key is optional.'),
+  ...CLOUD_ABOUT(),
   'vscode-lm': vscode.l10n.t("The models VS Code's Language Model API offers (GitHub Copilot's, other extensions'). No key: VS Code asks you once."),
 });
 const LOCAL_SERVER_URL = 'http://localhost:11434/v1';
@@ -34,46 +34,30 @@ const isProvider = (v: unknown): v is ProviderKind => typeof v === 'string' && (
  * Set API Key, Select Provider and Select Model. Each takes optional arguments (provider, key,
  * model) so scripts and tests run them without prompts; from the palette they ask.
  */
-export function registerProviderSetup(context: vscode.ExtensionContext, secrets: vscode.SecretStorage, chat: ChatController, catalog: CapabilityCatalog): ProviderSetupApi {
-  let openPick: vscode.QuickPick<vscode.QuickPickItem & { choice: ModelChoice }> | undefined;
+export function registerProviderSetup(context: vscode.ExtensionContext, secrets: vscode.SecretStorage, chat: ChatController, catalog: CapabilityCatalog, servers: ServerModelDirectory): ProviderSetupApi {
+  const picker = new ModelPicker(secrets, catalog, servers, () => NAMES()[currentModel().provider]);
   const register = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
 
   register('opendev.setApiKey', (provider?: unknown, key?: unknown) => setApiKey(secrets, chat, provider, key));
   register('opendev.selectProvider', (provider?: unknown) => selectProvider(secrets, chat, catalog, provider));
   register('opendev.selectModel', async (model?: unknown) => {
     if (typeof model === 'string' && model.trim()) return writeModel(model.trim());
-    await catalog.load();
-    const { provider, model: current, baseUrl } = currentModel();
-    // VS Code's language models list themselves (the catalogue does not know them).
-    const choices = provider === 'vscode-lm' ? await lmModelChoices(current) : modelChoices(catalog.list(provider), { id: current, capabilities: catalog.get(provider, current, baseUrl) });
-    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { choice: ModelChoice }>();
-    pick.title = vscode.l10n.t('OpenDev: model for {0}', NAMES()[provider]);
-    pick.placeholder = vscode.l10n.t('Current: {0}. Context window and price per million tokens (input / output) from the model catalogue.', current);
-    pick.matchOnDescription = true;
-    pick.matchOnDetail = true;
-    pick.items = choices.map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail, choice }));
-    pick.activeItems = pick.items.filter((item) => item.choice.current);
-    openPick = pick;
-    const picked = await new Promise<ModelChoice | undefined>((resolve) => {
-      pick.onDidAccept(() => {
-        resolve(pick.selectedItems[0]?.choice ?? pick.activeItems[0]?.choice);
-        pick.hide();
-      });
-      pick.onDidHide(() => resolve(undefined));
-      pick.show();
-    });
-    pick.dispose();
-    if (openPick === pick) openPick = undefined;
+    const picked = await picker.pick();
     if (!picked) return;
-    const id = picked.model ?? (await askModelId(current));
-    if (id) await writeModel(id);
+    const id = picked.model ?? (await askModelId(currentModel().model));
+    if (!id) return;
+    await writeModel(id);
+    if (picked.noTools) {
+      // Chosen knowingly, but said before the first message rather than after it.
+      void vscode.window.showWarningMessage(vscode.l10n.t('OpenDev: {0} cannot call tools, so the agent cannot edit files or run commands with it. Choose a model that supports tool calling to work on code.', id));
+    }
   });
 
   // The walkthrough's first step ("Connect a model provider") is done once a provider is usable:
   // one has a key (however it was stored), or the one chosen needs none (a local server).
   const updateReadyContext = async () => {
     const stored = await Promise.all(PROVIDER_KINDS.map((p) => secrets.get(secretKeyFor(p))));
-    await vscode.commands.executeCommand('setContext', PROVIDER_READY_CONTEXT, stored.some(Boolean) || currentProvider() === 'openai-compatible' || currentProvider() === 'vscode-lm');
+    await vscode.commands.executeCommand('setContext', PROVIDER_READY_CONTEXT, stored.some(Boolean) || keyOptional(currentProvider()) || currentProvider() === 'vscode-lm');
   };
   context.subscriptions.push(
     secrets.onDidChange(() => void updateReadyContext()),
@@ -84,16 +68,19 @@ export function registerProviderSetup(context: vscode.ExtensionContext, secrets:
   );
   void updateReadyContext();
 
-  return { modelPick: () => openPick?.items.map((item) => item.choice) };
+  return { modelPick: () => picker.rows() };
 }
 
 /** True once a provider can be reached: a key is stored for one, or the one chosen needs none (the walkthrough's first step). */
 export const PROVIDER_READY_CONTEXT = 'opendev.providerReady';
 
 /** A card's button in the chat (setup card, error fixes). */
-export function runCardAction(message: Extract<WebviewToExtension, { type: 'action' }>, extensionId: string): void {
+export function runCardAction(message: Extract<WebviewToExtension, { type: 'action' }>, extensionId: string, offers: SetupOffers): void {
+  if (message.action === 'useOffer') {
+    void offers.use(message.offer ?? '');
+    return;
+  }
   if (message.action === 'setApiKey') void vscode.commands.executeCommand('opendev.setApiKey', message.provider);
-  else if (message.action === 'useLanguageModel') void vscode.commands.executeCommand('opendev.selectProvider', 'vscode-lm');
   else if (message.action === 'chooseProvider') void vscode.commands.executeCommand('opendev.selectProvider');
   else void vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${extensionId}`);
 }
@@ -149,7 +136,7 @@ async function pickProvider(secrets: vscode.SecretStorage, title: string): Promi
   const items = await Promise.all(
     order.map(async (p) => {
       const stored = Boolean(await secrets.get(secretKeyFor(p)));
-      const key = p === 'vscode-lm' ? vscode.l10n.t('no key needed') : stored ? vscode.l10n.t('key stored') : p === 'openai-compatible' ? vscode.l10n.t('no key (optional here)') : vscode.l10n.t('no key yet');
+      const key = p === 'vscode-lm' ? vscode.l10n.t('no key needed') : stored ? vscode.l10n.t('key stored') : keyOptional(p) ? vscode.l10n.t('no key (optional here)') : vscode.l10n.t('no key yet');
       return { label: NAMES()[p], description: [p === current ? vscode.l10n.t('current') : undefined, key].filter(Boolean).join(' · '), detail: ABOUT()[p], provider: p };
     }),
   );
@@ -188,8 +175,11 @@ async function selectProvider(secrets: vscode.SecretStorage, chat: ChatControlle
       validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// address.')),
     });
     if (url?.trim()) await config.update('baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
-  } else if (target !== 'openai-compatible' && target !== 'vscode-lm' && !(await secrets.get(secretKeyFor(target)))) {
-    await setApiKey(secrets, chat, target);
+  } else if (target !== 'vscode-lm') {
+    // VS Code holds the language models' credentials (and asks the user's consent on first use).
+    // A cloud's endpoint, deployment, region or project first: they are settings, the key is a secret.
+    await askCloudSettings(target);
+    if (!keyOptional(target) && !(await secrets.get(secretKeyFor(target)))) await setApiKey(secrets, chat, target);
   }
   void vscode.window.showInformationMessage(notes.length ? vscode.l10n.t('OpenDev now talks to {0}; {1}.', NAMES()[target], notes.join('; ')) : vscode.l10n.t('OpenDev now talks to {0}.', NAMES()[target]));
 }

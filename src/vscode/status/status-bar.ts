@@ -5,6 +5,7 @@ import type { ChatController } from '../chat-controller';
 import type { ChatViewProvider } from '../chat-view-provider';
 import { currentModel, SECTION, watchProjectSettings } from '../settings';
 import type { AgentTerminals } from '../terminal/agent-terminals';
+import { localFolders, type ChatFolder } from '../chat-folder';
 import { HIGH_PRESSURE, statusText, statusTooltip, type ChatStatus, type FrontEndStatus } from './status-text';
 
 /** What the status bar item shows right now (integration tests read it). */
@@ -21,17 +22,19 @@ export interface StatusFrontEnds {
   chat: ChatController;
   view: ChatViewProvider;
   terminals: AgentTerminals;
+  /** The chat's folder, named in a multi-root workspace. */
+  folder: ChatFolder;
 }
 
 /**
- * The OpenDev status bar item: model, mode and context pressure (and "unsandboxed" when commands
+ * The OpenDev status bar item: model, mode and context pressure (the folder in a multi-root workspace, and "unsandboxed" when commands
  * run without the sandbox), with provider, tokens, cost and the sandbox's state in the tooltip. It follows the active front end: the chat (its own messages, the same ones the
  * webview renders), or the OpenDev terminal tab that was focused last, until the user turns to the
  * chat again or the tab closes. A click shows that front end. Hidden without a workspace folder,
  * where OpenDev cannot work.
  */
 export function registerStatusBar(context: vscode.ExtensionContext, fronts: StatusFrontEnds, catalog: CapabilityCatalog): () => StatusBarView {
-  const { chat, view, terminals } = fronts;
+  const { chat, view, terminals, folder: chatFolder } = fronts;
   const item = vscode.window.createStatusBarItem('opendev.status', vscode.StatusBarAlignment.Right, 100);
   item.name = 'OpenDev';
   const snapshot = chat.snapshot();
@@ -49,12 +52,14 @@ export function registerStatusBar(context: vscode.ExtensionContext, fronts: Stat
       ...model,
       catalogWindow: model.contextWindow ?? catalog.get(model.provider, model.model, model.baseUrl).contextWindow,
       ...(tab !== undefined ? { terminal: terminals.terminal(tab)?.name ?? 'OpenDev Agent' } : {}),
+      ...folderOf(tabState ? tabState.workingDir : chatFolder.path),
     };
     item.text = statusText(status);
     item.tooltip = statusTooltip(status);
     const pct = Math.round((live.context?.pressure ?? 0) * 100);
     const where = tab !== undefined ? vscode.l10n.t('Show the terminal {0}.', status.terminal ?? '') : vscode.l10n.t('Open the chat.');
     const facts = [model.model, live.mode === 'plan' ? vscode.l10n.t('plan mode') : vscode.l10n.t('normal mode')];
+    if (status.folder) facts.push(vscode.l10n.t('folder {0}', status.folder.name));
     if (live.context) facts.push(vscode.l10n.t('context {0}% full', pct));
     if (live.sandbox?.state === 'unsandboxed') facts.push(vscode.l10n.t('commands unsandboxed'));
     item.accessibilityInformation = { label: vscode.l10n.t('OpenDev: {0}. {1}', facts.join(', '), where) };
@@ -101,6 +106,8 @@ export function registerStatusBar(context: vscode.ExtensionContext, fronts: Stat
       if (e.affectsConfiguration(SECTION)) render();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(render),
+    // The chat moved to another folder (the active editor's, or one picked in its header).
+    chatFolder.onDidChange(render),
     watchProjectSettings(render),
     // The item's click while it follows the chat: the chat with its input focused, ready to type.
     vscode.commands.registerCommand('opendev.openChat', () => view.compose()),
@@ -112,4 +119,11 @@ export function registerStatusBar(context: vscode.ExtensionContext, fronts: Stat
     visible: Boolean(vscode.workspace.workspaceFolders?.length),
     front: tab ?? 'chat',
   });
+}
+
+/** The folder `dir` is in, when the workspace has more than one local folder (with one, naming it says nothing). */
+function folderOf(dir: string | undefined): { folder?: { name: string; path: string } } {
+  if (!dir || localFolders().length < 2) return {};
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(dir));
+  return folder ? { folder: { name: folder.name, path: folder.uri.fsPath } } : {};
 }

@@ -12,6 +12,8 @@ export interface FrontEndStatus {
   cost?: CostView;
   /** Whether its commands run in the OS sandbox (none before its agent is built). */
   sandbox?: SandboxView;
+  /** The folder it works in (a terminal tab's is fixed when it opens; the chat's is the chat folder). */
+  workingDir?: string;
 }
 
 /** What the status bar item shows: the model in use, and the active front end's mode, context and cost. */
@@ -23,12 +25,19 @@ export interface ChatStatus extends FrontEndStatus {
   catalogWindow?: number;
   /** The OpenDev terminal tab the status is of (its name); undefined for the chat. */
   terminal?: string;
+  /** The workspace folder the front end works in, named only in a multi-root workspace (one folder says nothing). */
+  folder?: { name: string; path: string };
 }
 
 const PROVIDER_NAMES = (): Record<ProviderKind, string> => ({
   openai: 'OpenAI',
   anthropic: 'Anthropic',
   'openai-compatible': l10n.t('OpenAI-compatible server'),
+  'azure-openai': 'Azure OpenAI',
+  bedrock: 'Amazon Bedrock',
+  vertex: 'Google Vertex AI',
+  gemini: 'Gemini',
+  openrouter: 'OpenRouter',
   'vscode-lm': l10n.t("VS Code's language models"),
 });
 
@@ -37,11 +46,13 @@ export const HIGH_PRESSURE = 0.9;
 
 /**
  * "$(hubot) gpt-4.1 · plan · 42%" (a spinning icon while the agent works; no % before the first
- * reading), and "$(warning) unsandboxed" when the commands run without the sandbox.
+ * reading), the folder in a multi-root workspace ("· $(root-folder) api"), and "$(warning) unsandboxed"
+ * when the commands run without the sandbox.
  */
 export function statusText(s: ChatStatus): string {
   const parts = [`${s.busy ? '$(loading~spin)' : '$(hubot)'} ${s.model}`, s.mode];
   if (s.context && s.context.contextWindow > 0) parts.push(`${percent(s.context.pressure)}%`);
+  if (s.folder) parts.push(`$(root-folder) ${s.folder.name}`);
   // A sandbox that cannot run is a warning; one the user turned off is their choice (the tooltip says it).
   if (s.sandbox?.state === 'unsandboxed' && !s.sandbox.off) parts.push(l10n.t('$(warning) unsandboxed'));
   return parts.join(' · ');
@@ -53,6 +64,7 @@ export function statusTooltip(s: ChatStatus): string {
     s.terminal
       ? s.busy ? l10n.t('OpenDev in the terminal "{0}" (working…): click to show it', s.terminal) : l10n.t('OpenDev in the terminal "{0}": click to show it', s.terminal)
       : s.busy ? l10n.t('OpenDev (working…): click to open the chat') : l10n.t('OpenDev: click to open the chat'),
+    ...(s.folder ? [l10n.t('Folder: {0} ({1})', s.folder.name, s.folder.path)] : []),
     s.baseUrl ? l10n.t('Provider: {0} at {1}', PROVIDER_NAMES()[s.provider], s.baseUrl) : l10n.t('Provider: {0}', PROVIDER_NAMES()[s.provider]),
     l10n.t('Model: {0}', s.model),
     s.mode === 'plan' ? l10n.t('Mode: plan (explores read-only and proposes a plan before changing anything)') : l10n.t('Mode: normal'),

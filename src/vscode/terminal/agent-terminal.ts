@@ -166,6 +166,7 @@ export class AgentTerminal implements vscode.Disposable {
     return {
       mode: this.agent?.mode ?? 'normal',
       busy: this.busy,
+      workingDir: this.options.workingDir,
       ...(this.context ? { context: this.context } : {}),
       ...(cost ? { cost: costView(cost) } : {}),
       ...(this.agent?.sandbox ? { sandbox: sandboxView(this.agent.sandbox) } : {}),

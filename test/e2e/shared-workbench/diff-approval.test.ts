@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { chatSuite, readmeScreenshot, type Workbench } from '../host';
+import { chatSuite, eventually, readmeScreenshot, type Workbench } from '../host';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../../fixtures/fake-provider';
 
 /**
@@ -76,6 +76,13 @@ describe('inline diff approval (end to end)', function () {
     const card = chat.locator('.entry.approval[data-state="pending"]');
     await card.waitFor();
     assert.equal(await card.locator('vscode-button[data-action="allow"]').textContent(), 'Accept All', 'the card answers the same request');
+    // The card says what will happen in words; the raw call (the tool's name) is one click away.
+    assert.equal(await card.locator('.card-title').textContent(), 'Edit math.ts?');
+    assert.equal(await card.locator('.card-head').textContent(), '⚠Approval needed');
+    const call = card.locator('details.card-args');
+    assert.equal(await call.locator('.tool-name').isVisible(), false, 'the raw call starts closed');
+    await call.locator('summary').click();
+    assert.equal(await call.locator('.tool-name').textContent(), 'edit_file');
     assert.equal(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), MATH, 'nothing written before the answer');
     await wb.screenshot('inline-diff-approval');
 
@@ -137,14 +144,22 @@ describe('inline diff approval (end to end)', function () {
     assert.equal(await submit.getAttribute('disabled'), '', 'Submit waits until every change is decided');
     assert.match((await card.locator('.hunk-progress').textContent()) ?? '', /^0 of 2 changes decided$/);
 
-    await hunks.nth(0).locator('vscode-button[aria-label="Reject change 1"]').click();
+    // The card as drawn now is marked: the extension's answer to the press draws it anew, unmarked.
+    await hunks.nth(0).evaluate((el) => el.setAttribute('data-e2e-drawn-before', ''));
+    const reject1 = hunks.nth(0).locator('vscode-button[aria-label="Reject change 1"]');
+    await reject1.click();
     assert.equal(await hunks.nth(0).getAttribute('data-verdict'), 'rejected');
-    assert.equal(await hunks.nth(0).locator('vscode-button[aria-label="Reject change 1"]').getAttribute('aria-pressed'), 'true');
+    assert.equal(await reject1.getAttribute('aria-pressed'), 'true');
+    // The extension confirms: the card comes again with its verdict. Waited for, so it is not redrawn
+    // under the keys below (on a busy machine the answer came between two Tabs).
+    await card.locator('section.hunk[data-verdict="rejected"]:not([data-e2e-drawn-before])').waitFor();
     // From the keyboard: Tab from Reject change 1 reaches change 2's buttons; Space presses.
-    await hunks.nth(0).locator('vscode-button[aria-label="Reject change 1"]').focus();
+    const focusedIn = (el: { ownerDocument: { activeElement: unknown; hasFocus(): boolean } }) => el === el.ownerDocument.activeElement && el.ownerDocument.hasFocus();
+    await reject1.focus();
+    assert.ok(await eventually(() => reject1.evaluate(focusedIn)), 'Reject change 1 has the focus');
     const accept2 = hunks.nth(1).locator('vscode-button[aria-label="Accept change 2"]');
-    for (let tabs = 0; tabs < 4 && !(await accept2.evaluate((el) => el === el.ownerDocument.activeElement)); tabs++) await wb.page.keyboard.press('Tab');
-    assert.equal(await accept2.evaluate((el) => el === el.ownerDocument.activeElement), true, 'Accept change 2 is reached with Tab');
+    for (let tabs = 0; tabs < 4 && !(await accept2.evaluate(focusedIn)); tabs++) await wb.page.keyboard.press('Tab');
+    assert.equal(await accept2.evaluate(focusedIn), true, 'Accept change 2 is reached with Tab');
     await wb.page.keyboard.press('Space');
     assert.equal(await hunks.nth(1).getAttribute('data-verdict'), 'accepted');
     assert.match((await card.locator('.hunk-progress').textContent()) ?? '', /^Apply 1 of 2 changes, reject 1$/);

@@ -249,7 +249,7 @@ describe('chat view as the harness front end (end to end)', function () {
     const card = chat.locator('.entry.approval[data-state="pending"]');
     await card.waitFor();
     const text = (await card.textContent()) ?? '';
-    assert.match(text, /edit_file math\.ts/);
+    assert.match(text, /Edit math\.ts\?/); // the question in words; the tool name is under "Show the call"
     assert.match(text, /-export const PI = 3\.14159;/);
     assert.match(text, /\+export const PI = Math\.PI;/);
     assert.match(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), /3\.14159/, 'nothing is written before the answer');

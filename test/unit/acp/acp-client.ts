@@ -12,6 +12,7 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import { cli, workspace } from '../cli/cli-harness';
+import type { AcpEditor } from './acp-editor';
 
 export type PermissionAnswer = (request: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
 
@@ -28,8 +29,8 @@ export interface AcpClient {
   close(): Promise<void>;
 }
 
-/** Starts the agent with `env` (the provider, OPENDEV_HOME) and connects to it. */
-export function startAcpClient(env: Record<string, string>, args: string[] = []): AcpClient {
+/** Starts the agent with `env` (the provider, OPENDEV_HOME) and connects to it; `editor` answers fs/* and terminal/*. */
+export function startAcpClient(env: Record<string, string>, args: string[] = [], editor?: AcpEditor): AcpClient {
   const clean = { ...process.env };
   for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENDEV_PROVIDER', 'OPENDEV_MODEL', 'OPENDEV_THINKING']) delete clean[key];
   const child = spawn(process.execPath, [cli, 'acp', ...args], { env: { ...clean, ...env }, cwd: workspace });
@@ -58,7 +59,7 @@ export function startAcpClient(env: Record<string, string>, args: string[] = [])
       self.permissions.push(params);
       return self.answer(params, signal);
     });
-  self.connection = app.connect(stream);
+  self.connection = (editor ? editor.register(app) : app).connect(stream);
   return self;
 }
 

@@ -4,7 +4,7 @@ import { settingsFromEnv, thinkingLevel } from '../../../src/cli/settings-from-e
 
 describe('CLI flags', () => {
   it('parses every flag, with defaults', () => {
-    const o = parseCliArgs(['-p', 'do it', '-C', '/tmp', '--provider', 'anthropic', '-m', 'claude-x', '--approval', 'auto', '--thinking', 'high', '--output-format', 'stream-json', '--resume', 'abcd1234', '--max-iterations', '12', '-v', '--debug-file', 'run.log', '--allow-outside-workspace', '--allow-risky-commands']);
+    const o = parseCliArgs(['-p', 'do it', '-C', '/tmp', '--provider', 'anthropic', '-m', 'claude-x', '--openai-api', 'responses', '--approval', 'auto', '--thinking', 'high', '--output-format', 'stream-json', '--resume', 'abcd1234', '--max-iterations', '12', '-v', '--debug-file', 'run.log', '--allow-outside-workspace', '--allow-risky-commands', '--azure-deployment', 'dep-1', '--azure-api-version', '2025-04-01-preview', '--aws-region', 'eu-west-1', '--vertex-region', 'us-east5', '--vertex-project', 'my-project-1']);
     assert.deepEqual(
       { ...o },
       {
@@ -12,12 +12,18 @@ describe('CLI flags', () => {
         workingDir: '/tmp',
         provider: 'anthropic',
         model: 'claude-x',
+        openaiApi: 'responses',
         approval: 'auto',
         thinking: 'high',
         outputFormat: 'stream-json',
         continue: false,
         resume: 'abcd1234',
         maxIterations: 12,
+        azureDeployment: 'dep-1',
+        azureApiVersion: '2025-04-01-preview',
+        awsRegion: 'eu-west-1',
+        vertexRegion: 'us-east5',
+        vertexProject: 'my-project-1',
         verbose: true,
         debugFile: 'run.log',
         allowOutsideWorkspace: true,
@@ -42,6 +48,7 @@ describe('CLI flags', () => {
     assert.throws(() => parseCliArgs(['--continue=yes']), /--continue does not take a value/);
     assert.throws(() => parseCliArgs(['--allow-risky-commands']), /--allow-risky-commands needs -p/);
     assert.throws(() => parseCliArgs(['--debug-file']), /--debug-file needs a value/);
+    assert.throws(() => parseCliArgs(['--openai-api', 'soap']), /--openai-api must be one of auto, chat, responses \(got "soap"\)/);
   });
 
   it('thinking: the flag, else OPENDEV_THINKING, else off for -p and medium interactively', () => {
@@ -59,7 +66,7 @@ describe('CLI flags', () => {
     const flags = settingsFromEnv(parseCliArgs(['--provider', 'openai', '-m', 'gpt-x']), { ...env, OPENAI_API_KEY: 'ok' });
     assert.deepEqual([flags.provider, flags.model, flags.apiKey, flags.baseUrl], ['openai', 'gpt-x', 'ok', undefined]);
     assert.equal(settingsFromEnv(parseCliArgs([]), {}).model, 'gpt-4.1');
-    assert.throws(() => settingsFromEnv(parseCliArgs([]), { OPENDEV_PROVIDER: 'gemini' }), /OPENDEV_PROVIDER="gemini" is not one of/);
+    assert.throws(() => settingsFromEnv(parseCliArgs([]), { OPENDEV_PROVIDER: 'mistral' }), /OPENDEV_PROVIDER="mistral" is not one of/);
     assert.throws(() => settingsFromEnv(parseCliArgs([]), { OPENAI_BASE_URL: 'not a url' }), /OPENAI_BASE_URL/);
     assert.equal(settingsFromEnv(parseCliArgs([]), { OPENDEV_CONTEXT_WINDOW: '32768' }).contextWindow, 32_768);
     assert.throws(() => settingsFromEnv(parseCliArgs([]), { OPENDEV_CONTEXT_WINDOW: 'lots' }), /OPENDEV_CONTEXT_WINDOW/);

@@ -46,6 +46,13 @@ describe('terminal menus', () => {
       assert.doesNotMatch(io.shown(), /edit the command/);
     });
 
+    it("asks the gate's question in the chat's words, with the raw call below it", async () => {
+      const io = scripted('1');
+      const gate = { kind: 'tool' as const, toolName: 'write_file', title: 'write_file /w/notes.md?', args: '{"file_path":"notes.md","content":"x"}', aboutCall: true as const, reason: 'outside the usual files' };
+      assert.deepEqual(await approvalMenu(io, gate, signal), { action: 'allow' });
+      assert.match(io.shown(), /^⚠ Overwrite notes\.md\? \(outside the usual files\)\n {2}write_file \{"file_path":"notes\.md","content":"x"\}\n/);
+    });
+
     it('denies when the input ends or the request is cancelled', async () => {
       assert.deepEqual(await approvalMenu(scripted(), tool, signal), { action: 'deny', feedback: 'cancelled by the user' });
     });

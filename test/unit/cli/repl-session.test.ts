@@ -77,8 +77,9 @@ describe('ReplSession (terminal-ui) with a real agent and the fake provider', ()
     const done = repl.run();
     input.push('read math.ts');
     await waitFor(/1\) allow it once more\s+2\) abort/);
-    assert.match(output(), /● read_file/);
-    assert.match(output(), /✓ Read math\.ts \(\d+ lines, [\d,]+ chars\)/, 'each tool call ends with its summary line');
+    // Piped: each call prints one line when it ends, in the chat's words (not the tool's name and JSON).
+    assert.match(output(), /● Read math\.ts · \d+ lines\n/, 'each tool call ends with its headline');
+    assert.doesNotMatch(output(), /● read_file/);
     assert.match(output(), /! The agent repeated read_file/);
     input.push('1');
     await waitFor(/Finished reading\./);

@@ -111,6 +111,42 @@ function literalMessages(file: string, text?: string): string[] {
   return found;
 }
 
+/**
+ * The chat's own ways to show a notice or an error (the controller's notice/error, the history's
+ * and the follow-up queue's warn, the input's onProblem) and the fields its entries and messages
+ * carry text in: a literal there is a message nobody translates.
+ */
+const CHAT_NOTICE_CALLS = new Set(['notice', 'error', 'warn', 'onProblem']);
+const CHAT_TEXT_FIELDS = new Set(['text', 'problem']);
+/** The chat's files: the controller and what it is split into, the queue, the history, the sessions. */
+const isChatFile = (file: string) => /src\/vscode\/(chat-[^/]*|follow-ups|failed-turn)\.ts$/.test(file);
+
+/** Where the chat shows a literal notice (file:line and the call or field). */
+function literalChatNotices(file: string, text?: string): string[] {
+  const source = parse(file, text);
+  const found: string[] = [];
+  const where = (node: ts.Node, what: string) => `${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${what}`;
+  visit(source, (node) => {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+      const first = node.arguments[0];
+      // The log (`this.log.warn`) is for bug reports and stays English.
+      const toLog = ts.isPropertyAccessExpression(callee) && /\blog(ger)?$/i.test(callee.expression.getText(source));
+      if (name && CHAT_NOTICE_CALLS.has(name) && !toLog && first && literalText(first)) found.push(where(node, name));
+    }
+    // `{ kind: 'notice', text: '…' }` and `{ type: 'sessions', problem: '…' }`; `text` of other objects (a user's message) is not a notice.
+    if (ts.isObjectLiteralExpression(node)) {
+      const kind = node.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && (p.name.text === 'kind' || p.name.text === 'type'));
+      const isNotice = kind && ts.isStringLiteral(kind.initializer) && ['notice', 'error', 'sessions'].includes(kind.initializer.text);
+      for (const p of node.properties) {
+        if (isNotice && ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && CHAT_TEXT_FIELDS.has(p.name.text) && literalText(p.initializer)) found.push(where(p, p.name.text));
+      }
+    }
+  });
+  return found;
+}
+
 const placeholders = (s: string) => [...s.matchAll(/\{\d+\}/g)].map((m) => m[0]).sort();
 
 describe('localisation', () => {
@@ -145,7 +181,7 @@ describe('localisation', () => {
   });
 
   describe('the extension and the chat (l10n/bundle.l10n*.json)', () => {
-    const files = [...tsFiles('src/vscode'), ...tsFiles('webview')];
+    const files = [...tsFiles('src/vscode'), ...tsFiles('src/wording'), ...tsFiles('webview')];
     const { messages, dynamic } = l10nMessages(files);
     const english = readJson('l10n/bundle.l10n.json');
 
@@ -173,9 +209,51 @@ describe('localisation', () => {
     });
   });
 
+  describe('the walkthrough pages', () => {
+    // VS Code shows `media/x.nls.<locale>.md` in place of a step's `media/x.md` when it exists (then
+    // `x.nls.<language>.md`, then the page itself): a page cannot be translated through %keys%.
+    const manifest = readJson('package.json') as { contributes: { walkthroughs: Array<{ steps: Array<{ media: { markdown?: string } }> }> } };
+    const pages = manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.markdown)).filter((m): m is string => Boolean(m));
+
+    it('has a translated page for every step in each locale, with the same command links', () => {
+      assert.ok(pages.length >= 3, pages.join(', '));
+      const links = (text: string) => [...text.matchAll(/\(command:[\w.]+\)/g)].map((m) => m[0]).sort();
+      for (const locale of LOCALES) {
+        for (const page of pages) {
+          const translated = page.replace(/\.md$/, `.nls.${locale}.md`);
+          const text = readFileSync(join(root, translated), 'utf8');
+          const english = readFileSync(join(root, page), 'utf8');
+          assert.notEqual(text.trim(), english.trim(), `${translated} is translated`);
+          assert.deepEqual(links(text), links(english), `${translated} keeps the command links`);
+        }
+      }
+    });
+  });
+
   describe('no literal message in the extension', () => {
     it('shows every notification, button, status message and prompt through l10n.t', () => {
       assert.deepEqual(tsFiles('src/vscode').flatMap((file) => literalMessages(file)), []);
+    });
+
+    it("says every chat notice, error and history problem through l10n.t (the chat's own notice functions)", () => {
+      const chatFiles = tsFiles('src/vscode').filter(isChatFile);
+      assert.ok(chatFiles.some((f) => f.endsWith('chat-controller.ts')) && chatFiles.some((f) => f.endsWith('follow-ups.ts')), chatFiles.join(', '));
+      assert.deepEqual(chatFiles.flatMap((file) => literalChatNotices(file)), []);
+    });
+
+    it('catches a literal chat notice, error, warning, problem and notice entry', () => {
+      const sample = [
+        "this.notice('Cancelled.');",
+        'this.error(`OpenDev hit an internal error: ${m}`);',
+        "this.warn(l10n.t('Fine.'));",
+        "onProblem('The @ mentions could not be attached');",
+        "entries.emit({ type: 'sessions', items: [], problem: 'Open a folder first.' });",
+        "const n = { kind: 'notice', id, text: `Resumed session ${id}` };",
+        "const u = { kind: 'user', id, text: 'what the user typed' };",
+        'this.chat.notice(text, level);',
+        "this.log.warn('Dropped an invalid message');",
+      ].join('\n');
+      assert.deepEqual(literalChatNotices('sample.ts', sample), ['sample.ts:1 notice', 'sample.ts:2 error', 'sample.ts:4 onProblem', 'sample.ts:5 problem', 'sample.ts:6 text']);
     });
 
     it('catches a literal message, a template, a literal button and a literal prompt', () => {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { toolHeadline } from '../../../src/vscode/tool-card-summary';
+import { toolHeadline } from '../../../src/wording/tool-headline';
 
 const root = join(__dirname, '../../../..');
 const zhCn = JSON.parse(readFileSync(join(root, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;

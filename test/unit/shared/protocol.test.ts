@@ -104,8 +104,8 @@ describe('webview protocol', () => {
       const todo = { id: '1', title: 'Add multiply', description: '', status: 'doing' };
       const cost = { inputTokens: 1200, cachedTokens: 200, outputTokens: 30, calls: 1 };
       accepts(ExtensionToWebviewSchema, [
-        { type: 'snapshot', entries: [], busy: false, todos: [], mode: 'normal', thinkingLevel: 'medium' },
-        { type: 'snapshot', entries: [{ kind: 'user', id: 'e1', text: 'hi' }], busy: true, todos: [todo], cost, mode: 'plan', thinkingLevel: 'off' },
+        { type: 'snapshot', conversation: 0, entries: [], busy: false, todos: [], mode: 'normal', thinkingLevel: 'medium' },
+        { type: 'snapshot', conversation: 0, entries: [{ kind: 'user', id: 'e1', text: 'hi' }], busy: true, todos: [todo], cost, mode: 'plan', thinkingLevel: 'off' },
         { type: 'todos', todos: [todo, { ...todo, id: '2', status: 'done', log: 'did it' }] },
         { type: 'cost', cost },
         { type: 'cost', cost: { ...cost, usd: 0.0123 } },

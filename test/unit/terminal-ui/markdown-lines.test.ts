@@ -85,10 +85,11 @@ describe('StreamRenderer and markdown', () => {
     const r = new StreamRenderer((t) => (out += t), { color: true });
     r.onTextDelta(`Look:\n${TABLE}\nand then`);
     assert.equal(plain(out), 'Look:\n');
-    r.onToolStart({ name: 'read_file', args: '{"path":"a.ts"}' });
+    r.onToolStart({ id: 'c1', name: 'read_file', args: '{"path":"a.ts"}' });
+    r.onToolEnd({ id: 'c1', name: 'read_file' }, { ok: true, summary: '✓ Read a.ts (3 lines, 40 chars)', output: '' });
     const shown = plain(out).split('\n');
     assert.ok(shown.includes('│ longer-name │ 12345 │ no  │'), shown.join('\n'));
-    assert.ok(shown.indexOf('and then') < shown.findIndex((l) => l.startsWith('● read_file')));
+    assert.ok(shown.indexOf('and then') < shown.findIndex((l) => l.startsWith('● Read a.ts · 3 lines')));
     assert.equal(r.streamedText, `Look:\n${TABLE}\nand then`);
   });
 

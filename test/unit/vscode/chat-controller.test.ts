@@ -208,7 +208,7 @@ describe('ChatController (the chat view model, without VS Code)', () => {
     assert.deepEqual(chat.transcript().at(-1), { kind: 'assistant', id: chat.transcript().at(-1)?.id, text: 'Welcome back.' });
   });
 
-  it('stop() ends a running turn with a notice; newChat() clears the transcript and the live state', async () => {
+  it('stop() ends a running turn with a notice; newChat() clears the transcript and the live state and counts the conversation up', async () => {
     fake.enqueue({ text: 'slow slow slow slow', chunkDelayMs: 400 });
     const chat = controller();
     const running = chat.send('go');
@@ -217,8 +217,10 @@ describe('ChatController (the chat view model, without VS Code)', () => {
     await running;
     assert.deepEqual(chat.transcript().at(-1), { kind: 'notice', id: chat.transcript().at(-1)?.id, text: 'Stopped.' });
     chat.setMode('plan');
+    assert.equal((chat.snapshot() as { conversation: number }).conversation, 0);
     chat.newChat();
-    assert.deepEqual(chat.snapshot(), { type: 'snapshot', entries: [], busy: false, todos: [], mode: 'plan', thinkingLevel: 'off' });
+    // The view marks which conversation it shows, so what was typed for the old one is not mistaken for the new.
+    assert.deepEqual(chat.snapshot(), { type: 'snapshot', conversation: 1, entries: [], busy: false, todos: [], mode: 'plan', thinkingLevel: 'off' });
   });
 
   it('tells the view whether commands run sandboxed once the agent exists, in the snapshot too, and keeps it over New Chat', async () => {

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { ProviderKind } from '../../config/provider-settings';
 import { opendevPaths, resolveOpendevHome } from '../../config/opendev-home';
 import { BUILTIN_MODELS } from './builtin-models';
-import { toCapabilities, unknownModelCapabilities, type ModelCapabilities } from './model-capabilities';
+import { toCapabilities, unknownModelCapabilities, withServerFacts, type ModelCapabilities, type ServerModelFacts } from './model-capabilities';
 import { findModel, MODELS_DEV_URL, parseCatalogue, type ModelsDevCatalogue } from './models-dev';
 import { ProviderCache } from './provider-cache';
 
@@ -55,6 +55,12 @@ const MODELS_DEV_PROVIDER: Record<ProviderKind, string | undefined> = {
   openai: 'openai',
   anthropic: 'anthropic',
   'openai-compatible': undefined,
+  // Azure deployments are named by the user; the model behind one is usually OpenAI's, found by name.
+  'azure-openai': 'azure',
+  bedrock: 'amazon-bedrock',
+  vertex: 'google-vertex-anthropic',
+  gemini: 'google',
+  openrouter: 'openrouter',
   // VS Code's language models report their own context window (the vscode-lm provider reads it).
   'vscode-lm': undefined,
 };
@@ -64,6 +70,8 @@ export class CapabilityCatalog {
   private loadedFrom: CatalogSource = 'builtin';
   private synced: number | undefined;
   private readonly memo = new Map<string, ModelCapabilities>();
+  /** What OpenAI-compatible servers said about their models this session, by base URL and model. */
+  private readonly serverFacts = new Map<string, ServerModelFacts>();
   private loading: Promise<void> | undefined;
   private refreshing: Promise<boolean> | undefined;
   private readonly closed = new AbortController();
@@ -98,15 +106,32 @@ export class CapabilityCatalog {
    */
   get(provider: ProviderKind, model: string, baseUrl?: string): ModelCapabilities {
     const local = provider === 'openai-compatible' && isLocalUrl(baseUrl);
-    const key = `${provider}\u0000${model}\u0000${local}`;
+    // A compatible server's own facts differ by server: its address is part of the key.
+    const key = `${provider}\u0000${model}\u0000${local}\u0000${provider === 'openai-compatible' ? (baseUrl ?? '') : ''}`;
     const memo = this.memo.get(key);
     if (memo) return copy(memo);
     const preferred = MODELS_DEV_PROVIDER[provider];
     const hit = (this.loaded && findModel(this.loaded, model, preferred)) ?? findModel(BUILTIN_MODELS, model, preferred);
-    const capabilities = hit ? toCapabilities(hit) : unknownModelCapabilities();
+    const found = hit ? toCapabilities(hit) : unknownModelCapabilities();
+    const facts = provider === 'openai-compatible' && baseUrl ? this.serverFacts.get(serverKey(baseUrl, model)) : undefined;
+    const capabilities = facts ? withServerFacts(found, facts) : found;
     if (local) delete capabilities.pricing;
     this.memo.set(key, capabilities);
     return copy(capabilities);
+  }
+
+  /**
+   * What an OpenAI-compatible server at `baseUrl` said about `model` (its context window, whether it
+   * calls tools): from now on `get` lays it over the catalogue's answer for that server and model.
+   */
+  learn(baseUrl: string, model: string, facts: ServerModelFacts): void {
+    this.serverFacts.set(serverKey(baseUrl, model), { ...facts });
+    this.memo.clear();
+  }
+
+  /** True once the server at `baseUrl` was asked about `model` this session (whatever it said). */
+  learned(baseUrl: string, model: string): boolean {
+    return this.serverFacts.has(serverKey(baseUrl, model));
   }
 
   /**
@@ -217,6 +242,11 @@ export class CapabilityCatalog {
   private now(): number {
     return this.options.now?.() ?? Date.now();
   }
+}
+
+/** http://127.0.0.1:11434/v1/ and http://127.0.0.1:11434/v1 are one server. */
+function serverKey(baseUrl: string, model: string): string {
+  return `${baseUrl.trim().replace(/\/+$/, '')}\u0000${model}`;
 }
 
 function copy(c: ModelCapabilities): ModelCapabilities {

@@ -11,6 +11,21 @@ export interface ModelCapabilities {
   pricing?: { inputPerMTok: number; outputPerMTok: number; cacheReadPerMTok?: number };
   /** False when no catalogue knows the model: the numbers above are conservative defaults. */
   known: boolean;
+  /** The model's server said some of the above itself (Ollama's context window, tools, vision): that wins over any catalogue. */
+  fromServer?: boolean;
+}
+
+/** What a model's own server says about it (Ollama's /api/show); a field it did not say is absent. */
+export type ServerModelFacts = Partial<Pick<ModelCapabilities, 'contextWindow' | 'toolCalls' | 'vision'>>;
+
+/** The capabilities with what the server said laid over them. */
+export function withServerFacts(c: ModelCapabilities, facts: ServerModelFacts): ModelCapabilities {
+  const out: ModelCapabilities = { ...c, ...(c.pricing ? { pricing: { ...c.pricing } } : {}) };
+  if (facts.contextWindow !== undefined) out.contextWindow = facts.contextWindow;
+  if (facts.toolCalls !== undefined) out.toolCalls = facts.toolCalls;
+  if (facts.vision !== undefined) out.vision = facts.vision;
+  if (Object.keys(facts).length > 0) out.fromServer = true;
+  return out;
 }
 
 /** For a model no catalogue knows: a context most current models exceed, tools assumed (the agent needs them). */

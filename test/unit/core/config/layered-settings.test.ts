@@ -98,6 +98,7 @@ describe('layered settings', () => {
       baseUrl: ['http://127.0.0.1:1/env', 'http://127.0.0.1:2/user', 'http://127.0.0.1:3/project', 'http://127.0.0.1:4/flag'],
       contextWindow: ['32000', 64_000, 128_000, 256_000],
       embeddingModel: ['env-embed', 'user-embed', 'project-embed', 'flag-embed'],
+      'openai.api': ['responses', 'chat', 'auto', 'responses'],
       approvalLevel: [undefined, 'manual', 'auto', 'semi-auto'],
       thinkingLevel: ['low', 'medium', 'high', 'off'],
       thinkingCadence: [undefined, 'every-step', 'when-needed', 'every-step'],
@@ -114,6 +115,12 @@ describe('layered settings', () => {
       'sandbox.network.allow': [undefined, ['user.example.com'], ['project.example.com'], ['flag.example.com']],
       'sandbox.write.allow': [undefined, ['~/user-cache'], ['~/project-cache'], ['~/flag-cache']],
       'sandbox.mcp': [undefined, false, true, false],
+      // Read from the environment only for their own provider (anthropic at the environment step).
+      'azure.apiVersion': [undefined, '2024-10-21', '2025-01-01-preview', '2025-04-01-preview'],
+      'azure.deployment': [undefined, 'user-dep', 'project-dep', 'flag-dep'],
+      'bedrock.region': [undefined, 'us-east-1', 'eu-west-1', 'ap-south-1'],
+      'vertex.region': [undefined, 'us-east5', 'europe-west1', 'global'],
+      'vertex.projectId': [undefined, 'user-project', 'project-project', 'flag-project'],
       'roles.thinking': ['env-think', { model: 'user-think' }, { model: 'project-think' }, { model: 'flag-think' }],
       'roles.critique': ['env-critic', { model: 'user-critic' }, { model: 'project-critic' }, { model: 'flag-critic' }],
       'roles.vision': ['env-vision', { model: 'user-vision' }, { model: 'project-vision' }, { model: 'flag-vision' }],
@@ -125,6 +132,7 @@ describe('layered settings', () => {
       baseUrl: 'ANTHROPIC_BASE_URL', // the provider is anthropic at the environment step
       contextWindow: 'OPENDEV_CONTEXT_WINDOW',
       embeddingModel: 'OPENDEV_EMBEDDING_MODEL',
+      'openai.api': 'OPENDEV_OPENAI_API',
       thinkingLevel: 'OPENDEV_THINKING',
       'playbook.learn': 'OPENDEV_PLAYBOOK_LEARN',
       sessionTitles: 'OPENDEV_SESSION_TITLES',
@@ -140,6 +148,11 @@ describe('layered settings', () => {
       for (const [key, value] of entries) {
         if (key.startsWith('playbook.')) (out.playbook ??= {})[key.slice(9)] = value;
         else if (key.startsWith('memory.')) (out.memory ??= {})[key.slice(7)] = value;
+        else if (key.startsWith('openai.')) (out.openai ??= {})[key.slice(7)] = value;
+        else if (/^(azure|bedrock|vertex)\./.test(key)) {
+          const [group, name] = key.split('.');
+          (out[group!] ??= {})[name!] = value;
+        }
         else if (key.startsWith('sandbox.')) {
           const [, first, second] = key.split('.');
           out.sandbox ??= {};

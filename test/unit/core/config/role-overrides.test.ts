@@ -17,7 +17,7 @@ describe('role overrides', () => {
 
   it('validates what users write', () => {
     assert.equal(RoleOverrideSchema.safeParse({ model: '' }).success, false);
-    assert.equal(RoleOverrideSchema.safeParse({ model: 'x', provider: 'gemini' }).success, false);
+    assert.equal(RoleOverrideSchema.safeParse({ model: 'x', provider: 'mistral' }).success, false);
     assert.equal(RoleOverrideSchema.safeParse({ model: 'x', baseUrl: 'not a url' }).success, false);
   });
 });

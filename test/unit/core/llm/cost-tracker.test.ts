@@ -62,4 +62,15 @@ describe('cost tracker', () => {
     unknown.restore({ inputTokens: Number.NaN, cachedTokens: -4, outputTokens: 1, usd: Number.NaN, calls: 1.7 });
     assert.deepEqual(unknown.snapshot(), { inputTokens: 0, cachedTokens: 0, outputTokens: 1, usd: undefined, calls: 1 });
   });
+
+  it('counts reasoning tokens apart, priced once as the output they are part of, and restores them', () => {
+    const t = new CostTracker();
+    const withReasoning = t.add({ promptTokens: 0, cachedTokens: 0, outputTokens: 1_000_000, reasoningTokens: 600_000 }, noCacheRate);
+    close(withReasoning, 8);
+    t.add({ promptTokens: 0, cachedTokens: 0, outputTokens: 10 }, noCacheRate);
+    const s = t.snapshot();
+    assert.equal(s.reasoningTokens, 600_000);
+    assert.equal(s.outputTokens, 1_000_010);
+    assert.equal(new CostTracker(s).snapshot().reasoningTokens, 600_000);
+  });
 });

@@ -135,7 +135,7 @@ describe('model roles', () => {
     const parsed = RoleSettingsSchema.safeParse({ action: gpt, thinking: sonnet });
     assert.equal(parsed.success, true);
     assert.equal(RoleSettingsSchema.safeParse({ thinking: sonnet }).success, false, 'action is required');
-    assert.equal(RoleSettingsSchema.safeParse({ action: { ...gpt, provider: 'gemini' } }).success, false);
+    assert.equal(RoleSettingsSchema.safeParse({ action: { ...gpt, provider: 'mistral' } }).success, false);
     assert.equal(RoleSettingsSchema.safeParse({ action: { ...gpt, maxAttempts: 0 } }).success, false);
   });
 

@@ -34,6 +34,14 @@ describe('status bar text', () => {
     assert.match(statusTooltip({ ...base, cost: { inputTokens: 10, cachedTokens: 0, outputTokens: 5, calls: 1 } }), /^Cost: price unknown \(10 in, 5 out, 1 call\)$/m);
   });
 
+  it("names the front end's folder when there is one to name (a multi-root workspace), in the text and the tooltip", () => {
+    const inApi = { ...base, folder: { name: 'api', path: '/work/api' } };
+    assert.equal(statusText(inApi), '$(hubot) gpt-4.1 · normal · $(root-folder) api');
+    assert.equal(statusText({ ...inApi, context: { pressure: 0.5, promptTokens: 50, contextWindow: 100 } }), '$(hubot) gpt-4.1 · normal · 50% · $(root-folder) api');
+    assert.match(statusTooltip(inApi), /^OpenDev: click to open the chat\nFolder: api \(\/work\/api\)$/m);
+    assert.doesNotMatch(statusTooltip(base), /^Folder:/m);
+  });
+
   it('names the OpenDev terminal tab when the status is one of its, and says a click shows it', () => {
     assert.match(statusTooltip({ ...base, terminal: 'OpenDev Agent 2', busy: true }), /^OpenDev in the terminal "OpenDev Agent 2" \(working…\): click to show it$/m);
     assert.match(statusTooltip(base), /^OpenDev: click to open the chat$/m);

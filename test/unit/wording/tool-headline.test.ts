@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { toolHeadline } from '../../../src/vscode/tool-card-summary';
+import { toolHeadline } from '../../../src/wording/tool-headline';
 
 /** The tool card's header in words: what a person reads, never the tool's name or text for the model. */
 describe('tool card headlines', () => {

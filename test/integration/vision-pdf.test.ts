@@ -45,7 +45,7 @@ describe('Vision and PDF tools in VS Code', function () {
     writeFileSync(join(folder, 'spec.pdf'), await makePdf({ pages, title: 'Integration Spec', author: 'The Tests' }));
     fake.enqueue({ toolCalls: [{ name: 'read_pdf', arguments: { path: 'spec.pdf', pages: '1-2' } }] }, { text: 'The spec limits images to 5 MB.' });
     const result = await api.send('What does spec.pdf say about limits?');
-    assert.equal(result?.status, 'completed');
+    assert.equal(result?.status, 'completed', JSON.stringify(api.transcript().filter((e) => e.kind === 'error' || e.kind === 'tool')));
     const output = allToolResults(fake.requests[1]!)[0]!.content;
     assert.match(output, /^PDF: spec\.pdf \(3 pages\)\nTitle: Integration Spec\nAuthor: The Tests\n/);
     assert.match(output, /--- Page 2 ---\nLimits\s+At most 5 MB an image\./);

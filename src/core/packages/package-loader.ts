@@ -66,12 +66,25 @@ export function loadPackage<N extends OnDemandPackage>(name: N): Promise<OnDeman
 }
 
 async function load(name: string): Promise<unknown> {
+  // An absolute path: any require loads it (this file's keeps the bundles' require as it was).
+  return createRequire(__filename)(await locate(name)) as unknown;
+}
+
+/**
+ * Where the library's entry file is, installed or downloaded first: for code that must load it
+ * elsewhere than in this thread (read_pdf's worker). A PackageUnavailableError says why it cannot be had.
+ */
+export function packagePath(name: OnDemandPackage): Promise<string> {
+  return locate(name);
+}
+
+async function locate(name: string): Promise<string> {
   // Resolved from this file: dist/ in the bundles, out/src/core/packages/ in the tests.
   const own = createRequire(__filename);
   let notFound: string;
   try {
     const path = own.resolve(name);
-    if (!downloads || inside(path, downloads.ownRoot)) return own(path);
+    if (!downloads || inside(path, downloads.ownRoot)) return path;
     notFound = `${path} is not the extension's own`;
   } catch (err) {
     notFound = (err as Error).message.split('\n')[0]!;
@@ -92,7 +105,7 @@ async function load(name: string): Promise<unknown> {
   const from = createRequire(join(home, 'package.json'));
   const path = from.resolve(name);
   if (!inside(path, home)) throw new PackageUnavailableError('failed', name, { VERSION: pin.version, FEATURE: packageFeature(name), REGISTRY: registry, DIR: home, ERROR: `it resolved to ${path}` });
-  return from(path);
+  return path;
 }
 
 function inside(path: string, dir: string): boolean {

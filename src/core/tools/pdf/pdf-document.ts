@@ -1,8 +1,7 @@
-import { loadPackage } from '../../packages/package-loader';
+import { packagePath } from '../../packages/package-loader';
 import { PackageUnavailableError } from '../../packages/package-unavailable';
 import { ToolError } from '../tool';
-
-type PDFDocumentProxy = Awaited<ReturnType<(typeof import('unpdf'))['getDocumentProxy']>>;
+import { PdfWorker } from './pdf-worker';
 
 /** What the tool reports about a document besides its text. */
 export interface PdfInfo {
@@ -22,36 +21,29 @@ export interface OpenPdf {
 }
 
 /**
- * Opens PDF bytes with unpdf (PDF.js). Encrypted and damaged files become ToolErrors the model can
- * act on; `shown` names the file in them. unpdf is loaded on first use (PDF.js is large; the extension
- * may download it then).
+ * Opens PDF bytes with unpdf (PDF.js), in a worker thread (pdf-worker.ts says why). Encrypted and
+ * damaged files become ToolErrors the model can act on; `shown` names the file in them. unpdf is
+ * loaded on first use (PDF.js is large; the extension may download it then).
  */
 export async function openPdf(bytes: Uint8Array, shown: string): Promise<OpenPdf> {
-  const { getDocumentProxy } = await loadPackage('unpdf').catch((err: unknown) => {
+  const unpdf = await packagePath('unpdf').catch((err: unknown) => {
     throw err instanceof PackageUnavailableError ? new ToolError('other', err.message) : err;
   });
-  let pdf: PDFDocumentProxy;
+  const worker = new PdfWorker(unpdf);
   try {
-    // verbosity 0: PDF.js would print repair warnings ("Indexing all PDF objects") on the console.
-    pdf = await getDocumentProxy(bytes, { verbosity: 0 });
+    const opened = await worker.open(bytes);
+    return { info: readInfo(opened.pageCount, opened.info), pageText: (page) => pageText(worker, page, shown), close: () => worker.close() };
   } catch (err) {
-    throw pdfError(err, shown);
-  }
-  try {
-    return { info: await readInfo(pdf), pageText: (page) => pageText(pdf, page, shown), close: () => pdf.destroy() };
-  } catch (err) {
-    await pdf.destroy();
+    await worker.close().catch(() => undefined);
     throw pdfError(err, shown);
   }
 }
 
-async function readInfo(pdf: PDFDocumentProxy): Promise<PdfInfo> {
-  const meta = await pdf.getMetadata().catch(() => undefined);
-  const info = (meta?.info ?? {}) as Record<string, unknown>;
-  const text = (key: string): string | undefined => (typeof info[key] === 'string' && (info[key] as string).trim() ? (info[key] as string).trim() : undefined);
+function readInfo(pageCount: number, info: Record<string, string>): PdfInfo {
+  const text = (key: string): string | undefined => info[key]?.trim() || undefined;
   const created = pdfDate(text('CreationDate'));
   return {
-    pageCount: pdf.numPages,
+    pageCount,
     ...(text('Title') ? { title: text('Title') } : {}),
     ...(text('Author') ? { author: text('Author') } : {}),
     ...(text('Subject') ? { subject: text('Subject') } : {}),
@@ -59,14 +51,9 @@ async function readInfo(pdf: PDFDocumentProxy): Promise<PdfInfo> {
   };
 }
 
-async function pageText(pdf: PDFDocumentProxy, page: number, shown: string): Promise<string> {
+async function pageText(worker: PdfWorker, page: number, shown: string): Promise<string> {
   try {
-    const content = await (await pdf.getPage(page)).getTextContent();
-    return content.items
-      .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : ''))
-      .join('')
-      .replace(/[ \t]+\n/g, '\n')
-      .trim();
+    return (await worker.pageText(page)).replace(/[ \t]+\n/g, '\n').trim();
   } catch (err) {
     throw pdfError(err, `page ${page} of ${shown}`);
   }

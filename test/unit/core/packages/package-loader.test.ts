@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { configurePackageDownloads, type DownloadNotice } from '../../../../src/core/packages/package-loader';
+import { configurePackageDownloads, packagePath, type DownloadNotice } from '../../../../src/core/packages/package-loader';
 import { packagePin } from '../../../../src/core/packages/package-pins';
 import { createBuiltinRegistry } from '../../../../src/core/tools/builtin-tools';
 import type { ToolResult } from '../../../../src/core/tools/tool';
@@ -75,8 +75,9 @@ describe('libraries downloaded on first use (the extension)', function () {
         [`Downloading unpdf ${pin.version} for read_pdf from ${server.url} (once: it is kept for later sessions)…`],
       );
       assert.deepEqual(downloaded(storageDir), [`unpdf@${pin.version}`]);
+      // read_pdf's worker loads unpdf from this path.
       assert.ok(
-        Object.keys(require.cache).some((file) => file.startsWith(join(storageDir, 'packages', `unpdf@${pin.version}`, 'node_modules', 'unpdf'))),
+        (await packagePath('unpdf')).startsWith(join(storageDir, 'packages', `unpdf@${pin.version}`, 'node_modules', 'unpdf')),
         'unpdf was loaded from the download, not from the repository',
       );
 

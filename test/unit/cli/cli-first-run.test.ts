@@ -55,7 +55,7 @@ describe('opendev CLI on a first run', () => {
   it('refuses --provider vscode-lm clearly: VS Code\'s Language Model API exists only inside VS Code', async () => {
     const r = await opendev(['-p', 'list the files', '--provider', 'vscode-lm'], { OPENDEV_HOME: home });
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /The provider "vscode-lm" \(VS Code's language models\) works only inside VS Code, through its Language Model API\. Choose openai, anthropic or openai-compatible here\./);
+    assert.match(r.stderr, /The provider "vscode-lm" \(VS Code's language models\) works only inside VS Code, through its Language Model API\. Choose another provider here \(openai, anthropic, openai-compatible or a cloud: azure-openai, bedrock, vertex, gemini, openrouter\)\./);
     assert.equal(fake.requests.length, 0);
   });
 });

@@ -5,7 +5,7 @@ import type { AnswerMessage, ChatEntry, ContextView, ExtensionToWebview, FolderC
 import type { PendingReview } from './diff-approval/inline-diff-approval';
 import type { McpViewApi } from './mcp/register-mcp-view';
 import type { AnswerOutcome } from './pending-requests';
-import type { ModelChoice } from './setup/model-choices';
+import type { ModelPickRow } from './setup/model-pick';
 import type { StatusBarView } from './status/status-bar';
 import type { AgentTerminalsApi } from './terminal/agent-terminals';
 import type { TerminalViewApi } from './terminal/opendev-terminals';
@@ -42,8 +42,8 @@ export interface OpenDevApi {
   composerText(): string;
   /** Whether the chat view is shown and its input has the focus (Open Chat, New Chat). */
   chatView(): { visible: boolean; inputFocused: boolean };
-  /** The rows of the Select Model quick pick while it is open. */
-  modelPick(): readonly ModelChoice[] | undefined;
+  /** The rows of the Select Model quick pick while it is open (the focused one marked `active`). */
+  modelPick(): readonly ModelPickRow[] | undefined;
   /** Answers an open card (approval, survey, plan review) exactly as the chat view does. */
   answer(message: AnswerMessage): AnswerOutcome;
   /** Edits waiting for approval in the diff editor (inline diff approval). */

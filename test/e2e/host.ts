@@ -55,10 +55,11 @@ const UI_LIMIT_MS = 60_000;
 
 /**
  * Runs a palette command whose quick pick should focus the row with `row`. The pick may take long
- * to come (the command reads something first): it is waited for, never asked for again while it
+ * to come (the command reads something first): it is waited for, and not asked for again while it
  * may still come (F1 would replace it). A view that takes the focus meanwhile (the walkthrough
- * ticking a step, a notification) closes a pick that was shown: then the command is run again,
- * all within one overall limit (`deadline`, shared with the caller's).
+ * ticking the step the command completes, a notification) closes the pick, sometimes before it
+ * was ever seen: the command is run again when a pick was shown and closed, or when none has been
+ * seen for PICK_GRACE_MS, all within one overall limit (`deadline`, shared with the caller's).
  */
 export async function runUntilPicked(host: E2eHost, page: Page, title: string, row: string, deadline = Date.now() + UI_LIMIT_MS): Promise<void> {
   const focused = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row });
@@ -66,17 +67,22 @@ export async function runUntilPicked(host: E2eHost, page: Page, title: string, r
   for (;;) {
     await host.runCommand(page, title);
     // runCommand returned once the palette closed: a quick input open from now on is the command's.
+    const ran = Date.now();
     let shown = false;
     for (;;) {
       if (await focused.isVisible()) return;
       const open = await widget.isVisible();
       if (open) shown = true;
-      else if (shown) break; // it came and went without an answer: closed under us
+      else if (shown || Date.now() - ran > PICK_GRACE_MS) break; // closed under us, or before it was seen
       if (Date.now() > deadline) throw new Error(`the pick of "${title}" did not ${shown ? 'focus the row ' + row : 'open'}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    if (Date.now() > deadline) throw new Error(`the pick of "${title}" did not stay open`);
   }
 }
+
+/** How long a command's pick may take to come before the command is run again (it may have come and gone unseen). */
+const PICK_GRACE_MS = 15_000;
 
 /**
  * Polls `check` (every 250 ms) until it holds, within the one limit of every UI wait (60 s): for a

@@ -59,6 +59,36 @@ describe('editor habits in VS Code', function () {
     }
   });
 
+  it('"Explain with OpenDev" sends a terminal\'s selected output to the agent, and the clipboard keeps what the user had', async () => {
+    const terminal = vscode.window.createTerminal({ name: 'habits-explain', cwd: folder });
+    const copied = async () => {
+      await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
+      await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
+      return vscode.env.clipboard.readText();
+    };
+    try {
+      terminal.show();
+      terminal.sendText('echo opendev-explain-$((6*7))');
+      // The shell starts, runs the line and prints: read the screen as the command will, within one limit.
+      for (const deadline = Date.now() + 60_000; !(await copied()).includes('opendev-explain-42'); await new Promise((r) => setTimeout(r, 250))) {
+        assert.ok(Date.now() < deadline, 'the command\'s output in the terminal');
+      }
+      await vscode.env.clipboard.writeText('what the user copied');
+      await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
+
+      fake.enqueue({ text: 'It printed 42.' });
+      const before = fake.requests.length;
+      await vscode.commands.executeCommand('opendev.explainTerminalSelection');
+      await until(() => fake.requests.length > before, 'the request to reach the model');
+      const prompt = lastUserText(fake.requests.at(-1)!);
+      assert.match(prompt, /^Explain this output from my terminal/);
+      assert.ok(prompt.includes('opendev-explain-42'), prompt);
+      assert.equal(await vscode.env.clipboard.readText(), 'what the user copied', 'the clipboard is put back');
+    } finally {
+      terminal.dispose();
+    }
+  });
+
   it('"Add to OpenDev Chat" from the explorer puts an @ mention of each selected file and folder in the chat input, sending nothing', async () => {
     const math = vscode.Uri.joinPath(folder, 'math.ts');
     const symbols = vscode.Uri.joinPath(folder, 'symbols');

@@ -219,7 +219,11 @@ describe('palette actions, status bar and provider setup in VS Code', function (
       assert.equal(fake.listingRequests.filter((r) => r.path === '/v1/models').length, 1);
 
       // The user moves one row down from the current model (to the one without tools) and presses Enter.
+      // The server's rows replaced the first ones after the pick opened: the focus is on the current
+      // model once the workbench has drawn them, and only then does one step down reach beta-chat.
+      await until(() => api.modelPick()?.find((r) => r.active)?.model === 'alpha-coder', 'the focus on the current model in the drawn list');
       await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await until(() => api.modelPick()?.find((r) => r.active)?.model === 'beta-chat', 'the focus one row down');
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       await picking;
       assert.equal(config().get('model'), 'beta-chat');

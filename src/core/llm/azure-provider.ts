@@ -31,5 +31,5 @@ export function createAzureProvider(options: AzureProviderOptions): OpenAiProvid
     maxRetries: 0,
     fetch: sdkFetch,
   });
-  return new OpenAiProvider({ apiKey: '', client: openAiClientOf(client, `Azure OpenAI at ${options.endpoint}`), id: 'azure-openai', ...(options.retry ? { retry: options.retry } : {}) });
+  return new OpenAiProvider({ client: openAiClientOf(client, `Azure OpenAI at ${options.endpoint}`), id: 'azure-openai', ...(options.retry ? { retry: options.retry } : {}) });
 }

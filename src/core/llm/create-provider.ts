@@ -79,7 +79,7 @@ export function createProvider(settings: ProviderSettings, options: CreateProvid
       // One client for both APIs; which one a request takes is decided per model (openai-api-router.ts).
       const client = createOpenAiClient({ apiKey: settings.apiKey!, baseUrl: settings.baseUrl });
       const responses = new OpenAiResponsesProvider({ client, retry, ...(options.promptCacheKey ? { promptCacheKey: options.promptCacheKey } : {}) });
-      return new OpenAiApiRouter(settings.openaiApi, new OpenAiProvider({ apiKey: settings.apiKey!, client, retry }), responses);
+      return new OpenAiApiRouter(settings.openaiApi, new OpenAiProvider({ client, retry }), responses);
     }
     case 'openai-compatible':
       return new OpenAiProvider({

@@ -1,7 +1,7 @@
 // What the two OpenAI providers (Chat Completions and Responses) share: the official client built
 // one way (our fetch, the SDK's own retries off), our retry loop with the same error mapping, and
 // the request pieces both wire formats say alike (the system prompt, an image as a data URL).
-// A client is built once per endpoint and handed to both, so a host (Azure later) may inject its own.
+// A client is built once per endpoint and handed to both; a cloud's own client (Azure's) is wrapped by openAiClientOf.
 import type { OpenAI } from 'openai';
 import type { ImageAttachment } from '../messages';
 import { openAiSdk } from '../lazy-libraries';

@@ -24,11 +24,11 @@ export const OPENROUTER_HEADERS = {
 export function createGeminiProvider(options: CompatibleCloudOptions): OpenAiProvider {
   const baseURL = options.baseUrl ?? OFFICIAL_BASE_URLS.gemini!;
   const client = createOpenAiClient({ apiKey: options.apiKey, baseUrl: baseURL, label: 'Gemini' });
-  return new OpenAiProvider({ apiKey: options.apiKey, client, id: 'gemini', ...(options.retry ? { retry: options.retry } : {}) });
+  return new OpenAiProvider({ client, id: 'gemini', ...(options.retry ? { retry: options.retry } : {}) });
 }
 
 export function createOpenRouterProvider(options: CompatibleCloudOptions): OpenAiProvider {
   const baseURL = options.baseUrl ?? OFFICIAL_BASE_URLS.openrouter!;
   const client = createOpenAiClient({ apiKey: options.apiKey, baseUrl: baseURL, label: 'OpenRouter', defaultHeaders: OPENROUTER_HEADERS });
-  return new OpenAiProvider({ apiKey: options.apiKey, client, id: 'openrouter', ...(options.retry ? { retry: options.retry } : {}) });
+  return new OpenAiProvider({ client, id: 'openrouter', ...(options.retry ? { retry: options.retry } : {}) });
 }

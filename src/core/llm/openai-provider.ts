@@ -6,20 +6,15 @@ import type {
 import type { Message } from '../messages';
 import type { LlmProvider, ProviderEvent, ProviderRequest } from './provider';
 import { resolveRetryPolicy, throwIfAborted, type RetryPolicy } from './retry';
-import { createOpenAiClient, imageDataUrl, streamWithRetries, systemPromptOf, type OpenAiClient } from './openai-client';
+import { createOpenAiClient, imageDataUrl, streamWithRetries, systemPromptOf, type OpenAiClient, type OpenAiClientOptions } from './openai-client';
 
-export interface OpenAiProviderOptions {
-  apiKey: string;
-  baseUrl?: string;
-  /** A client built elsewhere (shared with the Responses provider, Azure's, one with a cloud's headers); `apiKey`, `baseUrl` and `label` are then its own. */
-  client?: OpenAiClient;
+/** Either the address and key to build a client for, or a client built elsewhere (shared with the Responses provider, Azure's, one with a cloud's headers), which carries its own. */
+export type OpenAiProviderOptions = (OpenAiClientOptions | { client: OpenAiClient }) & {
   /** The provider's id (`openai` by default: `azure-openai`, `gemini`, `openrouter` speak the same API). */
   id?: string;
-  /** Shown in error messages: "OpenAI", "Ollama", … */
-  label?: string;
   /** Our retry loop (the SDK's own retries are off). */
   retry?: Partial<RetryPolicy>;
-}
+};
 
 /**
  * OpenAI Chat Completions, and every OpenAI-compatible server reached through a base URL.
@@ -33,7 +28,7 @@ export class OpenAiProvider implements LlmProvider {
 
   constructor(options: OpenAiProviderOptions) {
     this.id = options.id ?? 'openai';
-    this.client = options.client ?? createOpenAiClient(options);
+    this.client = 'client' in options ? options.client : createOpenAiClient(options);
     this.retry = resolveRetryPolicy(options.retry);
   }
 

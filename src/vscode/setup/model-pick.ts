@@ -8,9 +8,12 @@ import { modelChoices, serverModelChoices, type ModelChoice } from './model-choi
 
 type PickItem = vscode.QuickPickItem & { choice: ModelChoice };
 
+/** A row of the open pick, and whether the workbench reports the focus on it (Enter takes that one). */
+export type ModelPickRow = ModelChoice & { active?: true };
+
 /** The open Select Model pick's rows (tests and the API read them), or undefined when none is open. */
 export interface OpenModelPick {
-  rows(): readonly ModelChoice[] | undefined;
+  rows(): readonly ModelPickRow[] | undefined;
 }
 
 /**
@@ -28,8 +31,9 @@ export class ModelPicker implements OpenModelPick {
     private readonly providerName: () => string,
   ) {}
 
-  rows(): readonly ModelChoice[] | undefined {
-    return this.open?.items.map((item) => item.choice);
+  rows(): readonly ModelPickRow[] | undefined {
+    const pick = this.open;
+    return pick?.items.map((item) => (pick.activeItems.includes(item) ? { ...item.choice, active: true } : item.choice));
   }
 
   async pick(): Promise<ModelChoice | undefined> {

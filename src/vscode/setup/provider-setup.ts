@@ -6,15 +6,14 @@ import type { WebviewToExtension } from '../../shared/protocol';
 import type { ChatController } from '../chat-controller';
 import { currentModel, currentProvider, SECTION, secretKeyFor, watchProjectSettings } from '../settings';
 import { checkApiKeyShape } from './api-key-shape';
-import type { ModelChoice } from './model-choices';
-import { ModelPicker } from './model-pick';
+import { ModelPicker, type ModelPickRow } from './model-pick';
 import type { SetupOffers } from './setup-offers';
 import { CLOUD_ABOUT, askCloudSettings, keyOptional, providerNames } from './cloud-setup';
 import { lmModelAvailable } from '../lm/lm-model-choices';
 
 /** What the model picker shows while it is open (integration tests read it; users see it). */
 export interface ProviderSetupApi {
-  modelPick(): readonly ModelChoice[] | undefined;
+  modelPick(): readonly ModelPickRow[] | undefined;
 }
 
 // Functions, not constants: vscode.l10n answers in the display language only once the extension runs.

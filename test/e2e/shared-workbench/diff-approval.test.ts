@@ -91,8 +91,14 @@ describe('inline diff approval (end to end)', function () {
     await wb.page.locator('.monaco-diff-editor.side-by-side').waitFor();
     await readmeScreenshot(suite.host, wb, 'chat-diff-approval');
     // At this 1400 px window, with the chat beside it, the whole lens row fits: Reject of change 1 is not clipped.
-    const modified = await wb.page.locator('.monaco-diff-editor .editor.modified').first().boundingBox();
-    const reject1 = await lenses.locator('a', { hasText: /^✗ Reject 1$/ }).first().boundingBox();
+    // The lenses are drawn again when the editor's language service settles: measure one that is drawn.
+    const boxes = async () => ({
+      modified: await wb.page.locator('.monaco-diff-editor .editor.modified').first().boundingBox(),
+      reject1: await lenses.locator('a', { hasText: /^✗ Reject 1$/ }).first().boundingBox(),
+    });
+    let measured = await boxes();
+    assert.ok(await eventually(async () => Boolean((measured = await boxes()).modified && measured.reject1)), 'the lens row and the diff are drawn');
+    const { modified, reject1 } = measured;
     assert.ok(modified && reject1 && reject1.x + reject1.width <= modified.x + modified.width, `the lens row fits (${JSON.stringify({ modified, reject1 })})`);
     // CodeLens links are anchors inside the decoration. Change 1 decided there shows in the chat card at once.
     await lenses.locator('a', { hasText: /^✓ Accept 1$/ }).first().click();

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CHAT_INPUT, chatSuite, eventually, type E2eHost, type Workbench } from '../host';
-import { FakeProvider, lastUserText } from '../../fixtures/fake-provider';
+import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../../fixtures/fake-provider';
 
 /**
  * The keyboard habits of an editor user, through the real workbench in Chromium: Ctrl+' focuses the
@@ -14,9 +16,21 @@ import { FakeProvider, lastUserText } from '../../fixtures/fake-provider';
 // Browser globals inside frame.evaluate callbacks (this file is typechecked without the DOM lib).
 declare const document: any;
 
+const MATH = readFileSync(join(__dirname, '../../../../test/fixtures/workspace/math.ts'), 'utf8');
+
+/** "review this edit": read math.ts, then propose an edit (which waits for review); anything else is echoed. */
+function respond(req: RecordedRequest): ScriptedTurn {
+  const task = lastUserText(req);
+  const results = toolResults(req);
+  if (task !== 'review this edit') return { text: `echo: ${task.split('\n')[0]}` };
+  if (results.length === 0) return { toolCalls: [{ name: 'read_file', arguments: { file_path: 'math.ts' } }] };
+  if (results.length === 1) return { toolCalls: [{ name: 'edit_file', arguments: { file_path: 'math.ts', old_content: 'export const PI = 3.14159;', new_content: 'export const PI = Math.PI;' } }] };
+  return { text: 'Review over.' };
+}
+
 describe('editor habits: keybindings, focus, menus (end to end)', function () {
-  this.timeout(180_000);
-  const fake = new FakeProvider({ responder: (req) => ({ text: `echo: ${lastUserText(req).split('\n')[0]}` }) });
+  this.timeout(240_000);
+  const fake = new FakeProvider({ responder: respond });
   let host: E2eHost;
   let wb: Workbench;
   let chat: Frame;
@@ -93,5 +107,48 @@ describe('editor habits: keybindings, focus, menus (end to end)', function () {
     assert.match((await chat.locator('#mode').getAttribute('title')) ?? '', /Alt\+M/);
     await input().press('Alt+m');
     await chat.locator('#mode[data-mode="normal"]').waitFor();
+  });
+
+  /**
+   * The palette filtered by `>Proposed Changes` (the two review commands' common words): the titles
+   * of the review commands among the rows it lists once it has filtered ([]: none). The
+   * palette is first shown to know OpenDev's commands (one that is always there is listed).
+   */
+  async function reviewCommandsInPalette(): Promise<string[]> {
+    const box = wb.page.locator('.quick-input-widget .quick-input-box input');
+    const rows = wb.page.locator('.quick-input-list .monaco-list-row');
+    await wb.page.keyboard.press('F1');
+    await box.fill('>OpenDev: Show Diff of Last Edit');
+    await rows.filter({ hasText: 'Show Diff of Last Edit' }).first().waitFor();
+    await box.fill('>Proposed Changes');
+    // Filtered: the row of the first filter is gone, and the list shows what this one finds (the
+    // matches, or VS Code's "similar commands" / "No matching commands" row).
+    await rows.filter({ hasText: 'Show Diff of Last Edit' }).first().waitFor({ state: 'detached' });
+    await rows.first().waitFor();
+    const titles = (await rows.allTextContents()).filter((t) => /Proposed Changes/.test(t)).map((t) => (/(Accept|Reject) All Proposed Changes/.exec(t) ?? [t])[0]);
+    return titles;
+  }
+
+  it('the review commands are in the palette only while a change waits for review', async () => {
+    assert.deepEqual(await reviewCommandsInPalette(), [], 'no review open: neither Accept All nor Reject All is offered');
+    await wb.screenshot('habits-no-review-commands');
+    await host.closeQuickInput(wb.page);
+
+    await input().fill('review this edit');
+    await input().press('Enter');
+    await chat.locator('.entry.approval[data-state="pending"]').waitFor();
+    await wb.page.locator('.tab', { hasText: 'math.ts: current ↔ proposed by OpenDev' }).waitFor();
+    assert.deepEqual((await reviewCommandsInPalette()).sort(), ['Accept All Proposed Changes', 'Reject All Proposed Changes']);
+    await wb.screenshot('habits-review-commands');
+    // Reject All from the palette ends the review: the card is answered and the commands go again.
+    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Reject All Proposed Changes' }).click();
+    await chat.locator('.entry.approval[data-state="answered"]', { hasText: '✗ Denied' }).waitFor();
+    await chat.locator('#send').waitFor(); // the turn is over (whatever the model said after the refusal)
+    assert.equal(readFileSync(join(wb.workspace, 'math.ts'), 'utf8'), MATH, 'rejected: math.ts as it was');
+    assert.ok(await eventually(async () => {
+      const offered = await reviewCommandsInPalette();
+      await host.closeQuickInput(wb.page);
+      return offered.length === 0;
+    }), 'the review commands left the palette with the review');
   });
 });

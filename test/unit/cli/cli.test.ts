@@ -443,7 +443,7 @@ describe('opendev CLI', () => {
 
     it('rejects bad flags with exit 2, the fix, and a pointer to --help', async () => {
       const cases: Array<[string[], RegExp]> = [
-        [['--provider', 'gemini', '-p', 'x'], /--provider must be one of openai, anthropic, openai-compatible \(got "gemini"\)/],
+        [['--provider', 'mistral', '-p', 'x'], /--provider must be one of openai, anthropic, openai-compatible, azure-openai, bedrock, vertex, gemini, openrouter \(got "mistral"\)/],
         [['--approval', 'yolo', '-p', 'x'], /--approval must be one of manual, semi-auto, auto/],
         [['--thinking', 'max', '-p', 'x'], /--thinking must be one of off, low, medium, high/],
         [['--output-format', 'xml', '-p', 'x'], /--output-format must be one of text, json, stream-json/],

@@ -124,8 +124,8 @@ describe('cloud providers on their wire formats (official SDKs, fake provider)',
     });
 
     it('goes to Google’s endpoint unless told otherwise, and needs its key', () => {
-      const provider = createProvider({ provider: 'gemini', model: 'gemini-2.5-pro', apiKey: 'k' }) as unknown as { client: { baseURL: string } };
-      assert.equal(provider.client.baseURL, 'https://generativelanguage.googleapis.com/v1beta/openai/');
+      const provider = createProvider({ provider: 'gemini', model: 'gemini-2.5-pro', apiKey: 'k' }) as unknown as { client: { sdk: { baseURL: string } } };
+      assert.equal(provider.client.sdk.baseURL, 'https://generativelanguage.googleapis.com/v1beta/openai/');
       assert.throws(() => createProvider({ provider: 'gemini', model: 'gemini-2.5-pro' }), { name: 'MissingApiKeyError' });
     });
   });

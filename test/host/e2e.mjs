@@ -51,7 +51,8 @@ export async function openWorkbench({ workspace, multiRoot = false, env = {}, us
     const screenshot = async (name) => {
       mkdirSync(screenshotDir, { recursive: true });
       const path = join(screenshotDir, `${name}.png`);
-      await page.screenshot({ path });
+      // Finished, not mid-fade: a menu that just opened is drawn as the user sees it a moment later.
+      await page.screenshot({ path, animations: 'disabled' });
       return path;
     };
     return { page, browser, server, workspace, close, screenshot };

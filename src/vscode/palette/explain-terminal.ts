@@ -11,7 +11,9 @@ export const EXPLAIN_TERMINAL_SELECTION = 'opendev.explainTerminalSelection';
  * "Explain with OpenDev" in the terminal's context menu. VS Code 1.99 has no stable API for a
  * terminal's selection (`Terminal.selection` is the proposed `terminalSelection`), so the text is
  * taken the way the user would: the terminal's own Copy, read back from the clipboard, and the
- * clipboard then restored to what it held.
+ * clipboard then restored to what it held. The menu item shows whether or not text is selected, as
+ * the terminal's own Copy does: VS Code keeps `terminalTextSelected` in each terminal's own context,
+ * which the terminal's context menu does not read, so a `when` on it hides the item for good.
  */
 export function registerExplainTerminal(context: vscode.ExtensionContext, chat: ChatController, view: ChatViewProvider): void {
   context.subscriptions.push(

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHAT_INPUT, chatSuite, eventually, type E2eHost, type Workbench } from '../host';
+import { CHAT_INPUT, chatSuite, eventually, waitTerminal, type E2eHost, type Workbench } from '../host';
 import { FakeProvider, lastUserText, toolResults, type RecordedRequest, type ScriptedTurn } from '../../fixtures/fake-provider';
 
 /**
@@ -134,6 +134,8 @@ describe('editor habits: keybindings, focus, menus (end to end)', function () {
     await wb.screenshot('habits-no-review-commands');
     await host.closeQuickInput(wb.page);
 
+    // math.ts is open in an editor, as a user reviewing it would have it.
+    await openMathInEditor();
     await input().fill('review this edit');
     await input().press('Enter');
     await chat.locator('.entry.approval[data-state="pending"]').waitFor();
@@ -150,5 +152,42 @@ describe('editor habits: keybindings, focus, menus (end to end)', function () {
       await host.closeQuickInput(wb.page);
       return offered.length === 0;
     }), 'the review commands left the palette with the review');
+    await wb.page.locator('.tab.active', { hasText: /^math\.ts/ }).waitFor();
+    const lenses = wb.page.locator('.editor-group-container .codelens-decoration', { hasText: 'OpenDev' });
+    assert.ok(await eventually(async () => (await lenses.count()) === 0), 'math.ts shows no review lens once the review is over');
+  });
+  it('"Explain with OpenDev" in a terminal\'s context menu sends the selected output to the chat', async () => {
+    await host.runCommand(wb.page, 'Terminal: Create New Terminal');
+    const terminal = wb.page.locator('.terminal-wrapper.active');
+    await terminal.waitFor();
+    // The output differs from the line typed: what is sent is what the shell printed.
+    await terminal.locator('.xterm-helper-textarea').focus();
+    await wb.page.keyboard.type('echo explain-$((6*7))-done');
+    await wb.page.keyboard.press('Enter');
+    await waitTerminal(terminal, /explain-42-done/);
+    // Double-click the printed word, as a user selects it, then right-click it. Raw mouse events at its
+    // place: the terminal's widget layer lies over the rows and takes a locator's click.
+    const printed = terminal.locator('.xterm-rows > div', { hasText: /^explain-42-done\s*$/ });
+    await printed.waitFor();
+    const row = (await printed.boundingBox())!;
+    const x = row.x + 20;
+    const y = row.y + row.height / 2;
+    await wb.page.mouse.dblclick(x, y);
+    await wb.page.mouse.click(x, y, { button: 'right' });
+    const item = wb.page.locator('.context-view .monaco-menu .action-item', { hasText: 'Explain with OpenDev' });
+    await item.waitFor();
+    await wb.screenshot('habits-terminal-menu');
+
+    const before = fake.requests.length;
+    await item.click();
+    assert.ok(await eventually(async () => fake.requests.length > before), 'the request reached the model');
+    const prompt = lastUserText(fake.requests.at(-1)!);
+    assert.match(prompt, /^Explain this output from my terminal/);
+    assert.match(prompt, /\nexplain-42-done\n/, 'the selected output is in the message');
+    assert.doesNotMatch(prompt, /echo explain/, 'only the selection: not the line typed');
+    await chat.locator('.entry.user', { hasText: 'explain-42-done' }).waitFor();
+    await chat.locator('.entry.assistant', { hasText: 'echo: Explain this output from my terminal' }).waitFor();
+    await wb.screenshot('habits-terminal-explained');
+    await host.runCommand(wb.page, 'Terminal: Kill All Terminals');
   });
 });

@@ -44,9 +44,25 @@ describe('the chat view scripts (production build)', function () {
       return t.scrollHeight - t.scrollTop - t.clientHeight < 1;
     });
     // The keyboard's scroll is animated: its first steps are a few pixels, well inside "at the end".
-    const settled = page.evaluate(() => new Promise<void>((resolve) => document.getElementById('transcript').addEventListener('scrollend', () => resolve(), { once: true })));
+    // Wait for it to get past the slack, then for it to come to rest: a view that snapped back to the
+    // end would rest at 0 px. (A `scrollend` listener can catch the end of the view's own earlier scroll.)
     await page.locator('#transcript').press('ArrowUp');
-    await settled;
+    await page.waitForFunction(() => {
+      const t = document.getElementById('transcript');
+      return t.scrollHeight - t.scrollTop - t.clientHeight >= 20;
+    });
+    await page.evaluate(() => new Promise<void>((resolve) => {
+      const t = document.getElementById('transcript');
+      let last = -1;
+      let still = 0;
+      const frame = () => {
+        still = t.scrollTop === last ? still + 1 : 0;
+        last = t.scrollTop;
+        if (still >= 5) resolve();
+        else requestAnimationFrame(frame);
+      };
+      frame();
+    }));
     const up = await distanceFromEnd();
     assert.ok(up >= 20, `ArrowUp moved the view up and it stayed there (${up} px from the end)`);
     await sendToView(page, { type: 'upsert', entry: { kind: 'assistant', id: 'late', text: 'Output that arrives while the user reads.' } });

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { THINKING_LEVELS } from '../core/config/thinking-level';
-import { OPENAI_APIS, PROVIDER_KINDS } from '../core/config/provider-settings';
+import { OPENAI_APIS, PROVIDER_KINDS, STANDALONE_PROVIDER_KINDS } from '../core/config/provider-settings';
 import { CLOUD_SETTING_SCHEMAS } from '../core/config/cloud-settings';
 
 import { APPROVAL_LEVELS, type ApprovalLevel } from '../core/config/approval-level';
@@ -19,16 +19,20 @@ export const MAX_ITERATIONS_LIMIT = 1000;
  */
 export const ALLOW_FLAGS = { outsideWorkspace: '--allow-outside-workspace', riskyCommands: '--allow-risky-commands', unsandboxed: '--allow-unsandboxed' } as const;
 
-/** An enum flag whose error names the flag, the bad value and the allowed ones. */
-function oneOf<const T extends readonly [string, ...string[]]>(flag: string, values: T) {
-  return z.enum(values, { error: (issue) => `${flag} must be one of ${values.join(', ')} (got "${String(issue.input)}")` });
+/**
+ * An enum flag whose error names the flag, the bad value and the allowed ones (`offered`: the values
+ * worth suggesting, when a value is accepted only to be refused with its own reason later).
+ */
+function oneOf<const T extends readonly [string, ...string[]]>(flag: string, values: T, offered: readonly string[] = values) {
+  return z.enum(values, { error: (issue) => `${flag} must be one of ${offered.join(', ')} (got "${String(issue.input)}")` });
 }
 
 export const CliOptionsSchema = z
   .object({
     prompt: z.string().trim().min(1, '--prompt is empty: pass the task, e.g. -p "explain src/index.ts"').optional(),
     workingDir: z.string().min(1, '--working-dir is empty').optional(),
-    provider: oneOf('--provider', PROVIDER_KINDS).optional(),
+    // vscode-lm passes here to be refused with the reason (it lives only inside VS Code), but is not offered.
+    provider: oneOf('--provider', PROVIDER_KINDS, STANDALONE_PROVIDER_KINDS).optional(),
     model: z.string().trim().min(1, '--model is empty').optional(),
     openaiApi: oneOf('--openai-api', OPENAI_APIS).optional(),
     approval: oneOf('--approval', APPROVAL_LEVELS).default('semi-auto'),

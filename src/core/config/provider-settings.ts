@@ -2,11 +2,13 @@ import * as z from 'zod';
 
 import { CloudSettingsSchema } from './cloud-settings';
 
+/** The providers the core builds by itself: every one a front end without an editor (the CLI) can use. */
+export const STANDALONE_PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible', 'azure-openai', 'bedrock', 'vertex', 'gemini', 'openrouter'] as const;
 /**
  * `vscode-lm`: the models VS Code's Language Model API offers (Copilot's, other extensions'). Only the
  * VS Code host can build it (it needs the `vscode` API); the core and the CLI refuse it clearly.
  */
-export const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible', 'azure-openai', 'bedrock', 'vertex', 'gemini', 'openrouter', 'vscode-lm'] as const;
+export const PROVIDER_KINDS = [...STANDALONE_PROVIDER_KINDS, 'vscode-lm'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export const DEFAULT_MODELS: Record<ProviderKind, string> = {

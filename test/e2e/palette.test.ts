@@ -98,7 +98,7 @@ describe('palette actions, status bar and setup (end to end)', function () {
   it('Add Selection to Chat puts the selected code, with its file and line, in the chat input', async () => {
     await openMath();
     await selectLines(1, 1);
-    await palette(wb.page, 'OpenDev: Add Selection to Chat');
+    await palette(wb.page, 'OpenDev: Add Selection to OpenDev Chat');
     await eventually(async () => (await chatInput().inputValue()).includes('export const PI'));
     assert.match(await chatInput().inputValue(), /^`math\.ts` line 1:\n```typescript\nexport const PI = 3\.14159;\n```\n$/);
     await eventually(inputFocused);
@@ -112,9 +112,10 @@ describe('palette actions, status bar and setup (end to end)', function () {
     await openMath();
     await selectLines(3, 5);
     await wb.page.locator('.monaco-editor .view-line', { hasText: 'return a + b' }).click({ button: 'right' });
-    const entry = wb.page.locator('.monaco-menu .action-item', { hasText: 'Explain Selection' });
+    const entry = wb.page.locator('.monaco-menu .action-item', { hasText: 'Explain Selection with OpenDev' });
     await entry.waitFor();
-    assert.equal(await wb.page.locator('.monaco-menu .action-item', { hasText: 'Add Selection to Chat' }).count(), 1);
+    // Named for OpenDev: VS Code's own chat puts an "Add Selection to Chat" in the same menu.
+    assert.equal(await wb.page.locator('.monaco-menu .action-item', { hasText: 'Add Selection to OpenDev Chat' }).count(), 1);
     await wb.screenshot('palette-context-menu');
     await entry.click();
 

@@ -17,12 +17,12 @@ export function registerEditorActions(context: vscode.ExtensionContext, chat: Ch
   const register = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
 
   register('opendev.explainSelection', async () => {
-    const selected = currentSelection(vscode.l10n.t('Explain Selection'));
+    const selected = currentSelection(vscode.l10n.t('Explain Selection with OpenDev'));
     if (selected) await sendFromEditor(chat, view, explainSelectionPrompt(selected.info), selected.editor);
   });
 
   register('opendev.addSelectionToChat', async () => {
-    const selected = currentSelection(vscode.l10n.t('Add Selection to Chat'));
+    const selected = currentSelection(vscode.l10n.t('Add Selection to OpenDev Chat'));
     if (selected) await view.compose(selectionReference(selected.info));
   });
 

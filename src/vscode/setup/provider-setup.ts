@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { PROVIDER_KINDS, type ProviderKind } from '../../core/config/provider-settings';
+import { PROVIDER_KINDS, STANDALONE_PROVIDER_KINDS, type ProviderKind } from '../../core/config/provider-settings';
 import type { CapabilityCatalog } from '../../core/llm/capabilities/catalog';
 import type { ServerModelDirectory } from '../../core/llm/server-models/server-model-directory';
 import type { WebviewToExtension } from '../../shared/protocol';
@@ -90,8 +90,13 @@ export function runCardAction(message: Extract<WebviewToExtension, { type: 'acti
  * (provider, key) it asks nothing; an empty key removes the stored one.
  */
 async function setApiKey(secrets: vscode.SecretStorage, chat: ChatController, provider?: unknown, key?: unknown): Promise<void> {
-  const target = isProvider(provider) ? provider : await pickProvider(secrets, vscode.l10n.t('Set API Key: which provider is the key for?'));
+  // VS Code's language models take no key (VS Code holds their credentials): not offered here.
+  const target = isProvider(provider) ? provider : await pickProvider(secrets, vscode.l10n.t('Set API Key: which provider is the key for?'), STANDALONE_PROVIDER_KINDS);
   if (!target) return;
+  if (target === 'vscode-lm') {
+    void vscode.window.showInformationMessage(vscode.l10n.t("OpenDev: VS Code's language models need no key: VS Code signs in to them and asks your consent on first use."));
+    return;
+  }
   if (key === '') {
     // Scripted with an empty key: forget the stored one.
     await secrets.delete(secretKeyFor(target));
@@ -128,10 +133,10 @@ async function storeKey(secrets: vscode.SecretStorage, chat: ChatController, pro
   chat.invalidateAgent();
 }
 
-/** The providers, the current one first, each saying whether its key is stored. */
-async function pickProvider(secrets: vscode.SecretStorage, title: string): Promise<ProviderKind | undefined> {
+/** The providers (`kinds`), the current one first when it is among them, each saying whether its key is stored. */
+async function pickProvider(secrets: vscode.SecretStorage, title: string, kinds: readonly ProviderKind[] = PROVIDER_KINDS): Promise<ProviderKind | undefined> {
   const current = currentModel().provider;
-  const order = [current, ...PROVIDER_KINDS.filter((p) => p !== current)];
+  const order = kinds.includes(current) ? [current, ...kinds.filter((p) => p !== current)] : kinds;
   const items = await Promise.all(
     order.map(async (p) => {
       const stored = Boolean(await secrets.get(secretKeyFor(p)));

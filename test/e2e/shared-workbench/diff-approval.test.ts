@@ -87,7 +87,7 @@ describe('inline diff approval (end to end)', function () {
     await wb.screenshot('inline-diff-approval');
 
     // The user closes their editor: the diff gets the width for its two sides (narrow, it shows inline).
-    await wb.page.locator('.tab', { hasText: /^math\.ts$/ }).locator('.codicon-close').click();
+    await wb.page.locator('.tab', { hasText: /^math\.ts$/ }).locator('.tab-actions .action-label[aria-label^="Close"]').click();
     await wb.page.locator('.monaco-diff-editor.side-by-side').waitFor();
     await readmeScreenshot(suite.host, wb, 'chat-diff-approval');
     // At this 1400 px window, with the chat beside it, the whole lens row fits: Reject of change 1 is not clipped.

@@ -4,7 +4,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMainAgent, type MainAgentOptions } from '../../src/core/agent/create-agent';
+import { createMainAgent } from '../../src/core/agent/create-agent';
+import type { MainAgentOptions } from '../../src/core/agent/main-agent-options';
 import type { EffectiveValues } from '../../src/core/config/merge-settings';
 import { CALL_PURPOSES, type CallPurpose } from '../../src/core/llm/call-purpose';
 import type { ObservedCall } from '../../src/core/llm/observed-provider';

@@ -7,7 +7,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMainAgent, type MainAgentOptions } from '../../src/core/agent/create-agent';
+import { createMainAgent } from '../../src/core/agent/create-agent';
+import type { MainAgentOptions } from '../../src/core/agent/main-agent-options';
 import { silentUI } from '../../src/core/ui';
 import { FakeProvider } from '../../test/fixtures/fake-provider';
 import { editorHostPorts } from '../../test/helpers/editor-ports';

@@ -5,7 +5,7 @@
 // (`opendev trust` in that folder), and the first turn says what was not applied.
 import { resolve } from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk';
-import type { MainAgentOptions } from '../core/agent/create-agent';
+import type { MainAgentOptions } from '../core/agent/main-agent-options';
 import { opendevPaths, resolveOpendevHome } from '../core/config/opendev-home';
 import type { HostPorts } from '../core/host';
 import { loadMcpConfig } from '../core/mcp/mcp-config';

@@ -4,7 +4,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Agent } from '../../src/core/agent/agent';
-import { createMainAgent, type MainAgentOptions } from '../../src/core/agent/create-agent';
+import { createMainAgent } from '../../src/core/agent/create-agent';
+import type { MainAgentOptions } from '../../src/core/agent/main-agent-options';
 import type { UICallback } from '../../src/core/ui';
 import type { FakeProvider, RecordedRequest } from '../fixtures/fake-provider';
 

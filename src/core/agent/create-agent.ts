@@ -43,6 +43,7 @@ import { createSessionHooks } from './create-session-hooks';
 import { createSessionUndo } from './create-session-undo';
 import { createSessionMcpHub } from './create-session-mcp-hub';
 import { subagentRunner } from './subagent-runner';
+import { sectionText } from '../template-text';
 import { compactionNotices, fullCompactor } from './session-compaction';
 import { outputEconomy } from './output-economy';
 
@@ -188,7 +189,7 @@ export async function createMainAgent(options: MainAgentOptions): Promise<Agent>
               onEvent: compactionNotices(relay.ui),
               onPressure: (info) => relay.ui.onContext?.(info),
               // Should never happen; when it does, the user sees what was repaired before the provider did.
-              onRepair: (repairs) => relay.ui.onNotice?.(`Repaired the conversation before sending it: ${repairs.join('; ')}`, 'warning'),
+              onRepair: (repairs) => relay.ui.onNotice?.(sectionText('agent/texts.md', 'conversation_repaired', { REPAIRS: repairs.join('; ') }), 'warning'),
               fullCompaction: full.stage,
             }).hook,
           }

@@ -3,6 +3,7 @@ import type { AgentHooks } from '../hooks/agent-hooks';
 import { composeLifecycles } from '../hooks/tool-hooks';
 import type { ModelRoles } from '../llm/model-roles';
 import type { Message } from '../messages';
+import { sectionText } from '../template-text';
 import { subagentSystemPrompt, subagentTools, type SubagentSpec } from '../subagents/specs';
 import type { SubagentRunner } from '../subagents/subagent-manager';
 import { TodoStore } from '../todos/todo-store';
@@ -12,6 +13,9 @@ import { outputEconomy } from './output-economy';
 import { fullCompactor } from './session-compaction';
 import type { SessionServices } from './session-services';
 
+/** What stands in for a subagent's answer when it could not run (the parent model reads it). */
+const TEXTS = 'agent/texts.md';
+
 /**
  * How the session's SubagentManager runs one subagent: SubagentStart hooks first, then a fresh agent
  * (or one restored from its history) with the session's services, its turn shown to the user quietly.
@@ -20,13 +24,13 @@ export function subagentRunner(services: SessionServices, roles: ModelRoles, ui:
   return async (spec, task, run) => {
     // SubagentStart hooks may refuse the spawn (the model reads why) or give the subagent context.
     const start = await services.hooks.subagentStart(spec.name, run.agentId, run.signal);
-    if (start.refused !== undefined) return { status: 'failed', summary: `A SubagentStart hook refused to start ${spec.name}: ${start.refused}`, history: run.history };
+    if (start.refused !== undefined) return { status: 'failed', summary: sectionText(TEXTS, 'subagent_refused', { NAME: spec.name, REASON: start.refused }), history: run.history };
     const hooks = services.hooks.forSubagent(spec.name, run.agentId, start.context);
     const agent = buildSubagent(spec, run.model ? roles.withModelOverride(run.model) : roles, services, hooks);
     if (Array.isArray(run.history)) agent.restore(run.history as Message[]);
     const result = await agent.runTurn(task, subagentUI(ui), run.signal);
     const status = result.status === 'completed' ? (result.taskStatus === 'failure' ? 'failed' : 'completed') : result.status === 'stopped' ? 'stopped' : 'failed';
-    const summary = result.status === 'failed' ? `The subagent's model call failed: ${result.error.message}` : result.text;
+    const summary = result.status === 'failed' ? sectionText(TEXTS, 'subagent_model_failed', { ERROR: result.error.message }) : result.text;
     return { status, summary, history: [...agent.messages] };
   };
 }

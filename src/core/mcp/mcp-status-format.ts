@@ -1,14 +1,10 @@
 // The MCP servers and their tools as text, the same in /mcp (CLI, OpenDev terminal, VS Code chat)
 // and `opendev mcp list`.
 import type { McpServerStatus, McpToolInfo } from './mcp-types';
+import { oneLine } from '../process/task-format';
 
-const ERROR_WIDTH = 100;
-
-/** One line, at most `width` characters. */
-export function oneLine(text: string, width = ERROR_WIDTH): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
-}
+/** How much of an error or a description a row shows. */
+export const ROW_TEXT_WIDTH = 100;
 
 export function sourceLabel(source: McpServerStatus['source']): string {
   return source === 'mcp.json' ? '.mcp.json' : source;
@@ -29,7 +25,7 @@ export function formatServerTable(servers: readonly McpServerStatus[], options: 
     s.transport,
     sourceLabel(s.source),
     s.toolCount === undefined ? '-' : String(s.toolCount),
-    s.error ? oneLine(s.error) : '',
+    s.error ? oneLine(s.error, ROW_TEXT_WIDTH, 'spaces') : '',
   ]);
   const header = ['NAME', 'STATE', 'TRANSPORT', 'SOURCE', 'TOOLS', 'LAST ERROR'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -54,7 +50,7 @@ export function formatToolList(server: string, tools: readonly McpToolInfo[]): s
   const width = Math.max(...tools.map((t) => t.name.length));
   return [
     `MCP server "${server}": ${tools.length} tool${tools.length === 1 ? '' : 's'} (the agent calls them mcp__${server}__<tool>):`,
-    ...tools.map((t) => `  ${t.name.padEnd(width)}  ${oneLine(t.description || '(no description)')}`.trimEnd()),
+    ...tools.map((t) => `  ${t.name.padEnd(width)}  ${oneLine(t.description || '(no description)', ROW_TEXT_WIDTH, 'spaces')}`.trimEnd()),
   ].join('\n');
 }
 

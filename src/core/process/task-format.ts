@@ -41,9 +41,13 @@ export function formatDuration(ms: number, units: DurationUnits = ENGLISH_DURATI
   return m < 60 ? units.minS(m, Math.round(s % 60)) : units.hMin(Math.floor(m / 60), m % 60);
 }
 
-/** One line of at most `max` characters: line breaks shown as ⏎, the rest clipped with an ellipsis. */
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
+/**
+ * One line of at most `max` characters, clipped with an ellipsis. `breaks: 'marked'` (the default)
+ * shows line breaks as ⏎ and keeps other spacing, so a command reads as typed; `'spaces'` folds every
+ * run of whitespace into one space, for prose (a description, an error message).
+ */
+export function oneLine(text: string, max: number, breaks: 'marked' | 'spaces' = 'marked'): string {
+  const flat = (breaks === 'marked' ? text.replace(/\s*\n\s*/g, ' ⏎ ') : text.replace(/\s+/g, ' ')).trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

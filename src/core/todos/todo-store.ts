@@ -1,4 +1,5 @@
 import type { Todo, TodoList, TodoStatus } from '../todo';
+import { oneLine } from '../process/task-format';
 
 /** What write_todos and plan approval hand in; ids are assigned by the store. */
 export interface TodoInput {
@@ -204,16 +205,11 @@ export function renderTodos(todos: readonly Todo[]): string {
   return todos
     .map((t) => {
       const mark = t.status === 'done' ? '[x]' : t.status === 'doing' ? '[>]' : '[ ]';
-      const description = t.description ? ` — ${oneLine(t.description, 160)}` : '';
-      const log = t.log ? ` (log: ${oneLine(t.log, 120)})` : '';
+      const description = t.description ? ` — ${oneLine(t.description, 160, 'spaces')}` : '';
+      const log = t.log ? ` (log: ${oneLine(t.log, 120, 'spaces')})` : '';
       return `${mark} ${t.id}. ${t.title} [${t.status}]${description}${log}`;
     })
     .join('\n');
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function shortTitle(step: string): string {

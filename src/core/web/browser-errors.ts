@@ -1,6 +1,6 @@
 import { ToolError } from '../tool-result';
 import { BrowserUnavailableError } from './browser';
-import { formatDuration } from './network-errors';
+import { formatTimeout } from './network-errors';
 
 /**
  * A failure inside the browser as a typed tool error: Chromium's `net::ERR_*` codes, playwright's
@@ -12,7 +12,7 @@ export function browserFailure(err: unknown, url: string, timeoutMs: number): Er
   const error = err as Error;
   const message = (error?.message ?? String(err)).split('\n')[0]!.replace(/^[\w.]+: /, '');
   if (error?.name === 'TimeoutError' || /Timeout \d+ms exceeded/.test(message)) {
-    return new ToolError('timeout', `${url} was not ready within ${formatDuration(timeoutMs)} (${message}). Give a larger timeout_ms, or drop wait_for.`);
+    return new ToolError('timeout', `${url} was not ready within ${formatTimeout(timeoutMs)} (${message}). Give a larger timeout_ms, or drop wait_for.`);
   }
   const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   if (code === 'ERR_NAME_NOT_RESOLVED') return new ToolError('not_found', `The host of ${url} does not exist (DNS lookup failed). Check the address.`);

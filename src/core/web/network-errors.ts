@@ -9,7 +9,7 @@ const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_
  */
 export function networkFailure(err: unknown, url: URL, timeoutMs: number): Error {
   const error = err as Error & { cause?: { code?: string; message?: string } };
-  if (error?.name === 'TimeoutError') return new ToolError('timeout', `${url.href} did not answer within ${formatDuration(timeoutMs)}.`);
+  if (error?.name === 'TimeoutError') return new ToolError('timeout', `${url.href} did not answer within ${formatTimeout(timeoutMs)}.`);
   if (error?.name === 'AbortError') return error;
   const code = error?.cause?.code ?? (error as { code?: string }).code ?? '';
   const detail = error?.cause?.message ?? error?.message ?? String(err);
@@ -36,7 +36,7 @@ export function httpStatusFailure(status: number, statusText: string, url: strin
   return new ToolError('other', `${what}.`);
 }
 
-/** `30 s`, `400 ms`. */
-export function formatDuration(ms: number): string {
+/** A timeout as it was set, in whole units: `30 s`, `400 ms` (a measured time is formatDuration's). */
+export function formatTimeout(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 }

@@ -2,7 +2,8 @@
 // transport and tool count as description, the error in the tooltip. contextValue drives the
 // inline and context menus (package.json, `viewItem =~ …`).
 import * as vscode from 'vscode';
-import { oneLine, sourceLabel } from '../../core/mcp/mcp-status-format';
+import { ROW_TEXT_WIDTH, sourceLabel } from '../../core/mcp/mcp-status-format';
+import { oneLine } from '../../core/process/task-format';
 import type { McpServerState, McpServerStatus, McpToolInfo, McpTrustState } from '../../core/mcp/mcp-types';
 
 export type McpNode =
@@ -60,20 +61,20 @@ export function treeItem(node: McpNode): vscode.TreeItem {
       item.tooltip = serverTooltip(s);
       item.iconPath = stateIcon(s.state);
       item.contextValue = serverContext(s);
-      item.accessibilityInformation = { label: `MCP server ${s.name}, ${s.state}, ${serverDescription(s)}${s.error ? `, ${oneLine(s.error)}` : ''}` };
+      item.accessibilityInformation = { label: `MCP server ${s.name}, ${s.state}, ${serverDescription(s)}${s.error ? `, ${oneLine(s.error, ROW_TEXT_WIDTH, 'spaces')}` : ''}` };
       return item;
     }
     case 'tool': {
       const item = new vscode.TreeItem(node.tool.name, vscode.TreeItemCollapsibleState.None);
       item.id = `mcp-tool:${node.server}:${node.tool.qualifiedName}`;
-      item.description = oneLine(node.tool.description, 80);
+      item.description = oneLine(node.tool.description, 80, 'spaces');
       item.tooltip = `${node.tool.qualifiedName}\n\n${node.tool.description}`;
       item.iconPath = new vscode.ThemeIcon('tools');
       item.contextValue = 'mcpTool';
       return item;
     }
     case 'problem': {
-      const item = new vscode.TreeItem(oneLine(node.text, 120), vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(oneLine(node.text, 120, 'spaces'), vscode.TreeItemCollapsibleState.None);
       item.tooltip = node.text;
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
       item.contextValue = 'mcpProblem';

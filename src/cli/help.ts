@@ -73,6 +73,7 @@ Environment:
   OPENDEV_PLAYBOOK_LEARN=0                 the playbook stops learning (no extra calls every 40 messages)
   OPENDEV_SESSION_TITLES                   0: titles from the first prompt only; 1: from the compact model
   OPENDEV_THINKING                         default for --thinking
+  OPENDEV_SHELL_PROFILE=0                  commands start from this environment, without reading your shell's profile
   OPENDEV_UNDO_BUDGET_MS                   how long a step waits for its undo snapshot (default 2000; past it the step cannot be undone)
   OPENDEV_CHROMIUM                         the Chromium or Chrome the web tools drive (default: found on the machine)
   OPENDEV_WEB_SEARCH_URL                   web_search's endpoint (a SearXNG instance; default DuckDuckGo's HTML page)

@@ -191,8 +191,9 @@ async function prepare(argv: string[], env: NodeJS.ProcessEnv): Promise<Setup | 
     ...(interactive ? {} : { mcp: { unattended: true } }),
     projectTrusted: trust.projectTrusted,
     sandbox: resolved.sandbox,
-    // Commands run in the user's $SHELL with the environment their profile sets up (read once, from the home folder).
-    shell: { ...(env.SHELL ? { userShell: env.SHELL } : {}) },
+    // Commands run in the user's $SHELL with the environment their profile sets up (read once, from the
+    // home folder), unless OPENDEV_SHELL_PROFILE=0.
+    shell: { ...(env.SHELL ? { userShell: env.SHELL } : {}), ...(env.OPENDEV_SHELL_PROFILE === '0' ? { readProfile: false } : {}) },
     // "Always allow" for a host the sandbox blocked: saved in OPENDEV_HOME/settings.json.
     sandboxHosts: (host) => rememberSandboxHost(opendevPaths(resolveOpendevHome(env)).settingsFile, host),
   };

@@ -12,7 +12,8 @@ const Profile = z.object({ path: z.union([z.string(), z.array(z.string())]).opti
 const Profiles = z.record(z.string(), Profile.nullable());
 
 /**
- * The user's terminal shell and `terminal.integrated.env.<os>`, for the commands the agent runs.
+ * The user's terminal shell, `terminal.integrated.env.<os>` and whether to read their profile
+ * (`opendev.shell.readProfile`), for the commands the agent runs.
  * A folder's own values (.vscode/settings.json) count only once the folder is trusted: before, a
  * repository could name the program that reads the profile, or put its own folder first on PATH.
  */
@@ -20,7 +21,13 @@ export function readShellSettings(projectTrusted: boolean): ShellSettings {
   const terminal = vscode.workspace.getConfiguration('terminal.integrated');
   const env = TerminalEnv.safeParse({ ...scoped(terminal, `env.${OS}`, projectTrusted, 'global'), ...(projectTrusted ? scoped(terminal, `env.${OS}`, true, 'workspace') : {}) });
   const userShell = defaultProfileShell(terminal, projectTrusted) ?? (projectTrusted ? vscode.env.shell : undefined) ?? process.env.SHELL;
-  return { ...(userShell ? { userShell } : {}), ...(env.success && Object.keys(env.data).length > 0 ? { terminalEnv: env.data } : {}) };
+  // A machine-scoped setting: only the user's own value counts, never a workspace's.
+  const readProfile = vscode.workspace.getConfiguration('opendev').get<boolean>('shell.readProfile', true) !== false;
+  return {
+    ...(userShell ? { userShell } : {}),
+    ...(env.success && Object.keys(env.data).length > 0 ? { terminalEnv: env.data } : {}),
+    ...(readProfile ? {} : { readProfile: false }),
+  };
 }
 
 function scoped(config: vscode.WorkspaceConfiguration, key: string, trusted: boolean, scope: 'global' | 'workspace'): object {

@@ -86,6 +86,17 @@ describe('the user\'s shell environment (real bash, fake home)', function () {
     assert.match(r.output, /set=yes rc=\[\] tok=\[\]/, 'a secret name is kept out even when the settings set it');
   });
 
+  it('readProfile off (opendev.shell.readProfile, OPENDEV_SHELL_PROFILE=0): the profile is never read; terminal.integrated.env still applies', async () => {
+    const home = fakeHome(root);
+    const notices: string[] = [];
+    const { shell, ctx } = session(home, { readProfile: false, terminalEnv: { FROM_SETTINGS: 'yes' } }, notices);
+    const r = await runCommandTool.run({ command: 'echo "marker=[$OPENDEV_PROFILE_MARKER] set=$FROM_SETTINGS"' }, ctx);
+    assert.ok(r.ok, r.output);
+    assert.match(r.output, /marker=\[\] set=yes/);
+    assert.equal(shell.captures, 0, 'no capture at all');
+    assert.deepEqual(notices, [], 'nothing to tell: the user chose it');
+  });
+
   it('a shell that is not there falls back to bash, and its reason is the choice\'s', () => {
     const shell = new SessionShell({ userShell: join(root, 'no-such-shell'), home: root });
     assert.match(shell.choice.why, /was not found/);

@@ -222,6 +222,10 @@ describe('palette actions, status bar and provider setup in VS Code', function (
       // The server's rows replaced the first ones after the pick opened: the focus is on the current
       // model once the workbench has drawn them, and only then does one step down reach beta-chat.
       await until(() => api.modelPick()?.find((r) => r.active)?.model === 'alpha-coder', 'the focus on the current model in the drawn list');
+      // The extension host sends a pick's new rows to the workbench on a timer of its own, while a
+      // command goes at once: let that timer run first, so the step is taken in the list the server's
+      // rows made (in the fresh-clone run, under load, the step landed in the old list and was undone).
+      await new Promise((resolve) => setTimeout(resolve, 0));
       await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
       await until(() => api.modelPick()?.find((r) => r.active)?.model === 'beta-chat', 'the focus one row down');
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { tokens, type ModelChoice } from '../setup/model-choices';
-import { AUTO_MODEL, matchesSelector } from './lm-model-pick';
+import { AUTO_MODEL, matchesSelector, pickLmModel } from './lm-model-pick';
 
 /**
  * Select Model's rows for the vscode-lm provider: "auto" (the first model offered), then every model
@@ -33,5 +33,5 @@ export async function lmModelChoices(current: string): Promise<ModelChoice[]> {
 /** Whether `model` names one of the models VS Code offers now (or is "auto"). */
 export async function lmModelAvailable(model: string): Promise<boolean> {
   if (model.trim().toLowerCase() === AUTO_MODEL) return true;
-  return (await vscode.lm.selectChatModels()).some((m) => matchesSelector(m, model));
+  return (await pickLmModel(vscode, model)) !== undefined;
 }
